@@ -1,0 +1,175 @@
+# cudalab: one non-recursive makefile. Make builds the grader and the trusted
+# lab harnesses; the grader builds submissions. Output goes under build/.
+#
+#   make help            list the targets
+#   make test LAB=matmul [SUB=dir]
+#   make check           the project's own tests (no GPU needed)
+#   make check-gpu       the tests that need a GPU
+#   V=1                  show full commands
+
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+BUILD    ?= build
+LAB      ?=
+SUB      ?=
+V        ?= 0
+
+ifeq ($(V),1)
+Q :=
+quiet = @true
+else
+Q := @
+quiet = @printf '  %-7s %s\n'
+endif
+
+# --- toolchain -------------------------------------------------------------
+# nvcc comes from PATH, then CUDA_HOME, then /usr/local/cuda.
+NVCC ?= $(firstword $(shell command -v nvcc 2>/dev/null) \
+		$(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc)) \
+		$(wildcard /usr/local/cuda/bin/nvcc))
+CUDA_ROOT := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
+CUDA_LIB  := $(firstword $(wildcard $(CUDA_ROOT)/lib64 $(CUDA_ROOT)/targets/x86_64-linux/lib))
+CC       ?= cc
+CXX      ?= g++
+NM       ?= nm
+READELF  ?= readelf
+PKGS     := check inih jansson libxml-2.0 nettle sqlite3
+
+# GPU architectures of the trusted harness objects; a submission is compiled
+# for the GPU it runs on (nvcc -arch=native).
+CUDA_ARCHS ?= 75 80 86 89 90
+NVCC_GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
+NVCC_FLAGS := -O3 -std=c++17 -lineinfo -Xcompiler -Wall
+
+need_nvcc = $(if $(NVCC),,$(error nvcc not found: put the CUDA Toolkit's bin on PATH, or set CUDA_HOME (tried PATH, CUDA_HOME, /usr/local/cuda)))
+pkg_cflags = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+pkg_libs   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# the harness needs only Check; nvcc takes gcc's -pthread through -Xcompiler
+check_nvcc_cflags = $(patsubst -pthread,-Xcompiler -pthread,$(shell pkg-config --cflags check 2>/dev/null))
+check_libs = $(shell pkg-config --libs check 2>/dev/null)
+
+CFLAGS   ?= -O2 -g
+GR_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+	     -D_GNU_SOURCE -MMD -MP -Igrader $(CFLAGS)
+
+# --- the grader ------------------------------------------------------------
+GR_SRCS  := $(filter-out grader/main.c,$(wildcard grader/*.c))
+GR_OBJS  := $(GR_SRCS:%.c=$(BUILD)/%.o)
+CUDALAB  := $(BUILD)/bin/cudalab
+
+# --- the lab harnesses (trusted, built once) -------------------------------
+LABS        := $(patsubst labs/%/lab.conf,%,$(wildcard labs/*/lab.conf))
+COMMON_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(filter-out labs/common/probe.cu,$(wildcard labs/common/*.cu)))
+PROBE       := $(BUILD)/bin/cudalab-probe
+# Launches, allocations and frees made by student code are recorded by the
+# harness (labs/common/launch.cu) through these link-time wraps.
+WRAPS := __cudaPushCallConfiguration __cudaLaunchKernel __cudaGetKernel cudaMalloc cudaFree
+HARNESS_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread $(check_libs) \
+	       $(foreach w,$(WRAPS),-Wl,--wrap=$(w))
+
+lab_objs = $(patsubst %.cu,$(BUILD)/%.o,$(wildcard labs/$(1)/tests/check_*.cu))
+LAB_RSPS := $(LABS:%=$(BUILD)/labs/%/link.rsp)
+TOOLCHAIN := $(BUILD)/toolchain.conf
+
+# --- the grader's own tests ------------------------------------------------
+UNIT_SRCS := $(wildcard grader/t/unit/*.c)
+UNIT_BIN  := $(BUILD)/t/unit-tests
+DEPS_OK   := $(BUILD)/.deps-ok
+
+.PHONY: all help deps test check check-unit check-shell check-gpu clean format
+
+all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(TOOLCHAIN)
+
+help:
+	@echo 'cudalab targets:'
+	@echo '  make                 build the grader and the lab harnesses'
+	@echo '  make deps            install missing Debian packages (as root), else print the apt-get line'
+	@echo '  make test LAB=name   grade student_template/<name>, or SUB=dir (a submission folder)'
+	@echo '  make check           the project'"'"'s own tests; no GPU needed (what CI runs)'
+	@echo '  make check-gpu       end-to-end tests on a GPU: reference, stub and fixtures'
+	@echo '  make clean           remove build/'
+	@echo '  make format          clang-format the C sources'
+	@echo 'variables: LAB, SUB, V=1 (full commands), BUILD=dir, NVCC=path, CUDA_ARCHS="75 80 ..."'
+	@echo 'labs: $(LABS)'
+
+deps: $(DEPS_OK)
+$(DEPS_OK): ci/debian-packages.txt ci/deps.sh
+	$(Q)ci/deps.sh
+	$(Q)mkdir -p $(@D) && touch $@
+
+test: all
+	$(if $(LAB),,$(error usage: make test LAB=<lab> [SUB=dir]; labs: $(LABS)))
+	$(Q)$(CUDALAB) test $(LAB) $(if $(SUB),--sub $(SUB))
+
+check: check-unit check-shell
+
+check-unit: $(UNIT_BIN)
+	$(Q)$(UNIT_BIN)
+
+check-shell: all
+	$(Q)grader/t/run-tests.sh --cpu
+
+check-gpu: all
+	$(Q)grader/t/run-tests.sh --gpu
+
+clean:
+	rm -rf $(BUILD)
+
+format:
+	clang-format -i grader/*.[ch] grader/t/unit/*.c labs/common/*.cu labs/common/*.h
+
+# --- rules -----------------------------------------------------------------
+$(BUILD)/grader/%.o: grader/%.c | $(DEPS_OK)
+	$(quiet) CC $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(GR_CFLAGS) $(pkg_cflags) -c $< -o $@
+
+$(CUDALAB): $(BUILD)/grader/main.o $(GR_OBJS)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^ $(pkg_libs)
+
+$(BUILD)/t/unit/%.o: grader/t/unit/%.c | $(DEPS_OK)
+	$(quiet) CC $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(GR_CFLAGS) $(pkg_cflags) -c $< -o $@
+
+$(UNIT_BIN): $(UNIT_SRCS:grader/t/unit/%.c=$(BUILD)/t/unit/%.o) $(GR_OBJS)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^ $(pkg_libs)
+
+$(BUILD)/labs/%.o: labs/%.cu | $(DEPS_OK)
+	$(call need_nvcc)
+	$(quiet) NVCC $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/common -I$(dir $<).. -MMD -MP $(check_nvcc_cflags) -c $< -o $@
+
+$(PROBE): labs/common/probe.cu | $(DEPS_OK)
+	$(call need_nvcc)
+	$(quiet) NVCC $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(NVCC) $(NVCC_FLAGS) -o $@ $< -cudart static
+
+# Everything the grader needs to link a submission's object into the test
+# binary of a lab, as a gcc response file.
+$(BUILD)/labs/%/link.rsp: $(COMMON_OBJS) Makefile | $(DEPS_OK)
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' $(abspath $(COMMON_OBJS) $(call lab_objs,$*)) $(HARNESS_LIBS) > $@
+
+# lab_objs needs the lab name, so each response file lists its objects here.
+$(foreach l,$(LABS),$(eval $(BUILD)/labs/$(l)/link.rsp: $(call lab_objs,$(l))))
+
+$(TOOLCHAIN): Makefile | $(DEPS_OK)
+	$(call need_nvcc)
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' '[toolchain]' 'root = $(CURDIR)' 'nvcc = $(NVCC)' 'cxx = $(CXX)' \
+		'nm = $(NM)' 'readelf = $(READELF)' 'nvcc_flags = $(NVCC_FLAGS)' \
+		'probe = $(abspath $(PROBE))' > $@
+
+.SECONDARY:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,71 @@
+-- cudalab gradebook schema. PRAGMA user_version is the schema version:
+-- a new database gets this file; an older one gets db/migrations/<N>-*.sql
+-- for each version N above its own, in order, each in one transaction.
+-- Runs are only ever appended: a regrade adds a run and keeps the old ones.
+
+CREATE TABLE students (
+	id          INTEGER PRIMARY KEY,
+	name        TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE labs (
+	id          INTEGER PRIMARY KEY,
+	name        TEXT NOT NULL UNIQUE,
+	title       TEXT
+);
+
+-- One row per distinct set of submitted files of a student for a lab.
+CREATE TABLE submissions (
+	id          INTEGER PRIMARY KEY,
+	student_id  INTEGER NOT NULL REFERENCES students(id),
+	lab_id      INTEGER NOT NULL REFERENCES labs(id),
+	files_hash  TEXT NOT NULL,            -- sha256 over the files' names and hashes
+	first_seen  TEXT NOT NULL,
+	UNIQUE (student_id, lab_id, files_hash)
+);
+
+CREATE TABLE submission_files (
+	submission_id INTEGER NOT NULL REFERENCES submissions(id),
+	name        TEXT NOT NULL,
+	sha256      TEXT NOT NULL,
+	bytes       INTEGER NOT NULL,
+	PRIMARY KEY (submission_id, name)
+);
+
+CREATE TABLE runs (
+	id          INTEGER PRIMARY KEY,
+	submission_id INTEGER NOT NULL REFERENCES submissions(id),
+	lab_version TEXT NOT NULL,
+	started_at  TEXT NOT NULL,
+	seconds     REAL NOT NULL,
+	host        TEXT,
+	gpu         TEXT,                     -- device name, or 'none'
+	driver      TEXT,
+	cuda_runtime TEXT,
+	build       TEXT NOT NULL,            -- ok, refused, compile-error, audit-failed, link-error
+	status      TEXT NOT NULL,            -- complete, incomplete, not-built
+	score       REAL NOT NULL,
+	max_score   REAL NOT NULL,
+	bonus_score REAL NOT NULL,
+	exit_code   INTEGER NOT NULL,
+	n_tests     INTEGER NOT NULL,         -- rows in test_results for this run
+	result_json TEXT NOT NULL             -- the full result document
+);
+
+CREATE TABLE test_results (
+	run_id      INTEGER NOT NULL REFERENCES runs(id),
+	part        TEXT NOT NULL,
+	name        TEXT NOT NULL,
+	status      TEXT NOT NULL CHECK (status IN ('pass', 'fail', 'timeout', 'crash', 'not-run')),
+	points      REAL NOT NULL,
+	max_points  REAL NOT NULL,
+	bonus       INTEGER NOT NULL,
+	message     TEXT,
+	seconds     REAL,
+	PRIMARY KEY (run_id, part, name)
+);
+
+CREATE INDEX runs_by_submission ON runs(submission_id);
+CREATE INDEX submissions_by_student ON submissions(student_id, lab_id);
+
+PRAGMA user_version = 1;

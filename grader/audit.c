@@ -1,0 +1,110 @@
+/*
+ * audit.c - decides whether a submission's object may be linked with the
+ * trusted harness.
+ *
+ * Owns: the rules on symbols. The object may define the contract's functions
+ * and C++ (mangled) names such as its kernels, nothing that would replace a
+ * function of the harness, the C or C++ runtime or CUDA, and no main. It may
+ * call only functions on the allow-list. Runs no program: grade.c runs nm and
+ * readelf and hands their output here.
+ */
+#include "audit.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool matches_any(const struct strlist *globs, const char *name)
+{
+	for (size_t i = 0; globs && i < globs->n; i++)
+		if (!fnmatch(globs->v[i], name, 0))
+			return true;
+	return false;
+}
+
+/* "_Z9matmul_k3PKfS0_Pfi" defines matmul_k3 with C++ linkage. */
+static bool mangled_form_of(const char *sym, const char *plain)
+{
+	size_t n = strlen(plain);
+	char prefix[64];
+
+	snprintf(prefix, sizeof(prefix), "_Z%zu%s", n, plain);
+	return !strncmp(sym, prefix, strlen(prefix));
+}
+
+void audit_symbols(const char *nm_output, const struct audit_rules *rules,
+		   struct strlist *problems)
+{
+	struct strlist defined = STRLIST_INIT, undefined = STRLIST_INIT;
+	const char *line = nm_output;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		char name[512], type = 0;
+
+		/* nm -P: "name type [value size]" */
+		if (len < sizeof(name) && sscanf(line, "%511s %c", name, &type) == 2) {
+			if (type == 'U' || type == 'w' || type == 'v')
+				strlist_push(&undefined, name);
+			else if ((type >= 'A' && type <= 'Z') || type == 'u')
+				strlist_push(&defined, name);
+		}
+		line = end ? end + 1 : NULL;
+	}
+
+	for (size_t i = 0; i < defined.n; i++) {
+		const char *s = defined.v[i];
+		if (strlist_has(rules->contract, s))
+			continue;
+		if (!strcmp(s, "main"))
+			strlist_push(problems, "defines main(): the harness provides main, remove yours");
+		else if (matches_any(rules->deny_defined, s))
+			strlist_pushf(problems, "defines '%s', a name reserved for the runtime or the "
+				      "harness", s);
+		else if (strncmp(s, "_Z", 2) && strncmp(s, "DW.ref.", 7))
+			strlist_pushf(problems, "defines the global symbol '%s', which is not part of the "
+				      "lab's interface\nhint: declare helper functions and variables static",
+				      s);
+	}
+	for (size_t i = 0; rules->contract && i < rules->contract->n; i++) {
+		const char *want = rules->contract->v[i];
+		bool cxx = false;
+		if (strlist_has(&defined, want))
+			continue;
+		for (size_t j = 0; j < defined.n; j++)
+			cxx |= mangled_form_of(defined.v[j], want);
+		if (cxx)
+			strlist_pushf(problems, "defines %s with C++ linkage, so the harness cannot find it"
+				      "\nhint: #include the lab's header, which declares it extern \"C\"",
+				      want);
+		else
+			strlist_pushf(problems, "does not define %s, which the lab's header declares", want);
+	}
+	for (size_t i = 0; i < undefined.n; i++)
+		if (!matches_any(rules->allow_undefined, undefined.v[i]))
+			strlist_pushf(problems, "calls '%s', which submissions to this lab may not use",
+				      undefined.v[i]);
+	strlist_clear(&defined);
+	strlist_clear(&undefined);
+}
+
+void audit_sections(const char *readelf_output, struct strlist *problems)
+{
+	const char *p = readelf_output;
+
+	if (p && strstr(p, " .ctors"))
+		strlist_push(problems, "has a constructor (.ctors): code that runs before main is "
+			     "not allowed");
+	while (p && (p = strstr(p, " .init_array"))) {
+		unsigned long addr, off, size;
+		char type[32];
+		p += strlen(" .init_array");
+		/* "[Nr] Name Type Address Off Size ..." */
+		if (sscanf(p, " %31s %lx %lx %lx", type, &addr, &off, &size) == 4 && size > 8)
+			strlist_pushf(problems, "has %lu constructors (functions that run before main), "
+				      "beyond the one nvcc generates: remove __attribute__((constructor)) "
+				      "and global objects with constructors", size / 8 - 1);
+	}
+}

@@ -1,0 +1,29 @@
+/*
+ * audit.h - the symbol audit of a submission's object file.
+ */
+#ifndef AUDIT_H
+#define AUDIT_H
+
+#include "util.h"
+
+struct audit_rules {
+	const struct strlist *contract;          /* must be defined, unmangled */
+	const struct strlist *allow_undefined;   /* globs */
+	const struct strlist *deny_defined;      /* globs */
+};
+
+/*
+ * Judges `nm -P` output of one object. Appends one line per problem to
+ * problems (student-facing, with a hint where one helps). Pure: no I/O.
+ */
+void audit_symbols(const char *nm_output, const struct audit_rules *rules,
+		   struct strlist *problems);
+
+/*
+ * Judges `readelf -S -W` output: nvcc puts exactly one function in
+ * .init_array (its fatbinary registration); any other is a constructor of
+ * the student's, code that would run before the harness's main.
+ */
+void audit_sections(const char *readelf_output, struct strlist *problems);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * cmd-db.c - `cudalab db init|show`: create the gradebook, list its runs,
+ * print one run's result document.
+ */
+#include "cmd.h"
+#include "db.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: cudalab db init [--db PATH]\n"
+		"       cudalab db show [--db PATH] [--student ID] [--lab LAB] [--limit N]\n"
+		"       cudalab db show --run N [--db PATH]\n"
+		"\n"
+		"init creates the gradebook (or brings an older one's schema up to date).\n"
+		"show lists the latest runs, newest first; with --run, prints that run's\n"
+		"result document (JSON).\n"
+		"\n"
+		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
+		"  --student ID   only this student's runs\n"
+		"  --lab LAB      only this lab's runs\n"
+		"  --limit N      at most N runs (default 50)\n"
+		"  --run N        one run in full\n"
+		"  -h, --help     this text\n");
+}
+
+static int show(struct db *db, const char *student, const char *lab, long limit, long long run)
+{
+	struct run_summary *runs;
+	size_t n;
+
+	if (run > 0) {
+		char *json;
+		if (db_run_json(db, run, &json))
+			return EXIT_USAGE;
+		printf("%s\n", json);
+		free(json);
+		return 0;
+	}
+	if (db_list_runs(db, student, lab, (size_t)limit, &runs, &n))
+		return EXIT_INTERNAL;
+	printf("%-6s %-20s %-16s %-10s %-21s %-14s %-12s %s\n", "run", "started", "student", "lab",
+	       "score", "build", "status", "gpu");
+	for (size_t i = 0; i < n; i++) {
+		char score[64];
+		snprintf(score, sizeof(score), "%g/%g", runs[i].score - runs[i].bonus_score,
+			 runs[i].max_score);
+		if (runs[i].bonus_score > 0)
+			snprintf(score + strlen(score), sizeof(score) - strlen(score), " +%g",
+				 runs[i].bonus_score);
+		printf("%-6lld %-20s %-16s %-10s %-21s %-14s %-12s %s\n", runs[i].id,
+		       runs[i].started_at, runs[i].student, runs[i].lab, score, runs[i].build,
+		       runs[i].status, runs[i].gpu);
+	}
+	if (!n)
+		printf("(no runs)\n");
+	db_free_runs(runs, n);
+	return 0;
+}
+
+int cmd_db(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"db", required_argument, NULL, 'd'},    {"student", required_argument, NULL, 's'},
+		{"lab", required_argument, NULL, 'l'},   {"limit", required_argument, NULL, 'n'},
+		{"run", required_argument, NULL, 'r'},   {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *path = default_db_path(), *student = NULL, *lab = NULL, *action;
+	long limit = 50;
+	long long run = 0;
+	struct db *db;
+	int c, code;
+
+	while ((c = getopt_long(argc, argv, "d:s:l:n:r:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			path = optarg;
+			break;
+		case 's':
+			student = optarg;
+			break;
+		case 'l':
+			lab = optarg;
+			break;
+		case 'n':
+			limit = strtol(optarg, NULL, 10);
+			break;
+		case 'r':
+			run = strtoll(optarg, NULL, 10);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1 || limit <= 0) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	action = argv[optind];
+	if (strcmp(action, "init") && strcmp(action, "show")) {
+		error("no db action '%s' (init or show)", action);
+		return EXIT_USAGE;
+	}
+	db = db_open(path, toolchain()->root);
+	if (!db)
+		return EXIT_INTERNAL;
+	if (!strcmp(action, "init")) {
+		printf("gradebook %s: schema version %d\n", path, db_schema_version(db));
+		code = 0;
+	} else {
+		code = show(db, student, lab, limit, run);
+	}
+	db_close(db);
+	return code;
+}

@@ -1,0 +1,146 @@
+/*
+ * cmd-grade.c - `cudalab grade LAB DIR --student ID`: grade a submission
+ * into the gradebook. Also home of grade_and_record, which `cudalab test`
+ * shares.
+ */
+#include "cmd.h"
+#include "db.h"
+#include "report.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int lab_exists(const char *root, const char *lab)
+{
+	struct strlist labs = STRLIST_INIT;
+	int found = 0;
+
+	if (!config_list_labs(root, &labs))
+		found = strlist_has(&labs, lab);
+	if (!found) {
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < labs.n; i++)
+			strbuf_addf(&sb, " %s", labs.v[i]);
+		error("no lab '%s'; the labs are:%s", lab, sb.buf ? sb.buf : " (none)");
+		strbuf_release(&sb);
+	}
+	strlist_clear(&labs);
+	return found;
+}
+
+int grade_and_record(const char *lab, const struct grade_opts *go, const struct record_opts *ro)
+{
+	const struct toolchain *tc = toolchain();
+	struct lab_config cfg;
+	struct result r;
+	struct stat st;
+	int code;
+
+	if (!lab_exists(tc->root, lab))
+		return EXIT_USAGE;
+	if (stat(go->subdir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		error("submission folder '%s' does not exist", go->subdir);
+		return EXIT_USAGE;
+	}
+	if (config_load(tc->root, lab, &cfg))
+		return EXIT_INTERNAL;
+	if (grade_submission(tc, &cfg, go, &r)) {
+		error("grading '%s' failed: this is a fault of the grader, not of the submission",
+		      go->subdir);
+		result_release(&r);
+		config_free(&cfg);
+		return EXIT_INTERNAL;
+	}
+	report_result(stdout, &r);
+	fflush(stdout);
+	code = result_exit_code(&r);
+
+	if (ro->json_path) {
+		char *json = result_to_json(&r, true);
+		if (write_file_atomic(ro->json_path, json, strlen(json)))
+			code = EXIT_INTERNAL;
+		free(json);
+	}
+	if (ro->db_path) {
+		struct db *db = db_open(ro->db_path, tc->root);
+		long long id;
+		if (!db || db_store_run(db, &r, &id)) {
+			error("the run was not stored in the gradebook '%s'", ro->db_path);
+			code = EXIT_INTERNAL;
+		} else {
+			progress("recorded as run %lld in %s", id, ro->db_path);
+		}
+		db_close(db);
+	}
+	result_release(&r);
+	config_free(&cfg);
+	return code;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: cudalab grade LAB DIR --student ID [--db PATH] [--json PATH] [--keep]\n"
+		"\n"
+		"Grades the submission in folder DIR for lab LAB, prints the report and stores the\n"
+		"run in the gradebook. A regrade adds a new run; earlier runs are kept.\n"
+		"\n"
+		"  --student ID   who submitted it (required)\n"
+		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
+		"  --json PATH    also write the result document there\n"
+		"  --seed N       the inputs' seed (default: a fresh random one)\n"
+		"  --keep         keep the work folder (the build and the test logs)\n"
+		"  -q, --quiet    no progress lines\n"
+		"  -h, --help     this text\n");
+}
+
+int cmd_grade(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"student", required_argument, NULL, 's'}, {"db", required_argument, NULL, 'd'},
+		{"json", required_argument, NULL, 'j'},    {"seed", required_argument, NULL, 'S'},
+		{"keep", no_argument, NULL, 'k'},          {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+	};
+	struct grade_opts go = {0};
+	struct record_opts ro = {default_db_path(), NULL};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "s:d:j:S:kqh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			go.student = optarg;
+			break;
+		case 'd':
+			ro.db_path = optarg;
+			break;
+		case 'j':
+			ro.json_path = optarg;
+			break;
+		case 'S':
+			go.seed = strtoull(optarg, NULL, 10);
+			break;
+		case 'k':
+			go.keep_workdir = true;
+			break;
+		case 'q':
+			progress_quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2 || !go.student || !*go.student) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	go.subdir = argv[optind + 1];
+	return grade_and_record(argv[optind], &go, &ro);
+}

@@ -1,0 +1,388 @@
+/*
+ * config.c - parses lab.conf-style INI files (libinih) and validates them.
+ * Knows the file format, not what the grader does with it.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct parse_state {
+	struct lab_config *cfg;
+	const char *path;
+	char msg[256];
+};
+
+static bool valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+/* A file name a submission may contain: no directories, nothing hidden. */
+static bool valid_file_name(const char *s)
+{
+	return *s && *s != '.' && !strchr(s, '/') && strlen(s) < 128;
+}
+
+static int parse_number(const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+	if (end == v || *end || d < 0)
+		return -1;
+	*out = d;
+	return 0;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1"))
+		*out = true;
+	else if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0"))
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+static struct lab_part *find_or_add_part(struct lab_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nparts; i++)
+		if (!strcmp(cfg->parts[i].name, name))
+			return &cfg->parts[i];
+	cfg->parts = xrealloc(cfg->parts, (cfg->nparts + 1) * sizeof(*cfg->parts));
+	struct lab_part *p = &cfg->parts[cfg->nparts++];
+	memset(p, 0, sizeof(*p));
+	p->name = xstrdup(name);
+	p->timeout = 30;
+	return p;
+}
+
+static int add_tests(struct parse_state *st, struct lab_part *p, const char *value)
+{
+	struct strlist words = STRLIST_INIT;
+	int ret = 0;
+
+	strlist_split(&words, value);
+	for (size_t i = 0; i < words.n && !ret; i++) {
+		char *colon = strchr(words.v[i], ':');
+		double pts;
+		if (!colon || parse_number(colon + 1, &pts)) {
+			snprintf(st->msg, sizeof(st->msg), "test '%s' is not NAME:POINTS", words.v[i]);
+			ret = -1;
+			break;
+		}
+		*colon = '\0';
+		if (!valid_name(words.v[i])) {
+			snprintf(st->msg, sizeof(st->msg), "bad test name '%s'", words.v[i]);
+			ret = -1;
+			break;
+		}
+		for (size_t t = 0; t < p->ntests; t++)
+			if (!strcmp(p->tests[t].name, words.v[i])) {
+				snprintf(st->msg, sizeof(st->msg), "test '%s' listed twice", words.v[i]);
+				ret = -1;
+			}
+		p->tests = xrealloc(p->tests, (p->ntests + 1) * sizeof(*p->tests));
+		p->tests[p->ntests].name = xstrdup(words.v[i]);
+		p->tests[p->ntests++].points = pts;
+	}
+	strlist_clear(&words);
+	return ret;
+}
+
+static int lab_key(struct parse_state *st, const char *key, const char *value)
+{
+	struct lab_config *cfg = st->cfg;
+	double d;
+
+	if (!strcmp(key, "name") || !strcmp(key, "title") || !strcmp(key, "version")) {
+		char **field = key[0] == 'n' ? &cfg->name : key[0] == 't' ? &cfg->title : &cfg->version;
+		free(*field);
+		*field = xstrdup(value);
+		return 0;
+	}
+	if (!strcmp(key, "files")) {
+		size_t first = cfg->files.n;
+		strlist_split(&cfg->files, value);
+		for (size_t i = first; i < cfg->files.n; i++)
+			if (!valid_file_name(cfg->files.v[i])) {
+				snprintf(st->msg, sizeof(st->msg), "bad file name '%s'", cfg->files.v[i]);
+				return -1;
+			}
+		return 0;
+	}
+	if (!strcmp(key, "symbols")) {
+		strlist_split(&cfg->symbols, value);
+		return 0;
+	}
+	if (parse_number(value, &d)) {
+		snprintf(st->msg, sizeof(st->msg), "'%s' must be a number, not '%s'", key, value);
+		return -1;
+	}
+	if (!strcmp(key, "max_file_bytes"))
+		cfg->max_file_bytes = (size_t)d;
+	else if (!strcmp(key, "build_timeout"))
+		cfg->build_timeout = d;
+	else if (!strcmp(key, "run_timeout"))
+		cfg->run_timeout = d;
+	else if (!strcmp(key, "output_limit"))
+		cfg->output_limit = (size_t)d;
+	else {
+		snprintf(st->msg, sizeof(st->msg), "unknown key '%s' in [lab]", key);
+		return -1;
+	}
+	return 0;
+}
+
+static int part_key(struct parse_state *st, struct lab_part *p, const char *key, const char *value)
+{
+	if (!strcmp(key, "title")) {
+		free(p->title);
+		p->title = xstrdup(value);
+	} else if (!strcmp(key, "timeout")) {
+		if (parse_number(value, &p->timeout) || p->timeout <= 0) {
+			snprintf(st->msg, sizeof(st->msg), "timeout must be a positive number of seconds");
+			return -1;
+		}
+	} else if (!strcmp(key, "bonus")) {
+		if (parse_bool(value, &p->bonus)) {
+			snprintf(st->msg, sizeof(st->msg), "bonus must be yes or no");
+			return -1;
+		}
+	} else if (!strcmp(key, "tests")) {
+		return add_tests(st, p, value);
+	} else {
+		snprintf(st->msg, sizeof(st->msg), "unknown key '%s' in [part %s]", key, p->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int handler(void *user, const char *section, const char *key, const char *value)
+{
+	struct parse_state *st = user;
+	int ret;
+
+	if (!strcmp(section, "lab")) {
+		ret = lab_key(st, key, value);
+	} else if (!strcmp(section, "audit") &&
+		   (!strcmp(key, "allow_undefined") || !strcmp(key, "deny_defined"))) {
+		strlist_split(key[0] == 'a' ? &st->cfg->allow_undefined : &st->cfg->deny_defined, value);
+		ret = 0;
+	} else if (!strncmp(section, "part ", 5)) {
+		const char *name = section + 5;
+		if (!valid_name(name)) {
+			snprintf(st->msg, sizeof(st->msg), "bad part name '%s'", name);
+			ret = -1;
+		} else {
+			ret = part_key(st, find_or_add_part(st->cfg, name), key, value);
+		}
+	} else {
+		snprintf(st->msg, sizeof(st->msg), "unknown key '%s' in [%s]", key, section);
+		ret = -1;
+	}
+	return ret ? 0 : 1;
+}
+
+void config_init(struct lab_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->max_file_bytes = 256 * 1024;
+	cfg->build_timeout = 120;
+	cfg->run_timeout = 300;
+	cfg->output_limit = 64 * 1024;
+}
+
+int config_parse(const char *path, struct lab_config *cfg)
+{
+	struct parse_state st = {cfg, path, ""};
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f)
+		return error("cannot open '%s'", path);
+	ret = ini_parse_file(f, handler, &st);
+	fclose(f);
+	if (ret < 0)
+		return error("cannot read '%s'", path);
+	if (ret > 0)
+		return error("%s:%d: %s", path, ret, st.msg[0] ? st.msg : "syntax error");
+	return 0;
+}
+
+int config_validate(const struct lab_config *cfg, const char *path)
+{
+	if (!cfg->name || !valid_name(cfg->name))
+		return error("%s: [lab] needs a name of lower-case letters, digits, '_' or '-'", path);
+	if (!cfg->files.n)
+		return error("%s: [lab] lists no files", path);
+	if (!cfg->nparts)
+		return error("%s: no [part ...] sections", path);
+	for (size_t i = 0; i < cfg->nparts; i++)
+		if (!cfg->parts[i].ntests)
+			return error("%s: [part %s] has no tests", path, cfg->parts[i].name);
+	if (cfg->run_timeout <= 0 || cfg->build_timeout <= 0)
+		return error("%s: timeouts must be positive", path);
+	return 0;
+}
+
+int config_load(const char *root, const char *lab, struct lab_config *cfg)
+{
+	char *common = xasprintf("%s/labs/common/audit.conf", root);
+	char *path = xasprintf("%s/labs/%s/lab.conf", root, lab);
+	int ret = -1;
+
+	config_init(cfg);
+	if (!valid_name(lab)) {
+		error("no lab '%s'", lab);
+		goto out;
+	}
+	if (access(path, F_OK)) {
+		error("no lab '%s' (no %s)", lab, path);
+		goto out;
+	}
+	if (config_parse(common, cfg) || config_parse(path, cfg) || config_validate(cfg, path))
+		goto out;
+	if (strcmp(cfg->name, lab)) {
+		error("%s: name is '%s', but the folder is '%s'", path, cfg->name, lab);
+		goto out;
+	}
+	cfg->dir = xasprintf("%s/labs/%s", root, lab);
+	ret = 0;
+out:
+	free(common);
+	free(path);
+	return ret;
+}
+
+void config_free(struct lab_config *cfg)
+{
+	free(cfg->name);
+	free(cfg->title);
+	free(cfg->version);
+	free(cfg->dir);
+	strlist_clear(&cfg->files);
+	strlist_clear(&cfg->symbols);
+	strlist_clear(&cfg->allow_undefined);
+	strlist_clear(&cfg->deny_defined);
+	for (size_t i = 0; i < cfg->nparts; i++) {
+		for (size_t t = 0; t < cfg->parts[i].ntests; t++)
+			free(cfg->parts[i].tests[t].name);
+		free(cfg->parts[i].tests);
+		free(cfg->parts[i].name);
+		free(cfg->parts[i].title);
+	}
+	free(cfg->parts);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+double lab_max_points(const struct lab_config *cfg, bool with_bonus)
+{
+	double sum = 0;
+	for (size_t i = 0; i < cfg->nparts; i++)
+		if (with_bonus || !cfg->parts[i].bonus)
+			for (size_t t = 0; t < cfg->parts[i].ntests; t++)
+				sum += cfg->parts[i].tests[t].points;
+	return sum;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int config_list_labs(const char *root, struct strlist *names)
+{
+	char *dir = xasprintf("%s/labs", root);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d) {
+		error("cannot open '%s'", dir);
+		free(dir);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		char *conf = xasprintf("%s/%s/lab.conf", dir, e->d_name);
+		if (e->d_name[0] != '.' && !access(conf, F_OK))
+			strlist_push(names, e->d_name);
+		free(conf);
+	}
+	closedir(d);
+	free(dir);
+	if (names->n)
+		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
+	return 0;
+}
+
+/* ------------------------------------------------------------ toolchain */
+
+static int toolchain_handler(void *user, const char *section, const char *key, const char *value)
+{
+	struct toolchain *tc = user;
+	char **field = !strcmp(key, "root")         ? &tc->root
+		       : !strcmp(key, "nvcc")       ? &tc->nvcc
+		       : !strcmp(key, "cxx")        ? &tc->cxx
+		       : !strcmp(key, "nm")         ? &tc->nm
+		       : !strcmp(key, "readelf")    ? &tc->readelf
+		       : !strcmp(key, "nvcc_flags") ? &tc->nvcc_flags
+		       : !strcmp(key, "probe")      ? &tc->probe
+						    : NULL;
+	if (!field)
+		return 1;  /* newer keys from a newer Makefile are harmless */
+	free(*field);
+	*field = xstrdup(value);
+	return 1;
+}
+
+int toolchain_load(const char *build_dir, struct toolchain *tc)
+{
+	char *path = xasprintf("%s/toolchain.conf", build_dir);
+	int ret;
+
+	memset(tc, 0, sizeof(*tc));
+	ret = ini_parse(path, toolchain_handler, tc);
+	if (ret) {
+		error("cannot read '%s': run make first", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	tc->build = xstrdup(build_dir);
+	if (!tc->root || !tc->nvcc || !tc->probe)
+		return error("%s/toolchain.conf is incomplete: run make again", build_dir);
+	if (!tc->cxx)
+		tc->cxx = xstrdup("g++");
+	if (!tc->nm)
+		tc->nm = xstrdup("nm");
+	if (!tc->readelf)
+		tc->readelf = xstrdup("readelf");
+	if (!tc->nvcc_flags)
+		tc->nvcc_flags = xstrdup("");
+	return 0;
+}
+
+void toolchain_free(struct toolchain *tc)
+{
+	free(tc->root);
+	free(tc->build);
+	free(tc->nvcc);
+	free(tc->cxx);
+	free(tc->nm);
+	free(tc->readelf);
+	free(tc->nvcc_flags);
+	free(tc->probe);
+	memset(tc, 0, sizeof(*tc));
+}

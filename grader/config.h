@@ -1,0 +1,60 @@
+/*
+ * config.h - lab.conf, labs/common/audit.conf and build/toolchain.conf.
+ * The only module that reads configuration files; everything else gets the
+ * parsed structures.
+ */
+#ifndef CONFIG_H
+#define CONFIG_H
+
+#include "util.h"
+
+struct lab_test {
+	char *name;        /* "exact": Check test test_<lab>_<part>_<name> */
+	double points;
+};
+
+struct lab_part {
+	char *name;        /* the Check TCase */
+	char *title;
+	double timeout;    /* seconds per test */
+	bool bonus;        /* points count toward the score, not the maximum */
+	struct lab_test *tests;
+	size_t ntests;
+};
+
+struct lab_config {
+	char *name, *title, *version;
+	char *dir;                   /* <root>/labs/<name> */
+	struct strlist files;        /* what a submission consists of */
+	size_t max_file_bytes;
+	struct strlist symbols;      /* functions the submission must define */
+	double build_timeout, run_timeout;
+	size_t output_limit;
+	struct lab_part *parts;
+	size_t nparts;
+	struct strlist allow_undefined, deny_defined;
+};
+
+/* Reads <root>/labs/common/audit.conf, then <root>/labs/<lab>/lab.conf. */
+int config_load(const char *root, const char *lab, struct lab_config *cfg);
+/* Parses one file into cfg (which config_init prepared); for tests too. */
+void config_init(struct lab_config *cfg);
+int config_parse(const char *path, struct lab_config *cfg);
+/* Checks what config_parse cannot check line by line. */
+int config_validate(const struct lab_config *cfg, const char *path);
+void config_free(struct lab_config *cfg);
+/* The lab names under <root>/labs, sorted. */
+int config_list_labs(const char *root, struct strlist *names);
+
+double lab_max_points(const struct lab_config *cfg, bool with_bonus);
+
+/* build/toolchain.conf, written by make. */
+struct toolchain {
+	char *root;        /* the cudalab checkout */
+	char *build;       /* its build directory */
+	char *nvcc, *cxx, *nm, *readelf, *nvcc_flags, *probe;
+};
+int toolchain_load(const char *build_dir, struct toolchain *tc);
+void toolchain_free(struct toolchain *tc);
+
+#endif

@@ -1,0 +1,406 @@
+/*
+ * db.c - the gradebook: schema, migrations, storing and reading runs.
+ *
+ * Owns: every SQL statement. One transaction per run (BEGIN IMMEDIATE ...
+ * COMMIT) in WAL mode with synchronous=FULL: a grader killed at any point
+ * leaves either the whole run or none of it, and never loses a committed one.
+ */
+#include "db.h"
+
+#include <dirent.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct db {
+	sqlite3 *h;
+	char *path;
+};
+
+static int sql_error(struct db *db, const char *what)
+{
+	return error("gradebook '%s': %s: %s", db->path, what, sqlite3_errmsg(db->h));
+}
+
+static int exec(struct db *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error("gradebook '%s': %s", db->path, msg ? msg : sqlite3_errmsg(db->h));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Prepares sql and binds the arguments described by types: 't' text (NULL
+ * binds NULL), 'i' long long, 'd' double. NULL on error.
+ */
+static sqlite3_stmt *prepare(struct db *db, const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) {
+		sql_error(db, "cannot prepare a statement");
+		return NULL;
+	}
+	va_start(ap, types);
+	for (int i = 0; types[i]; i++) {
+		int rc;
+		if (types[i] == 't') {
+			const char *s = va_arg(ap, const char *);
+			rc = s ? sqlite3_bind_text(st, i + 1, s, -1, SQLITE_TRANSIENT)
+			       : sqlite3_bind_null(st, i + 1);
+		} else if (types[i] == 'i') {
+			rc = sqlite3_bind_int64(st, i + 1, va_arg(ap, long long));
+		} else {
+			rc = sqlite3_bind_double(st, i + 1, va_arg(ap, double));
+		}
+		if (rc != SQLITE_OK) {
+			va_end(ap);
+			sqlite3_finalize(st);
+			sql_error(db, "cannot bind a value");
+			return NULL;
+		}
+	}
+	va_end(ap);
+	return st;
+}
+
+/* Runs a statement to completion; the first column of the first row, if any, into *out. */
+static int step(struct db *db, sqlite3_stmt *st, long long *out)
+{
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (out) {
+			*out = sqlite3_column_int64(st, 0);
+			out = NULL;
+		}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return sql_error(db, "a statement failed");
+	return 0;
+}
+
+int db_schema_version(struct db *db)
+{
+	long long v = -1;
+	if (step(db, prepare(db, "PRAGMA user_version", ""), &v))
+		return -1;
+	return (int)v;
+}
+
+/* The version a schema or migration file sets, from its PRAGMA user_version line. */
+static int declared_version(const char *sql)
+{
+	const char *p = strstr(sql, "PRAGMA user_version");
+	int v = -1;
+	if (p)
+		sscanf(p, "PRAGMA user_version = %d", &v);
+	return v;
+}
+
+static int apply_file(struct db *db, const char *path)
+{
+	char *sql = read_file(path, NULL);
+	int ret;
+
+	if (!sql)
+		return -1;
+	ret = exec(db, sql);
+	free(sql);
+	return ret;
+}
+
+/* Finds <migrations>/<version>-*.sql; NULL when there is none. */
+static char *migration_for(const char *dir, int version)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL, prefix[32];
+
+	if (!d)
+		return NULL;
+	snprintf(prefix, sizeof(prefix), "%d-", version);
+	while (!found && (e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)) && strstr(e->d_name, ".sql"))
+			found = xasprintf("%s/%s", dir, e->d_name);
+	closedir(d);
+	return found;
+}
+
+static int migrate(struct db *db, const char *root)
+{
+	char *schema_path = xasprintf("%s/db/schema.sql", root);
+	char *migrations = xasprintf("%s/db/migrations", root);
+	char *schema = read_file(schema_path, NULL);
+	int latest, version, ret = -1;
+
+	if (!schema)
+		goto out;
+	latest = declared_version(schema);
+	/* IMMEDIATE: two graders creating one gradebook at once take turns */
+	if (exec(db, "BEGIN IMMEDIATE"))
+		goto out;
+	version = db_schema_version(db);
+	if (version == 0) {
+		if (exec(db, schema))
+			goto out_rollback;
+	} else if (version > latest) {
+		error("gradebook '%s' has schema version %d, newer than this cudalab (%d)",
+		      db->path, version, latest);
+		goto out_rollback;
+	}
+	for (int v = version ? version + 1 : latest + 1; v <= latest; v++) {
+		char *m = migration_for(migrations, v);
+		if (!m) {
+			error("no migration to gradebook schema version %d in '%s'", v, migrations);
+			goto out_rollback;
+		}
+		int r = apply_file(db, m);
+		free(m);
+		if (r)
+			goto out_rollback;
+	}
+	if (exec(db, "COMMIT"))
+		goto out_rollback;
+	ret = 0;
+	goto out;
+out_rollback:
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+out:
+	free(schema);
+	free(schema_path);
+	free(migrations);
+	return ret;
+}
+
+struct db *db_open(const char *path, const char *root)
+{
+	struct db *db = xcalloc(1, sizeof(*db));
+
+	db->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		error("cannot open gradebook '%s': %s", path,
+		      db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		db_close(db);
+		return NULL;
+	}
+	sqlite3_busy_timeout(db->h, 30000);
+	if (exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
+		     "PRAGMA foreign_keys = ON;") ||
+	    migrate(db, root)) {
+		db_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+void db_close(struct db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close(db->h);
+	free(db->path);
+	free(db);
+}
+
+static int upsert_id(struct db *db, const char *insert, const char *select, const char *a,
+		     const char *b, long long *id)
+{
+	if (step(db, prepare(db, insert, "tt", a, b), NULL))
+		return -1;
+	*id = -1;
+	if (step(db, prepare(db, select, "t", a), id) || *id < 0)
+		return sql_error(db, "cannot find a row just inserted");
+	return 0;
+}
+
+/* sha256 over the files' names and hashes: names a submission's content. */
+static void files_hash(const struct result *r, char out[65])
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < r->nfiles; i++)
+		strbuf_addf(&sb, "%s %s\n", r->files[i].name, r->files[i].sha256);
+	sha256_hex(sb.buf ? sb.buf : "", sb.len, out);
+	strbuf_release(&sb);
+}
+
+static int store(struct db *db, const struct result *r, long long *run_id)
+{
+	long long student, lab, sub = -1;
+	char hash[65], *json;
+	int ret;
+
+	if (upsert_id(db, "INSERT OR IGNORE INTO students(name) VALUES (?1)",
+		      "SELECT id FROM students WHERE name = ?1", r->student ? r->student : "unknown",
+		      NULL, &student) ||
+	    upsert_id(db, "INSERT INTO labs(name, title) VALUES (?1, ?2) "
+			  "ON CONFLICT(name) DO UPDATE SET title = excluded.title",
+		      "SELECT id FROM labs WHERE name = ?1", r->lab, r->lab_title, &lab))
+		return -1;
+
+	files_hash(r, hash);
+	if (step(db, prepare(db, "INSERT OR IGNORE INTO submissions(student_id, lab_id, files_hash, "
+				 "first_seen) VALUES (?1, ?2, ?3, ?4)",
+			     "iitt", student, lab, hash, r->started_at),
+		 NULL) ||
+	    step(db, prepare(db, "SELECT id FROM submissions WHERE student_id = ?1 AND lab_id = ?2 "
+				 "AND files_hash = ?3", "iit", student, lab, hash),
+		 &sub))
+		return -1;
+	for (size_t i = 0; i < r->nfiles; i++)
+		if (step(db, prepare(db, "INSERT OR IGNORE INTO submission_files VALUES (?1, ?2, ?3, ?4)",
+				     "itti", sub, r->files[i].name, r->files[i].sha256,
+				     (long long)r->files[i].size),
+			 NULL))
+			return -1;
+
+	json = result_to_json(r, false);
+	ret = step(db, prepare(db, "INSERT INTO runs(submission_id, lab_version, started_at, seconds, "
+				   "host, gpu, driver, cuda_runtime, build, status, score, max_score, "
+				   "bonus_score, exit_code, n_tests, result_json) VALUES "
+				   "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+			       "ittdttttttdddiit", sub, r->lab_version, r->started_at, r->seconds,
+			       r->host, r->gpu.name ? r->gpu.name : "none", r->gpu.driver,
+			       r->gpu.runtime, build_state_name(r->build), run_state_name(r->state),
+			       r->score, r->max_score, r->bonus_score,
+			       (long long)result_exit_code(r), (long long)r->ntests, json),
+		   NULL);
+	free(json);
+	if (ret)
+		return -1;
+	*run_id = sqlite3_last_insert_rowid(db->h);
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct test_result *t = &r->tests[i];
+		sqlite3_stmt *st = prepare(db, "INSERT INTO test_results VALUES "
+					       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+					   "itttddit", *run_id, t->part, t->name,
+					   test_status_name(t->status), t->points, t->max_points,
+					   (long long)t->bonus, t->message);
+		if (st && t->seconds >= 0)
+			sqlite3_bind_double(st, 9, t->seconds);
+		if (step(db, st, NULL))
+			return -1;
+	}
+	return 0;
+}
+
+int db_store_run(struct db *db, const struct result *r, long long *run_id)
+{
+	if (exec(db, "BEGIN IMMEDIATE"))
+		return -1;
+	if (store(db, r, run_id) || exec(db, "COMMIT")) {
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+static char *col_text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	return xstrdup(s ? (const char *)s : "");
+}
+
+int db_list_runs(struct db *db, const char *student, const char *lab, size_t limit,
+		 struct run_summary **runs, size_t *n)
+{
+	sqlite3_stmt *st = prepare(db,
+		"SELECT r.id, s.name, l.name, r.started_at, r.build, r.status, r.gpu, r.score, "
+		"r.max_score, r.bonus_score, r.exit_code, r.n_tests "
+		"FROM runs r JOIN submissions b ON r.submission_id = b.id "
+		"JOIN students s ON b.student_id = s.id JOIN labs l ON b.lab_id = l.id "
+		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR l.name = ?2) "
+		"ORDER BY r.id DESC LIMIT ?3", "tti", student, lab, (long long)limit);
+	int rc;
+
+	*runs = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*runs = xrealloc(*runs, (*n + 1) * sizeof(**runs));
+		struct run_summary *s = &(*runs)[(*n)++];
+		s->id = sqlite3_column_int64(st, 0);
+		s->student = col_text(st, 1);
+		s->lab = col_text(st, 2);
+		s->started_at = col_text(st, 3);
+		s->build = col_text(st, 4);
+		s->status = col_text(st, 5);
+		s->gpu = col_text(st, 6);
+		s->score = sqlite3_column_double(st, 7);
+		s->max_score = sqlite3_column_double(st, 8);
+		s->bonus_score = sqlite3_column_double(st, 9);
+		s->exit_code = sqlite3_column_int(st, 10);
+		s->n_tests = sqlite3_column_int(st, 11);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_error(db, "cannot list runs");
+}
+
+void db_free_runs(struct run_summary *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(runs[i].student);
+		free(runs[i].lab);
+		free(runs[i].started_at);
+		free(runs[i].build);
+		free(runs[i].status);
+		free(runs[i].gpu);
+	}
+	free(runs);
+}
+
+int db_run_json(struct db *db, long long run_id, char **json)
+{
+	sqlite3_stmt *st = prepare(db, "SELECT result_json FROM runs WHERE id = ?1", "i", run_id);
+	int rc;
+
+	*json = NULL;
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*json = col_text(st, 0);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc == SQLITE_DONE)
+		return error("gradebook '%s' has no run %lld", db->path, run_id);
+	return sql_error(db, "cannot read a run");
+}
+
+int db_verify(struct db *db, char **problem)
+{
+	static const char *const checks[] = {
+		"SELECT 'integrity: ' || integrity_check FROM pragma_integrity_check "
+		"WHERE integrity_check != 'ok'",
+		"SELECT 'foreign key: ' || \"table\" || ' row ' || rowid FROM pragma_foreign_key_check",
+		"SELECT 'run ' || r.id || ' has ' || (SELECT count(*) FROM test_results t "
+		"WHERE t.run_id = r.id) || ' test rows, expected ' || r.n_tests FROM runs r "
+		"WHERE r.n_tests != (SELECT count(*) FROM test_results t WHERE t.run_id = r.id)",
+	};
+
+	*problem = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(checks) && !*problem; i++) {
+		sqlite3_stmt *st = prepare(db, checks[i], "");
+		if (!st)
+			return -1;
+		if (sqlite3_step(st) == SQLITE_ROW)
+			*problem = col_text(st, 0);
+		sqlite3_finalize(st);
+	}
+	return *problem ? -1 : 0;
+}

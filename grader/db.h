@@ -1,0 +1,43 @@
+/*
+ * db.h - the SQLite gradebook. db.c is the only file that speaks SQL.
+ */
+#ifndef DB_H
+#define DB_H
+
+#include "result.h"
+
+struct db;
+
+/*
+ * Opens (creating if needed) the gradebook at path, and brings its schema up
+ * to date from <root>/db/schema.sql and <root>/db/migrations/.
+ */
+struct db *db_open(const char *path, const char *root);
+void db_close(struct db *db);
+int db_schema_version(struct db *db);
+
+/* Stores one run in one transaction; *run_id gets its id. */
+int db_store_run(struct db *db, const struct result *r, long long *run_id);
+
+struct run_summary {
+	long long id;
+	char *student, *lab, *started_at, *build, *status, *gpu;
+	double score, max_score, bonus_score;
+	int exit_code, n_tests;
+};
+
+/* The latest runs, newest first; student and lab filter when not NULL. */
+int db_list_runs(struct db *db, const char *student, const char *lab, size_t limit,
+		 struct run_summary **runs, size_t *n);
+void db_free_runs(struct run_summary *runs, size_t n);
+/* The stored result document of a run. */
+int db_run_json(struct db *db, long long run_id, char **json);
+
+/*
+ * Consistency of the whole gradebook: SQLite's integrity check, foreign
+ * keys, and every run having exactly its n_tests test rows. 0 when sound;
+ * otherwise -1 with the first problem in *problem.
+ */
+int db_verify(struct db *db, char **problem);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * grade.h - grading one submission end to end: intake, build, audit, link,
+ * run, check, score.
+ */
+#ifndef GRADE_H
+#define GRADE_H
+
+#include "config.h"
+#include "result.h"
+
+struct grade_opts {
+	const char *subdir;        /* the submission folder */
+	const char *student;
+	bool keep_workdir;         /* leave the work folder for inspection */
+	unsigned long long seed;   /* 0: a fresh random seed */
+};
+
+/*
+ * Grades the submission in o->subdir against lab cfg, filling r. A student's
+ * failure of any kind is recorded in r and returns 0; -1 is the grader's own
+ * failure (r is then incomplete and must not be stored).
+ */
+int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
+		     const struct grade_opts *o, struct result *r);
+
+/* What the test binary of cfg's lab is given as its environment. */
+char **grade_child_env(void);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * intake.h - takes a submission in: copies the files a lab allows into a
+ * fresh work directory, refusing anything suspicious.
+ */
+#ifndef INTAKE_H
+#define INTAKE_H
+
+#include "util.h"
+
+struct intake_file {
+	char *name;
+	char sha256[65];
+	size_t size;
+};
+
+struct intake {
+	bool accepted;
+	char *refusal;                /* why not, for the student */
+	struct intake_file *files;
+	size_t nfiles;
+};
+
+/*
+ * Copies each of files (names relative to subdir) into workdir. A missing
+ * file, a symbolic link, anything but a regular file, or a file over
+ * max_bytes is a refusal (in->accepted false, in->refusal says why), not an
+ * error; -1 means the grader itself failed.
+ */
+int intake_copy(const char *subdir, const struct strlist *files, size_t max_bytes,
+		const char *workdir, struct intake *in);
+void intake_release(struct intake *in);
+
+/* sha256 of a buffer, as 64 hex digits. */
+void sha256_hex(const void *data, size_t len, char out[65]);
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * report.c - renders a result for people. Derives everything from the
+ * result; decides nothing.
+ */
+#include "report.h"
+
+#include <string.h>
+
+static void print_indented(FILE *out, const char *text, const char *indent)
+{
+	const char *l = text;
+	while (l && *l) {
+		size_t n = strcspn(l, "\n");
+		fprintf(out, "%s%.*s\n", indent, (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+}
+
+static const char *status_label(enum test_status s)
+{
+	switch (s) {
+	case TEST_PASS:
+		return "pass";
+	case TEST_FAIL:
+		return "FAIL";
+	case TEST_TIMEOUT:
+		return "TIMEOUT";
+	case TEST_CRASH:
+		return "CRASH";
+	default:
+		return "not run";
+	}
+}
+
+static void print_build(FILE *out, const struct result *r)
+{
+	fprintf(out, "build       %s (%.1f s)\n", build_state_name(r->build), r->build_seconds);
+	if (r->build_message)
+		print_indented(out, r->build_message, "  ");
+	if (r->build != BUILD_OK && r->build_log && *r->build_log) {
+		fprintf(out, "\ncompiler output:\n");
+		print_indented(out, r->build_log, "  ");
+	} else if (r->build_log && *r->build_log) {
+		fprintf(out, "compiler warnings:\n");
+		print_indented(out, r->build_log, "  ");
+	}
+}
+
+void report_result(FILE *out, const struct result *r)
+{
+	size_t nfail = 0;
+
+	fprintf(out, "\n%s: %s\n", r->lab, r->lab_title);
+	fprintf(out, "submission  %s (", r->submission);
+	for (size_t i = 0; i < r->nfiles; i++)
+		fprintf(out, "%s%s, %zu bytes", i ? "; " : "", r->files[i].name, r->files[i].size);
+	fprintf(out, ")\n");
+	print_build(out, r);
+	if (r->gpu.available)
+		fprintf(out, "gpu         %s (sm_%s, driver %s, CUDA runtime %s)\n", r->gpu.name,
+			r->gpu.cc ? r->gpu.cc : "?", r->gpu.driver ? r->gpu.driver : "?",
+			r->gpu.runtime ? r->gpu.runtime : "?");
+	else if (r->gpu.reason)
+		fprintf(out, "gpu         none: %s\n", r->gpu.reason);
+
+	fprintf(out, "\n%-6s %-10s %-8s %9s %8s\n", "part", "test", "result", "points", "time");
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct test_result *t = &r->tests[i];
+		char pts[32], secs[16] = "";
+		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
+		if (t->seconds >= 0)
+			snprintf(secs, sizeof(secs), "%.2f s", t->seconds);
+		fprintf(out, "%-6s %-10s %-8s %9s %8s%s\n", t->part, t->name, status_label(t->status),
+			pts, secs, t->bonus ? "  (bonus)" : "");
+		nfail += t->status != TEST_PASS && t->status != TEST_NOT_RUN;
+	}
+
+	if (nfail) {
+		fprintf(out, "\nfailures:\n");
+		for (size_t i = 0; i < r->ntests; i++) {
+			const struct test_result *t = &r->tests[i];
+			if (t->status == TEST_PASS || t->status == TEST_NOT_RUN)
+				continue;
+			fprintf(out, "  %s %s (%s):\n", t->part, t->name, status_label(t->status));
+			print_indented(out, t->message ? t->message : "(no message)", "    ");
+		}
+	} else if (r->state != RUN_COMPLETE && r->ntests && r->tests[0].message) {
+		fprintf(out, "\n%s\n", r->tests[0].message);
+	}
+
+	fprintf(out, "\nscore       %g / %g", r->score - r->bonus_score, r->max_score);
+	if (r->bonus_score > 0)
+		fprintf(out, " (+%g bonus)", r->bonus_score);
+	switch (r->state) {
+	case RUN_COMPLETE:
+		fprintf(out, "\n");
+		break;
+	case RUN_INCOMPLETE:
+		fprintf(out, "  INCOMPLETE: %s; tests that did not run score nothing, and this "
+			"is not a grade\n", r->state_reason ? r->state_reason : "some tests did not run");
+		break;
+	case RUN_NOT_BUILT:
+		fprintf(out, "  NOT BUILT: fix the build first\n");
+		break;
+	}
+}

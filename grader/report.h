@@ -1,0 +1,14 @@
+/*
+ * report.h - the terminal report of a result, for a student or a TA.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include "result.h"
+
+#include <stdio.h>
+
+/* The table of parts and tests, every failure's message, and the total. */
+void report_result(FILE *out, const struct result *r);
+
+#endif

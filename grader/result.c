@@ -1,0 +1,206 @@
+/*
+ * result.c - scoring and the JSON result document (jansson).
+ *
+ * Owns: what a result means (score, maximum, exit code) and its serialized
+ * form. Does no I/O.
+ */
+#include "result.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const test_names[] = {"pass", "fail", "timeout", "crash", "not-run"};
+static const char *const build_names[] = {"not-attempted", "ok",           "refused",
+					  "compile-error", "audit-failed", "link-error"};
+static const char *const state_names[] = {"complete", "incomplete", "not-built"};
+
+const char *test_status_name(enum test_status s)
+{
+	return test_names[s];
+}
+
+const char *build_state_name(enum build_state s)
+{
+	return build_names[s];
+}
+
+const char *run_state_name(enum run_state s)
+{
+	return state_names[s];
+}
+
+void result_init(struct result *r, const struct lab_config *cfg)
+{
+	size_t n = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->lab = xstrdup(cfg->name);
+	r->lab_title = xstrdup(cfg->title ? cfg->title : cfg->name);
+	r->lab_version = xstrdup(cfg->version ? cfg->version : "0");
+	for (size_t p = 0; p < cfg->nparts; p++)
+		n += cfg->parts[p].ntests;
+	r->tests = xcalloc(n, sizeof(*r->tests));
+	for (size_t p = 0; p < cfg->nparts; p++)
+		for (size_t t = 0; t < cfg->parts[p].ntests; t++) {
+			struct test_result *tr = &r->tests[r->ntests++];
+			tr->part = xstrdup(cfg->parts[p].name);
+			tr->name = xstrdup(cfg->parts[p].tests[t].name);
+			tr->id = xasprintf("test_%s_%s_%s", cfg->name, tr->part, tr->name);
+			tr->max_points = cfg->parts[p].tests[t].points;
+			tr->bonus = cfg->parts[p].bonus;
+			tr->status = TEST_NOT_RUN;
+			tr->seconds = -1;
+		}
+}
+
+void result_mark_not_run(struct result *r, const char *why)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].status == TEST_NOT_RUN && !r->tests[i].message)
+			r->tests[i].message = xstrdup(why);
+}
+
+struct test_result *result_find(struct result *r, const char *part, const char *name)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (!strcmp(r->tests[i].part, part) && !strcmp(r->tests[i].name, name))
+			return &r->tests[i];
+	return NULL;
+}
+
+void result_finish(struct result *r)
+{
+	bool not_run = false;
+
+	r->score = r->max_score = r->bonus_score = 0;
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct test_result *t = &r->tests[i];
+		t->points = t->status == TEST_PASS ? t->max_points : 0;
+		if (t->bonus)
+			r->bonus_score += t->points;
+		else
+			r->max_score += t->max_points;
+		r->score += t->points;
+		not_run |= t->status == TEST_NOT_RUN;
+	}
+	if (r->build != BUILD_OK)
+		r->state = RUN_NOT_BUILT;
+	else if (not_run)
+		r->state = RUN_INCOMPLETE;
+	else
+		r->state = RUN_COMPLETE;
+}
+
+int result_exit_code(const struct result *r)
+{
+	switch (r->state) {
+	case RUN_NOT_BUILT:
+		return EXIT_NOT_BUILT;
+	case RUN_INCOMPLETE:
+		return EXIT_INCOMPLETE;
+	case RUN_COMPLETE:
+		break;
+	}
+	return r->score - r->bonus_score < r->max_score ? EXIT_POINTS_LOST : EXIT_FULL_MARKS;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+char *result_to_json(const struct result *r, bool indent)
+{
+	json_t *doc = json_object(), *files = json_array(), *tests = json_array(), *gpu;
+	char *s;
+
+	json_object_set_new(doc, "schema", json_string(RESULT_SCHEMA));
+	json_object_set_new(doc, "lab", json_string(r->lab));
+	json_object_set_new(doc, "lab_title", json_string(r->lab_title));
+	json_object_set_new(doc, "lab_version", json_string(r->lab_version));
+	json_object_set_new(doc, "student", str_or_null(r->student));
+	json_object_set_new(doc, "submission", str_or_null(r->submission));
+	json_object_set_new(doc, "started_at", str_or_null(r->started_at));
+	json_object_set_new(doc, "seconds", json_real(r->seconds));
+	json_object_set_new(doc, "host", str_or_null(r->host));
+	json_object_set_new(doc, "seed", json_integer((json_int_t)r->seed));
+
+	gpu = json_object();
+	json_object_set_new(gpu, "available", json_boolean(r->gpu.available));
+	json_object_set_new(gpu, "name", json_string(r->gpu.name ? r->gpu.name : "none"));
+	json_object_set_new(gpu, "compute_capability", str_or_null(r->gpu.cc));
+	json_object_set_new(gpu, "driver", json_string(r->gpu.driver ? r->gpu.driver : "none"));
+	json_object_set_new(gpu, "cuda_runtime", json_string(r->gpu.runtime ? r->gpu.runtime : "none"));
+	if (r->gpu.reason)
+		json_object_set_new(gpu, "reason", json_string(r->gpu.reason));
+	json_object_set_new(doc, "gpu", gpu);
+
+	for (size_t i = 0; i < r->nfiles; i++)
+		json_array_append_new(files, json_pack("{s:s, s:s, s:I}", "name", r->files[i].name,
+						       "sha256", r->files[i].sha256, "bytes",
+						       (json_int_t)r->files[i].size));
+	json_object_set_new(doc, "files", files);
+
+	json_object_set_new(doc, "build",
+			    json_pack("{s:s, s:o, s:o, s:f}", "status", build_state_name(r->build),
+				      "message", str_or_null(r->build_message), "log",
+				      str_or_null(r->build_log), "seconds", r->build_seconds));
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct test_result *t = &r->tests[i];
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:b, s:o}", "part", t->part,
+				      "name", t->name, "id", t->id, "status",
+				      test_status_name(t->status), "points", t->points, "max_points",
+				      t->max_points, "bonus", t->bonus, "message",
+				      str_or_null(t->message));
+		json_object_set_new(o, "seconds", t->seconds >= 0 ? json_real(t->seconds) : json_null());
+		json_array_append_new(tests, o);
+	}
+	json_object_set_new(doc, "tests", tests);
+	json_object_set_new(doc, "score", json_real(r->score));
+	json_object_set_new(doc, "max_score", json_real(r->max_score));
+	json_object_set_new(doc, "bonus_score", json_real(r->bonus_score));
+	json_object_set_new(doc, "status", json_string(run_state_name(r->state)));
+	json_object_set_new(doc, "provisional", json_boolean(r->state == RUN_INCOMPLETE));
+	json_object_set_new(doc, "status_reason", str_or_null(r->state_reason));
+	json_object_set_new(doc, "exit_code", json_integer(result_exit_code(r)));
+	json_object_set_new(doc, "output", str_or_null(r->output));
+
+	s = json_dumps(doc, (indent ? JSON_INDENT(2) : JSON_COMPACT) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (!s)
+		die("cannot serialize the result document");
+	return s;
+}
+
+void result_release(struct result *r)
+{
+	free(r->lab);
+	free(r->lab_title);
+	free(r->lab_version);
+	free(r->student);
+	free(r->submission);
+	free(r->started_at);
+	free(r->host);
+	free(r->gpu.name);
+	free(r->gpu.cc);
+	free(r->gpu.runtime);
+	free(r->gpu.driver);
+	free(r->gpu.reason);
+	for (size_t i = 0; i < r->nfiles; i++)
+		free(r->files[i].name);
+	free(r->files);
+	free(r->build_message);
+	free(r->build_log);
+	for (size_t i = 0; i < r->ntests; i++) {
+		free(r->tests[i].part);
+		free(r->tests[i].name);
+		free(r->tests[i].id);
+		free(r->tests[i].message);
+	}
+	free(r->tests);
+	free(r->state_reason);
+	free(r->output);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,86 @@
+/*
+ * result.h - the result of grading one submission, and its canonical JSON
+ * document (the one format every report and export is derived from).
+ */
+#ifndef RESULT_H
+#define RESULT_H
+
+#include "config.h"
+#include "intake.h"
+
+#include <stdint.h>
+
+/* Bump when a field changes meaning or goes away; adding fields does not. */
+#define RESULT_SCHEMA "cudalab-result/1"
+
+enum test_status { TEST_PASS, TEST_FAIL, TEST_TIMEOUT, TEST_CRASH, TEST_NOT_RUN };
+
+enum build_state {
+	BUILD_NOT_ATTEMPTED,
+	BUILD_OK,
+	BUILD_REFUSED,        /* intake refused the files */
+	BUILD_COMPILE_ERROR,
+	BUILD_AUDIT_FAILED,
+	BUILD_LINK_ERROR,
+};
+
+enum run_state {
+	RUN_COMPLETE,         /* every test ran: the score is final */
+	RUN_INCOMPLETE,       /* some tests could not run (no GPU): provisional */
+	RUN_NOT_BUILT,        /* the submission did not build: zero */
+};
+
+struct test_result {
+	char *part, *name;     /* lab.conf's part and test name */
+	char *id;              /* Check's test function */
+	enum test_status status;
+	double points, max_points;
+	bool bonus;
+	char *message;
+	double seconds;        /* -1 unknown */
+};
+
+struct result {
+	char *lab, *lab_title, *lab_version;
+	char *student;
+	char *submission;      /* the folder graded */
+	char *started_at;      /* ISO 8601 UTC */
+	double seconds;
+	char *host;
+	struct {
+		bool available;
+		char *name, *cc, *runtime, *driver, *reason;
+	} gpu;
+	struct intake_file *files;
+	size_t nfiles;
+	enum build_state build;
+	char *build_message;   /* what went wrong, for the student */
+	char *build_log;       /* compiler diagnostics */
+	double build_seconds;
+	struct test_result *tests;
+	size_t ntests;
+	double score, max_score, bonus_score;
+	enum run_state state;
+	char *state_reason;    /* why incomplete */
+	char *output;          /* what the test binary printed (capped) */
+	unsigned long long seed;  /* the inputs' seed, to reproduce a run */
+};
+
+/* One not-run test per test of the lab, in lab.conf order. */
+void result_init(struct result *r, const struct lab_config *cfg);
+/* Marks every test that has not run as not run, with why. */
+void result_mark_not_run(struct result *r, const char *why);
+/* Score, maximum, state; call once the tests are filled in. */
+void result_finish(struct result *r);
+int result_exit_code(const struct result *r);
+struct test_result *result_find(struct result *r, const char *part, const char *name);
+
+const char *test_status_name(enum test_status s);
+const char *build_state_name(enum build_state s);
+const char *run_state_name(enum run_state s);
+
+/* The JSON document, as a string (pretty when indent). */
+char *result_to_json(const struct result *r, bool indent);
+void result_release(struct result *r);
+
+#endif

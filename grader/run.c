@@ -1,0 +1,344 @@
+/*
+ * run.c - starts and watches untrusted children.
+ *
+ * Owns: fork/exec, the child's session, rlimits, stdin, capped capture of
+ * stdout and stderr, the wall-clock timeout, and killing every process of a
+ * child's session. Knows nothing about labs, builds or Check.
+ *
+ * A child runs in its own session (setsid), so its descendants can be found
+ * even when they change process group, as Check's forked tests do. The grader
+ * is a child subreaper, so orphans of a child are reparented to it and can be
+ * reaped after they are killed.
+ */
+#include "run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DEFAULT_OUTPUT_LIMIT (64 * 1024)
+
+struct child {
+	pid_t pid;
+	int out_fd;          /* read end of stdout+stderr, -1 once at EOF */
+	int pid_fd;          /* pidfd, readable when the child exits; -1 when unsupported */
+	bool exited;
+	double deadline;     /* 0: none */
+	double start;
+	struct strbuf out;
+	size_t limit;
+};
+
+void run_init(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int pidfd_open_compat(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* Session id of a process, from /proc/PID/stat; -1 when it is gone. */
+static pid_t session_of(pid_t pid)
+{
+	char path[64], buf[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* the command name may hold spaces and parentheses: skip past the last ')' */
+	char *p = strrchr(buf, ')');
+	int ppid, pgrp, session;
+	char state;
+	if (!p || sscanf(p + 1, " %c %d %d %d", &state, &ppid, &pgrp, &session) != 4)
+		return -1;
+	return session;
+}
+
+/*
+ * Kills every process in session sid (but not the grader), and reaps those
+ * that were reparented to it. Returns how many were signalled.
+ */
+static int kill_session(pid_t sid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		pid_t pid = (pid_t)atoi(e->d_name);
+		if (pid <= 1 || pid == getpid() || session_of(pid) != sid)
+			continue;
+		kill(pid, SIGKILL);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Reaps orphans the subreaper inherited from sid (they are not in children[]). */
+static void reap_session(pid_t sid)
+{
+	for (int round = 0; round < 50 && kill_session(sid) > 0; round++) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			pid_t pid = (pid_t)atoi(e->d_name);
+			if (pid > 1 && session_of(pid) == sid)
+				waitpid(pid, NULL, WNOHANG);
+		}
+		if (d)
+			closedir(d);
+		usleep(2000);
+	}
+}
+
+static void set_limit(int resource, unsigned long value)
+{
+	struct rlimit rl = {value, value};
+	if (value)
+		setrlimit(resource, &rl);
+}
+
+/* In the child, after fork: never returns. */
+static _Noreturn void exec_child(const struct run_spec *s, int in_fd, int out_fd, int err_pipe)
+{
+	setsid();
+	dup2(in_fd, STDIN_FILENO);
+	dup2(out_fd, STDOUT_FILENO);
+	dup2(out_fd, STDERR_FILENO);
+	signal(SIGPIPE, SIG_DFL);
+	set_limit(RLIMIT_CORE, 0);
+	struct rlimit none = {0, 0};
+	setrlimit(RLIMIT_CORE, &none);
+	set_limit(RLIMIT_CPU, s->cpu_seconds);
+	set_limit(RLIMIT_FSIZE, s->max_file_bytes);
+	set_limit(RLIMIT_NOFILE, s->max_open_files);
+	if (s->cwd && chdir(s->cwd) < 0)
+		goto fail;
+	if (s->envp)
+		execvpe(s->argv[0], (char *const *)s->argv, (char *const *)s->envp);
+	else
+		execvp(s->argv[0], (char *const *)s->argv);
+fail:;
+	int err = errno;
+	if (write(err_pipe, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static int start_child(const struct run_spec *s, struct child *c, struct run_result *r)
+{
+	int out[2], in[2], errp[2], err = 0;
+	ssize_t n;
+
+	if (pipe2(out, O_CLOEXEC) < 0)
+		return error("pipe: %s", strerror(errno));
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+		close(out[0]);
+		close(out[1]);
+		return error("pipe: %s", strerror(errno));
+	}
+	c->start = now_seconds();
+	c->pid = fork();
+	if (c->pid < 0) {
+		error("fork: %s", strerror(errno));
+		close(out[0]), close(out[1]), close(in[0]), close(in[1]), close(errp[0]), close(errp[1]);
+		return -1;
+	}
+	if (c->pid == 0) {
+		close(out[0]);
+		close(in[1]);
+		close(errp[0]);
+		exec_child(s, in[0], out[1], errp[1]);
+	}
+	close(out[1]);
+	close(in[0]);
+	close(errp[1]);
+
+	/* exec failed: the child wrote errno before exiting */
+	n = read(errp[0], &err, sizeof(err));
+	close(errp[0]);
+	if (n == sizeof(err)) {
+		waitpid(c->pid, NULL, 0);
+		close(out[0]);
+		close(in[1]);
+		r->started = false;
+		r->output = xasprintf("cannot run '%s': %s", s->argv[0], strerror(err));
+		r->output_len = strlen(r->output);
+		c->pid = 0;
+		return 0;
+	}
+	r->started = true;
+
+	/* Inputs are a few lines: they fit the pipe buffer, so this never blocks. */
+	if (s->input && write(in[1], s->input, strlen(s->input)) < 0 && errno != EPIPE)
+		warning("cannot write the input of '%s': %s", s->argv[0], strerror(errno));
+	close(in[1]);
+
+	c->out_fd = out[0];
+	fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
+	c->pid_fd = pidfd_open_compat(c->pid);
+	if (c->pid_fd >= 0)
+		fcntl(c->pid_fd, F_SETFD, FD_CLOEXEC);
+	c->deadline = s->timeout > 0 ? c->start + s->timeout : 0;
+	c->limit = s->output_limit ? s->output_limit : DEFAULT_OUTPUT_LIMIT;
+	return 0;
+}
+
+static void drain(struct child *c, struct run_result *r)
+{
+	char buf[16384];
+	ssize_t n;
+
+	while ((n = read(c->out_fd, buf, sizeof(buf))) > 0) {
+		size_t keep = c->out.len < c->limit ? c->limit - c->out.len : 0;
+		if (keep > (size_t)n)
+			keep = n;
+		strbuf_add(&c->out, buf, keep);
+		r->output_dropped += n - keep;
+	}
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		close(c->out_fd);
+		c->out_fd = -1;
+	}
+}
+
+static void check_exit(struct child *c, struct run_result *r)
+{
+	int st;
+	pid_t p = waitpid(c->pid, &st, WNOHANG);
+
+	if (p != c->pid)
+		return;
+	c->exited = true;
+	r->seconds = now_seconds() - c->start;
+	if (WIFEXITED(st))
+		r->exit_code = WEXITSTATUS(st);
+	else if (WIFSIGNALED(st))
+		r->signal = WTERMSIG(st);
+	/* nothing it started may outlive it, nor hold its output pipe open */
+	reap_session(c->pid);
+}
+
+int run_many(const struct run_spec *specs, struct run_result *results, size_t n)
+{
+	struct child *c = xcalloc(n, sizeof(*c));
+	struct pollfd *pfd = xcalloc(2 * n, sizeof(*pfd));
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		memset(&results[i], 0, sizeof(results[i]));
+		c[i].out_fd = c[i].pid_fd = -1;
+		if (start_child(&specs[i], &c[i], &results[i]) < 0) {
+			ret = -1;
+			c[i].pid = 0;
+		}
+		if (!c[i].pid)
+			c[i].exited = true;
+	}
+
+	for (;;) {
+		double now = now_seconds(), wait = -1;
+		size_t np = 0;
+		bool busy = false;
+
+		for (size_t i = 0; i < n; i++) {
+			if (!c[i].exited && c[i].deadline && now >= c[i].deadline) {
+				results[i].timed_out = true;
+				kill_session(c[i].pid);
+			}
+			if (c[i].exited && c[i].out_fd < 0)
+				continue;
+			busy = true;
+			if (c[i].out_fd >= 0)
+				pfd[np++] = (struct pollfd){c[i].out_fd, POLLIN, 0};
+			if (!c[i].exited && c[i].pid_fd >= 0)
+				pfd[np++] = (struct pollfd){c[i].pid_fd, POLLIN, 0};
+			double left = c[i].deadline ? c[i].deadline - now : -1;
+			/* without a pidfd, or when the output closed first, look again soon */
+			if (!c[i].exited && (c[i].pid_fd < 0 || c[i].out_fd < 0))
+				left = left < 0 || left > 0.01 ? 0.01 : left;
+			if (left >= 0 && (wait < 0 || left < wait))
+				wait = left;
+		}
+		if (!busy)
+			break;
+		if (poll(pfd, np, wait < 0 ? -1 : (int)(wait * 1000) + 1) < 0 && errno != EINTR) {
+			ret = error("poll: %s", strerror(errno));
+			break;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (c[i].out_fd >= 0)
+				drain(&c[i], &results[i]);
+			if (!c[i].exited)
+				check_exit(&c[i], &results[i]);
+			/* a grandchild that kept the pipe open is gone now: read what is left */
+			if (c[i].exited && c[i].out_fd >= 0)
+				drain(&c[i], &results[i]);
+		}
+	}
+
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].pid_fd >= 0)
+			close(c[i].pid_fd);
+		if (c[i].out_fd >= 0)
+			close(c[i].out_fd);
+		if (results[i].started) {
+			results[i].output_len = c[i].out.len;
+			results[i].output = strbuf_detach(&c[i].out);
+		}
+	}
+	free(c);
+	free(pfd);
+	return ret;
+}
+
+int run_one(const struct run_spec *spec, struct run_result *result)
+{
+	return run_many(spec, result, 1);
+}
+
+void run_result_release(struct run_result *r)
+{
+	free(r->output);
+	memset(r, 0, sizeof(*r));
+}
+
+char *run_describe(const struct run_spec *spec, const struct run_result *r)
+{
+	if (!r->started)
+		return xstrdup(r->output ? r->output : "could not be started");
+	if (r->timed_out)
+		return xasprintf("timed out after %g s", spec->timeout);
+	if (r->signal)
+		return xasprintf("killed by signal %d (%s)", r->signal, strsignal(r->signal));
+	return xasprintf("exited with %d", r->exit_code);
+}

@@ -1,0 +1,51 @@
+/*
+ * run.h - runs programs the grader does not trust (nvcc on student code, test
+ * binaries) as children it can always stop.
+ */
+#ifndef RUN_H
+#define RUN_H
+
+#include "util.h"
+
+#include <sys/types.h>
+
+struct run_spec {
+	const char *const *argv;      /* argv[0] is looked up in PATH */
+	const char *const *envp;      /* NULL: the grader's environment */
+	const char *cwd;              /* NULL: the grader's */
+	const char *input;            /* written to stdin, then closed; NULL: empty */
+	double timeout;               /* wall seconds; <= 0: none */
+	size_t output_limit;          /* bytes of stdout+stderr kept; 0: 64 KiB */
+	/* resource limits; 0 leaves the grader's */
+	unsigned long cpu_seconds, max_file_bytes, max_open_files;
+};
+
+struct run_result {
+	bool started;                 /* false: the program could not be run */
+	int exit_code;                /* when it exited */
+	int signal;                   /* when a signal ended it (SIGKILL on timeout) */
+	bool timed_out;
+	char *output;                 /* stdout and stderr, interleaved, NUL-terminated */
+	size_t output_len;
+	size_t output_dropped;        /* bytes beyond output_limit, read and dropped */
+	double seconds;
+};
+
+/*
+ * Runs the n programs at once and waits for all of them. Each runs in a new
+ * session; when it ends or times out, every process still in that session is
+ * killed, so nothing it started outlives it. Returns -1 only for the grader's
+ * own failures; a program that cannot be started, crashes or hangs is
+ * described in its run_result.
+ */
+int run_many(const struct run_spec *specs, struct run_result *results, size_t n);
+int run_one(const struct run_spec *spec, struct run_result *result);
+void run_result_release(struct run_result *r);
+
+/* "exited with 1", "killed by signal 11 (Segmentation fault)", "timed out after 10 s" */
+char *run_describe(const struct run_spec *spec, const struct run_result *r);
+
+/* Makes this process the reaper of orphans of the children it starts. */
+void run_init(void);
+
+#endif

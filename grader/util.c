@@ -1,0 +1,315 @@
+/*
+ * util.c - reporting, allocation, strings. Knows nothing about grading.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+bool progress_quiet;
+bool report_quiet;
+
+static void report(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (report_quiet)
+		return -1;
+	va_start(ap, fmt);
+	report("error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (report_quiet)
+		return;
+	va_start(ap, fmt);
+	report("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (progress_quiet)
+		return;
+	va_start(ap, fmt);
+	report("", fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("fatal: ", fmt, ap);
+	va_end(ap);
+	exit(EXIT_INTERNAL);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		die("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	sb.buf = xmalloc(n + 1);
+	va_start(ap, fmt);
+	vsnprintf(sb.buf, n + 1, fmt, ap);
+	va_end(ap);
+	return sb.buf;
+}
+
+static void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 <= sb->alloc)
+		return;
+	sb->alloc = (sb->len + extra + 1) * 3 / 2 + 16;
+	sb->buf = xrealloc(sb->buf, sb->alloc);
+}
+
+void strbuf_add(struct strbuf *sb, const char *data, size_t n)
+{
+	strbuf_grow(sb, n);
+	memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	strbuf_grow(sb, n);
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += n;
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *s = sb->buf ? sb->buf : xstrdup("");
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return s;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+void strlist_push(struct strlist *l, const char *s)
+{
+	if (l->n + 2 > l->alloc) {
+		l->alloc = (l->n + 2) * 2;
+		l->v = xrealloc(l->v, l->alloc * sizeof(*l->v));
+	}
+	l->v[l->n++] = xstrdup(s);
+	l->v[l->n] = NULL;
+}
+
+void strlist_pushf(struct strlist *l, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xmalloc(n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, n + 1, fmt, ap);
+	va_end(ap);
+	strlist_push(l, s);
+	free(s);
+}
+
+void strlist_split(struct strlist *l, const char *s)
+{
+	while (*s) {
+		size_t skip = strspn(s, " \t\r\n"), len;
+		s += skip;
+		len = strcspn(s, " \t\r\n");
+		if (!len)
+			break;
+		char *w = xstrndup(s, len);
+		strlist_push(l, w);
+		free(w);
+		s += len;
+	}
+}
+
+bool strlist_has(const struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+void strlist_clear(struct strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = l->alloc = 0;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[8192];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		error("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		strbuf_add(&sb, chunk, n);
+	close(fd);
+	if (n < 0) {
+		error("cannot read '%s': %s", path, strerror(errno));
+		strbuf_release(&sb);
+		return NULL;
+	}
+	if (len)
+		*len = sb.len;
+	return strbuf_detach(&sb);
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), ret = -1;
+
+	if (fd < 0) {
+		error("cannot create '%s': %s", tmp, strerror(errno));
+		goto out_free;
+	}
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, data + off, len - off);
+		if (n < 0) {
+			error("cannot write '%s': %s", tmp, strerror(errno));
+			close(fd);
+			goto out_unlink;
+		}
+		off += n;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		goto out_unlink;
+	}
+	ret = 0;
+	goto out_free;
+out_unlink:
+	unlink(tmp);
+out_free:
+	free(tmp);
+	return ret;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int remove_tree(const char *path)
+{
+	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
+		return error("cannot remove '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+const char *iso_time(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}

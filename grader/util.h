@@ -1,0 +1,78 @@
+/*
+ * util.h - the one reporting helper, allocation that cannot fail, growable
+ * strings and string lists. Every other file reports through error() and
+ * warning(); only main.c and cmd-*.c may die().
+ */
+#ifndef UTIL_H
+#define UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* Exit codes of every cudalab command (README: "Exit codes"). */
+enum exit_code {
+	EXIT_FULL_MARKS = 0,
+	EXIT_POINTS_LOST = 1,
+	EXIT_USAGE = 2,
+	EXIT_NOT_BUILT = 3,
+	EXIT_INCOMPLETE = 4,
+	EXIT_INTERNAL = 128,
+};
+
+/* "error: ..." on stderr; returns -1 so callers can `return error(...)`. */
+int error(const char *fmt, ...) PRINTF(1, 2);
+void warning(const char *fmt, ...) PRINTF(1, 2);
+/* A progress line on stderr, unless progress is quiet. */
+void progress(const char *fmt, ...) PRINTF(1, 2);
+extern bool progress_quiet;
+/* Silences error() and warning() (unit tests that expect them). */
+extern bool report_quiet;
+_Noreturn void die(const char *fmt, ...) PRINTF(1, 2);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) PRINTF(1, 2);
+
+struct strbuf {
+	char *buf;   /* always NUL-terminated once anything was added */
+	size_t len, alloc;
+};
+#define STRBUF_INIT {NULL, 0, 0}
+void strbuf_add(struct strbuf *sb, const char *data, size_t n);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
+/* Returns the string (never NULL) and leaves sb empty. */
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+
+/* A NULL-terminated list of owned strings, usable as an argv. */
+struct strlist {
+	char **v;
+	size_t n, alloc;
+};
+#define STRLIST_INIT {NULL, 0, 0}
+void strlist_push(struct strlist *l, const char *s);
+void strlist_pushf(struct strlist *l, const char *fmt, ...) PRINTF(2, 3);
+/* Appends the whitespace-separated words of s. */
+void strlist_split(struct strlist *l, const char *s);
+bool strlist_has(const struct strlist *l, const char *s);
+void strlist_clear(struct strlist *l);
+
+/* Reads a whole file; NULL (after error()) when it cannot. */
+char *read_file(const char *path, size_t *len);
+/* Writes data to path through a temporary file and rename(). */
+int write_file_atomic(const char *path, const char *data, size_t len);
+/* rm -rf, for work directories the grader made itself. */
+int remove_tree(const char *path);
+double now_seconds(void);
+/* Current UTC time as ISO 8601, in buf (at least 32 bytes). */
+const char *iso_time(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * cudalab.h - trusted helpers shared by every lab harness.
+ *
+ * Owns: the harness entry point (cl_main), the launch ledger that records
+ * what student code launched and allocated, device buffers with guard
+ * canaries, and CUDA error checks that fail the current Check test.
+ *
+ * Must not: touch CUDA outside a test body. Check runs each test in a forked
+ * child; CUDA state created before fork() is undefined in the child, so the
+ * harness's main process and its per-part processes never call CUDA.
+ */
+#ifndef CUDALAB_H
+#define CUDALAB_H
+
+#include <check.h>
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- harness */
+
+struct cl_test {
+	const char *tcase;   /* graded part, as in lab.conf */
+	const TTest *test;   /* START_TEST(test_<lab>_<part>_<case>) */
+};
+
+struct cl_lab {
+	const char *name;
+	const struct cl_test *tests;
+	size_t ntests;
+	/*
+	 * Called once in the harness's main process, before any test forks,
+	 * with the run's seed and the parts to run: prepare inputs and CPU
+	 * reference results there (CPU only, never CUDA), so every forked test
+	 * shares them.
+	 */
+	void (*setup)(uint64_t seed, const char *const *parts, size_t nparts);
+};
+
+/*
+ * argv: [--list] [--xml-dir DIR] [--timeout PART=SECONDS]... [PART...]
+ * stdin: "seed=N" (the seed is never taken from argv or the environment,
+ * which other processes can read).
+ */
+int cl_main(const struct cl_lab *lab, int argc, char **argv);
+
+/* ------------------------------------------------------------ CUDA checks */
+
+/* Fails the current test with the call, its location and the CUDA error. */
+#define CL_CUDA_CHECK(expr)                                                        \
+	do {                                                                       \
+		cudaError_t cl_err_ = (expr);                                      \
+		if (cl_err_ != cudaSuccess)                                        \
+			ck_abort_msg("harness: %s failed at %s:%d: %s (%s)", #expr,  \
+				     __FILE__, __LINE__, cudaGetErrorName(cl_err_),  \
+				     cudaGetErrorString(cl_err_));                   \
+	} while (0)
+
+/*
+ * Creates the CUDA context of this test process. Every test body calls it
+ * first; it fails the test cleanly when no device is there.
+ */
+void cl_device_init(void);
+
+/* --------------------------------------------------------- launch ledger */
+
+#define CL_MAX_LAUNCHES 8
+
+struct cl_launch {
+	char kernel[96];     /* demangled kernel name, or "?" */
+	dim3 grid, block;
+	size_t dyn_smem;     /* dynamic shared memory per block, bytes */
+	size_t static_smem;  /* static shared memory per block, bytes (-1 unknown) */
+};
+
+struct cl_ledger {
+	int nlaunches;                 /* kernels launched during the call */
+	struct cl_launch launch[CL_MAX_LAUNCHES];
+	int nallocs;                   /* cudaMalloc calls still not freed */
+	size_t alloc_bytes;            /* bytes they hold */
+	int frees_unknown;             /* cudaFree of pointers the call did not allocate */
+};
+
+/*
+ * Records, between begin and end, every kernel launch, cudaMalloc and
+ * cudaFree made by code in the process (the student's launcher).
+ */
+void cl_ledger_begin(void);
+const struct cl_ledger *cl_ledger_end(void);
+
+/* "grid (7,7,1) block (1,1,1)" for launch i of the ledger, or "no launch". */
+const char *cl_launch_str(const struct cl_ledger *l, int i, char *buf, size_t len);
+
+static inline long long cl_threads(dim3 d)
+{
+	return (long long)d.x * d.y * d.z;
+}
+
+/* --------------------------------------------------- guarded device buffers */
+
+/*
+ * A device array of n floats with `CL_GUARD` floats of canary on either
+ * side, in one allocation, so a write just outside the array lands in a
+ * canary instead of in another buffer and is reported.
+ */
+#define CL_GUARD 4096
+struct cl_dbuf {
+	float *base;   /* the allocation */
+	float *d;      /* what the student gets: base + CL_GUARD */
+	size_t n;
+};
+
+void cl_dbuf_alloc(struct cl_dbuf *b, size_t n);
+void cl_dbuf_free(struct cl_dbuf *b);
+void cl_dbuf_upload(struct cl_dbuf *b, const float *h);
+void cl_dbuf_download(const struct cl_dbuf *b, float *h);
+/* Fill the array with NaN, so elements left unwritten show. */
+void cl_dbuf_poison(struct cl_dbuf *b);
+/*
+ * 0 when both canaries are intact; else describes the damage in msg
+ * ("wrote 3 floats past the end of C (first at C[n+0])") and returns -1.
+ */
+int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, size_t len);
+
+/* ------------------------------------------------------------- utilities */
+
+/* splitmix64: a small, good generator for per-run inputs. */
+static inline uint64_t cl_rand_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* uniform in [0, 1) */
+static inline double cl_rand_unit(uint64_t *s)
+{
+	return (double)(cl_rand_next(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Whether parts (the parts this run asked for) includes name. */
+int cl_part_wanted(const char *name, const char *const *parts, size_t nparts);
+
+/* Number of CPU threads worth using for the harness's CPU reference work. */
+int cl_cpu_threads(void);
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * harness.cu - the entry point of every lab's test binary.
+ *
+ * Owns: argument and seed parsing, the CPU-side setup, and running each
+ * graded part (a Check TCase) in its own process, in parallel, each writing
+ * Check's XML log for the grader to read.
+ *
+ * Must not: call CUDA. This process and the per-part processes fork; only
+ * the test bodies (Check's forked children) create a CUDA context.
+ */
+#include "cudalab.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CL_MAX_PARTS 32
+
+struct part_opts {
+	const char *name;
+	double timeout;
+};
+
+static void usage(const char *lab)
+{
+	fprintf(stderr,
+		"usage: check_%s [--list] [--xml-dir DIR] [--timeout PART=SECONDS]... [PART...]\n"
+		"The run's seed is read from standard input as 'seed=N'.\n", lab);
+}
+
+int cl_part_wanted(const char *name, const char *const *parts, size_t nparts)
+{
+	for (size_t i = 0; i < nparts; i++)
+		if (!strcmp(parts[i], name))
+			return 1;
+	return 0;
+}
+
+int cl_cpu_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 16 ? 16 : (int)n;
+}
+
+static int has_part(const struct cl_lab *lab, const char *name)
+{
+	for (size_t i = 0; i < lab->ntests; i++)
+		if (!strcmp(lab->tests[i].tcase, name))
+			return 1;
+	return 0;
+}
+
+static int read_seed(uint64_t *seed)
+{
+	char line[128];
+	unsigned long long v;
+
+	while (fgets(line, sizeof(line), stdin))
+		if (sscanf(line, "seed=%llu", &v) == 1) {
+			*seed = v;
+			return 0;
+		}
+	return -1;
+}
+
+/* Runs one part in this (already forked) process; returns its exit code. */
+static int run_part(const struct cl_lab *lab, const struct part_opts *p, const char *xml_dir)
+{
+	Suite *s = suite_create(lab->name);
+	TCase *tc = tcase_create(p->name);
+	char path[4096];
+	int failed;
+
+	tcase_set_timeout(tc, p->timeout);
+	for (size_t i = 0; i < lab->ntests; i++)
+		if (!strcmp(lab->tests[i].tcase, p->name))
+			tcase_add_test(tc, lab->tests[i].test);
+	suite_add_tcase(s, tc);
+
+	SRunner *sr = srunner_create(s);
+	srunner_set_fork_status(sr, CK_FORK);
+	if (xml_dir) {
+		snprintf(path, sizeof(path), "%s/%s.xml", xml_dir, p->name);
+		srunner_set_xml(sr, path);
+	}
+	srunner_run(sr, NULL, p->name, xml_dir ? CK_SILENT : CK_VERBOSE);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
+
+int cl_main(const struct cl_lab *lab, int argc, char **argv)
+{
+	struct part_opts parts[CL_MAX_PARTS];
+	const char *names[CL_MAX_PARTS];
+	double timeout_val[CL_MAX_PARTS];
+	const char *timeout_for[CL_MAX_PARTS];
+	size_t nparts = 0, ntimeouts = 0;
+	const char *xml_dir = NULL;
+	uint64_t seed;
+	int status = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--list")) {
+			for (size_t t = 0; t < lab->ntests; t++)
+				printf("%s %s\n", lab->tests[t].tcase, lab->tests[t].test->name);
+			return 0;
+		} else if (!strcmp(a, "--xml-dir") && i + 1 < argc) {
+			xml_dir = argv[++i];
+		} else if (!strcmp(a, "--timeout") && i + 1 < argc && ntimeouts < CL_MAX_PARTS) {
+			char *eq = strchr(argv[++i], '=');
+			if (!eq || (timeout_val[ntimeouts] = atof(eq + 1)) <= 0) {
+				usage(lab->name);
+				return 2;
+			}
+			*eq = '\0';
+			timeout_for[ntimeouts++] = argv[i];
+		} else if (a[0] == '-' || nparts == CL_MAX_PARTS || !has_part(lab, a)) {
+			if (a[0] != '-')
+				fprintf(stderr, "check_%s: no part '%s'\n", lab->name, a);
+			usage(lab->name);
+			return 2;
+		} else {
+			names[nparts++] = a;
+		}
+	}
+	if (!nparts)
+		for (size_t t = 0; t < lab->ntests && nparts < CL_MAX_PARTS; t++)
+			if (!cl_part_wanted(lab->tests[t].tcase, names, nparts))
+				names[nparts++] = lab->tests[t].tcase;
+	for (size_t p = 0; p < nparts; p++) {
+		parts[p].name = names[p];
+		parts[p].timeout = 30;
+		for (size_t t = 0; t < ntimeouts; t++)
+			if (!strcmp(timeout_for[t], names[p]))
+				parts[p].timeout = timeout_val[t];
+	}
+	if (read_seed(&seed) < 0) {
+		fprintf(stderr, "check_%s: no 'seed=N' line on standard input\n", lab->name);
+		return 2;
+	}
+
+	if (lab->setup)
+		lab->setup(seed, names, nparts);
+	fflush(stdout);
+	fflush(stderr);
+
+	/* Without an XML directory a person is reading: one part after another. */
+	if (!xml_dir) {
+		for (size_t p = 0; p < nparts; p++)
+			status |= run_part(lab, &parts[p], NULL);
+		return status;
+	}
+
+	pid_t pids[CL_MAX_PARTS];
+	for (size_t p = 0; p < nparts; p++) {
+		pids[p] = fork();
+		if (pids[p] < 0) {
+			perror("fork");
+			return 3;
+		}
+		if (pids[p] == 0)
+			_exit(run_part(lab, &parts[p], xml_dir));
+	}
+	for (size_t p = 0; p < nparts; p++) {
+		int st;
+		while (waitpid(pids[p], &st, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) > 1)
+			status = 3;
+		else if (WEXITSTATUS(st) == 1 && status == 0)
+			status = 1;
+	}
+	return status;
+}

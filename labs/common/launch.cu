@@ -1,0 +1,246 @@
+/*
+ * launch.cu - the launch ledger and guarded device buffers.
+ *
+ * Owns: the link-time wraps (-Wl,--wrap, see the Makefile's WRAPS) of the
+ * CUDA runtime entry points that a kernel launch, cudaMalloc and cudaFree go
+ * through, so the harness can tell a student which grid and block their
+ * launcher chose, and which allocations it leaked. Outside
+ * cl_ledger_begin/cl_ledger_end the wraps only pass calls through.
+ *
+ * Must not: change what the wrapped calls do or return.
+ */
+#include "cudalab.h"
+
+#include <cxxabi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+unsigned __real___cudaPushCallConfiguration(dim3 grid, dim3 block, size_t smem,
+					    struct CUstream_st *stream);
+cudaError_t __real___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, void **args,
+				      size_t smem, cudaStream_t stream);
+cudaError_t __real___cudaGetKernel(cudaKernel_t *k, const void *fun);
+cudaError_t __real_cudaMalloc(void **p, size_t n);
+cudaError_t __real_cudaFree(void *p);
+}
+
+#define MAX_KERNELS 64
+#define MAX_ALLOCS 256
+
+static struct ledger_state {
+	int active;
+	struct cl_ledger l;
+	struct cl_launch pending;      /* configuration pushed by <<<...>>> */
+	void *alloc_ptr[MAX_ALLOCS];
+	size_t alloc_size[MAX_ALLOCS];
+} ledger;
+
+/* Kernel handles seen by __cudaGetKernel, with the host function they stand for. */
+static struct {
+	cudaKernel_t handle;
+	const void *fun;
+} kernels[MAX_KERNELS];
+static int nkernels;
+
+void cl_ledger_begin(void)
+{
+	ledger = ledger_state();
+	ledger.active = 1;
+}
+
+const struct cl_ledger *cl_ledger_end(void)
+{
+	ledger.active = 0;
+	ledger.l.nallocs = 0;
+	ledger.l.alloc_bytes = 0;
+	for (int i = 0; i < MAX_ALLOCS; i++)
+		if (ledger.alloc_ptr[i]) {
+			ledger.l.nallocs++;
+			ledger.l.alloc_bytes += ledger.alloc_size[i];
+		}
+	return &ledger.l;
+}
+
+const char *cl_launch_str(const struct cl_ledger *l, int i, char *buf, size_t len)
+{
+	if (i >= l->nlaunches || i >= CL_MAX_LAUNCHES) {
+		snprintf(buf, len, "no launch");
+		return buf;
+	}
+	const struct cl_launch *c = &l->launch[i];
+	snprintf(buf, len, "%s<<<(%u,%u,%u), (%u,%u,%u)>>>", c->kernel, c->grid.x, c->grid.y,
+		 c->grid.z, c->block.x, c->block.y, c->block.z);
+	return buf;
+}
+
+static void kernel_name(const void *fun, struct cl_launch *c)
+{
+	const char *mangled = NULL;
+	struct cudaFuncAttributes attr;
+	int status;
+
+	snprintf(c->kernel, sizeof(c->kernel), "kernel");
+	c->static_smem = (size_t)-1;
+	if (!fun)
+		return;
+	if (cudaFuncGetName(&mangled, fun) == cudaSuccess && mangled) {
+		char *plain = abi::__cxa_demangle(mangled, NULL, NULL, &status);
+		const char *name = plain ? plain : mangled;
+		size_t n = strcspn(name, "(<");
+		snprintf(c->kernel, sizeof(c->kernel), "%.*s", (int)n, name);
+		free(plain);
+	}
+	if (cudaFuncGetAttributes(&attr, fun) == cudaSuccess)
+		c->static_smem = attr.sharedSizeBytes;
+}
+
+extern "C" unsigned __wrap___cudaPushCallConfiguration(dim3 grid, dim3 block, size_t smem,
+						       struct CUstream_st *stream)
+{
+	if (ledger.active) {
+		ledger.pending.grid = grid;
+		ledger.pending.block = block;
+		ledger.pending.dyn_smem = smem;
+	}
+	return __real___cudaPushCallConfiguration(grid, block, smem, stream);
+}
+
+extern "C" cudaError_t __wrap___cudaGetKernel(cudaKernel_t *k, const void *fun)
+{
+	cudaError_t err = __real___cudaGetKernel(k, fun);
+	if (err == cudaSuccess && nkernels < MAX_KERNELS) {
+		kernels[nkernels].handle = *k;
+		kernels[nkernels++].fun = fun;
+	}
+	return err;
+}
+
+extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block,
+						 void **args, size_t smem, cudaStream_t stream)
+{
+	if (ledger.active) {
+		int i = ledger.l.nlaunches++;
+		if (i < CL_MAX_LAUNCHES) {
+			const void *fun = NULL;
+			for (int j = 0; j < nkernels; j++)
+				if (kernels[j].handle == k)
+					fun = kernels[j].fun;
+			ledger.l.launch[i] = ledger.pending;
+			ledger.l.launch[i].grid = grid;
+			ledger.l.launch[i].block = block;
+			ledger.l.launch[i].dyn_smem = smem;
+			kernel_name(fun, &ledger.l.launch[i]);
+		}
+	}
+	return __real___cudaLaunchKernel(k, grid, block, args, smem, stream);
+}
+
+extern "C" cudaError_t __wrap_cudaMalloc(void **p, size_t n)
+{
+	cudaError_t err = __real_cudaMalloc(p, n);
+	if (ledger.active && err == cudaSuccess) {
+		for (int i = 0; i < MAX_ALLOCS; i++)
+			if (!ledger.alloc_ptr[i]) {
+				ledger.alloc_ptr[i] = *p;
+				ledger.alloc_size[i] = n;
+				return err;
+			}
+	}
+	return err;
+}
+
+extern "C" cudaError_t __wrap_cudaFree(void *p)
+{
+	if (ledger.active && p) {
+		int found = 0;
+		for (int i = 0; i < MAX_ALLOCS && !found; i++)
+			if (ledger.alloc_ptr[i] == p) {
+				ledger.alloc_ptr[i] = NULL;
+				found = 1;
+			}
+		if (!found)
+			ledger.l.frees_unknown++;
+	}
+	return __real_cudaFree(p);
+}
+
+/* ----------------------------------------------------------- device init */
+
+void cl_device_init(void)
+{
+	cudaError_t err = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
+	if (err == cudaSuccess)
+		err = cudaFree(0);
+	if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
+		ck_abort_msg("no CUDA device: %s (%s)", cudaGetErrorName(err),
+			     cudaGetErrorString(err));
+	CL_CUDA_CHECK(err);
+}
+
+/* --------------------------------------------------- guarded device buffers */
+
+#define CANARY_BYTE 0xA5
+#define CANARY_WORD 0xA5A5A5A5u
+
+void cl_dbuf_alloc(struct cl_dbuf *b, size_t n)
+{
+	size_t bytes = (n + 2 * CL_GUARD) * sizeof(float);
+
+	b->n = n;
+	CL_CUDA_CHECK(cudaMalloc((void **)&b->base, bytes));
+	CL_CUDA_CHECK(cudaMemset(b->base, CANARY_BYTE, bytes));
+	b->d = b->base + CL_GUARD;
+}
+
+void cl_dbuf_free(struct cl_dbuf *b)
+{
+	if (b->base)
+		CL_CUDA_CHECK(cudaFree(b->base));
+	b->base = b->d = NULL;
+}
+
+void cl_dbuf_upload(struct cl_dbuf *b, const float *h)
+{
+	CL_CUDA_CHECK(cudaMemcpy(b->d, h, b->n * sizeof(float), cudaMemcpyHostToDevice));
+}
+
+void cl_dbuf_download(const struct cl_dbuf *b, float *h)
+{
+	CL_CUDA_CHECK(cudaMemcpy(h, b->d, b->n * sizeof(float), cudaMemcpyDeviceToHost));
+}
+
+void cl_dbuf_poison(struct cl_dbuf *b)
+{
+	/* 0xFFFFFFFF is a NaN: an element nobody wrote cannot pass a comparison. */
+	CL_CUDA_CHECK(cudaMemset(b->d, 0xFF, b->n * sizeof(float)));
+}
+
+int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, size_t len)
+{
+	static uint32_t before[CL_GUARD], after[CL_GUARD];
+	long first_before = -1, first_after = -1, nbefore = 0, nafter = 0;
+
+	CL_CUDA_CHECK(cudaMemcpy(before, b->base, sizeof(before), cudaMemcpyDeviceToHost));
+	CL_CUDA_CHECK(cudaMemcpy(after, b->d + b->n, sizeof(after), cudaMemcpyDeviceToHost));
+	for (long i = 0; i < CL_GUARD; i++) {
+		if (before[i] != CANARY_WORD) {
+			nbefore++;
+			if (first_before < 0)
+				first_before = CL_GUARD - i;  /* distance below element 0 */
+		}
+		if (after[i] != CANARY_WORD) {
+			nafter++;
+			if (first_after < 0)
+				first_after = i;
+		}
+	}
+	if (nafter)
+		snprintf(msg, len, "wrote %ld float%s past the end of %s (first at %s[%zu], %zu elements)",
+			 nafter, nafter == 1 ? "" : "s", name, name, b->n + first_after, b->n);
+	else if (nbefore)
+		snprintf(msg, len, "wrote %ld float%s before the start of %s (as far down as %s[-%ld])",
+			 nbefore, nbefore == 1 ? "" : "s", name, name, first_before);
+	return nafter || nbefore ? -1 : 0;
+}
