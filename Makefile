@@ -105,7 +105,7 @@ test: all
 check: check-unit check-shell
 
 check-unit: $(UNIT_BIN)
-	$(Q)$(UNIT_BIN)
+	$(Q)CUDALAB_ROOT=$(CURDIR) $(UNIT_BIN)
 
 check-shell: all
 	$(Q)grader/t/run-tests.sh --cpu
@@ -135,7 +135,7 @@ $(BUILD)/t/unit/%.o: grader/t/unit/%.c | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(GR_CFLAGS) $(pkg_cflags) -c $< -o $@
 
-$(UNIT_BIN): $(UNIT_SRCS:grader/t/unit/%.c=$(BUILD)/t/unit/%.o) $(GR_OBJS)
+$(UNIT_BIN): $(UNIT_SRCS:grader/t/unit/%.c=$(BUILD)/t/unit/%.o) $(filter-out $(BUILD)/grader/cmd-%.o,$(GR_OBJS))
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(pkg_libs)

@@ -101,10 +101,10 @@ int db_schema_version(struct db *db)
 /* The version a schema or migration file sets, from its PRAGMA user_version line. */
 static int declared_version(const char *sql)
 {
-	const char *p = strstr(sql, "PRAGMA user_version");
+	const char *p = sql;
 	int v = -1;
-	if (p)
-		sscanf(p, "PRAGMA user_version = %d", &v);
+	while ((p = strstr(p, "PRAGMA user_version = ")))
+		sscanf(p++, "PRAGMA user_version = %d", &v);
 	return v;
 }
 
@@ -217,7 +217,7 @@ void db_close(struct db *db)
 static int upsert_id(struct db *db, const char *insert, const char *select, const char *a,
 		     const char *b, long long *id)
 {
-	if (step(db, prepare(db, insert, "tt", a, b), NULL))
+	if (step(db, prepare(db, insert, b ? "tt" : "t", a, b), NULL))
 		return -1;
 	*id = -1;
 	if (step(db, prepare(db, select, "t", a), id) || *id < 0)
@@ -283,7 +283,7 @@ static int store(struct db *db, const struct result *r, long long *run_id)
 	*run_id = sqlite3_last_insert_rowid(db->h);
 
 	for (size_t i = 0; i < r->ntests; i++) {
-		const struct test_result *t = &r->tests[i];
+		const struct graded_test *t = &r->tests[i];
 		sqlite3_stmt *st = prepare(db, "INSERT INTO test_results VALUES "
 					       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 					   "itttddit", *run_id, t->part, t->name,

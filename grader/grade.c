@@ -298,7 +298,7 @@ out:
 /* ------------------------------------------------------------ run tests */
 
 /* Check reports a forked test that died or hung as an "error". */
-static void set_from_check(struct test_result *t, const struct check_entry *e, double timeout)
+static void set_from_check(struct graded_test *t, const struct check_entry *e, double timeout)
 {
 	free(t->message);
 	t->seconds = e->duration;
@@ -372,7 +372,7 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 		if (rd)
 			continue;
 		for (size_t i = 0; i < r->ntests; i++) {
-			struct test_result *t = &r->tests[i];
+			struct graded_test *t = &r->tests[i];
 			if (strcmp(t->part, cfg->parts[p].name))
 				continue;
 			const struct check_entry *e = checklog_find(&log, t->id);

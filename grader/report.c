@@ -65,7 +65,7 @@ void report_result(FILE *out, const struct result *r)
 
 	fprintf(out, "\n%-6s %-10s %-8s %9s %8s\n", "part", "test", "result", "points", "time");
 	for (size_t i = 0; i < r->ntests; i++) {
-		const struct test_result *t = &r->tests[i];
+		const struct graded_test *t = &r->tests[i];
 		char pts[32], secs[16] = "";
 		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
 		if (t->seconds >= 0)
@@ -78,7 +78,7 @@ void report_result(FILE *out, const struct result *r)
 	if (nfail) {
 		fprintf(out, "\nfailures:\n");
 		for (size_t i = 0; i < r->ntests; i++) {
-			const struct test_result *t = &r->tests[i];
+			const struct graded_test *t = &r->tests[i];
 			if (t->status == TEST_PASS || t->status == TEST_NOT_RUN)
 				continue;
 			fprintf(out, "  %s %s (%s):\n", t->part, t->name, status_label(t->status));

@@ -43,7 +43,7 @@ void result_init(struct result *r, const struct lab_config *cfg)
 	r->tests = xcalloc(n, sizeof(*r->tests));
 	for (size_t p = 0; p < cfg->nparts; p++)
 		for (size_t t = 0; t < cfg->parts[p].ntests; t++) {
-			struct test_result *tr = &r->tests[r->ntests++];
+			struct graded_test *tr = &r->tests[r->ntests++];
 			tr->part = xstrdup(cfg->parts[p].name);
 			tr->name = xstrdup(cfg->parts[p].tests[t].name);
 			tr->id = xasprintf("test_%s_%s_%s", cfg->name, tr->part, tr->name);
@@ -61,7 +61,7 @@ void result_mark_not_run(struct result *r, const char *why)
 			r->tests[i].message = xstrdup(why);
 }
 
-struct test_result *result_find(struct result *r, const char *part, const char *name)
+struct graded_test *result_find(struct result *r, const char *part, const char *name)
 {
 	for (size_t i = 0; i < r->ntests; i++)
 		if (!strcmp(r->tests[i].part, part) && !strcmp(r->tests[i].name, name))
@@ -75,7 +75,7 @@ void result_finish(struct result *r)
 
 	r->score = r->max_score = r->bonus_score = 0;
 	for (size_t i = 0; i < r->ntests; i++) {
-		struct test_result *t = &r->tests[i];
+		struct graded_test *t = &r->tests[i];
 		t->points = t->status == TEST_PASS ? t->max_points : 0;
 		if (t->bonus)
 			r->bonus_score += t->points;
@@ -148,7 +148,7 @@ char *result_to_json(const struct result *r, bool indent)
 				      str_or_null(r->build_log), "seconds", r->build_seconds));
 
 	for (size_t i = 0; i < r->ntests; i++) {
-		const struct test_result *t = &r->tests[i];
+		const struct graded_test *t = &r->tests[i];
 		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:b, s:o}", "part", t->part,
 				      "name", t->name, "id", t->id, "status",
 				      test_status_name(t->status), "points", t->points, "max_points",

@@ -30,7 +30,7 @@ enum run_state {
 	RUN_NOT_BUILT,        /* the submission did not build: zero */
 };
 
-struct test_result {
+struct graded_test {
 	char *part, *name;     /* lab.conf's part and test name */
 	char *id;              /* Check's test function */
 	enum test_status status;
@@ -57,7 +57,7 @@ struct result {
 	char *build_message;   /* what went wrong, for the student */
 	char *build_log;       /* compiler diagnostics */
 	double build_seconds;
-	struct test_result *tests;
+	struct graded_test *tests;
 	size_t ntests;
 	double score, max_score, bonus_score;
 	enum run_state state;
@@ -73,7 +73,7 @@ void result_mark_not_run(struct result *r, const char *why);
 /* Score, maximum, state; call once the tests are filled in. */
 void result_finish(struct result *r);
 int result_exit_code(const struct result *r);
-struct test_result *result_find(struct result *r, const char *part, const char *name);
+struct graded_test *result_find(struct result *r, const char *part, const char *name);
 
 const char *test_status_name(enum test_status s);
 const char *build_state_name(enum build_state s);

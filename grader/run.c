@@ -27,6 +27,11 @@
 #include <unistd.h>
 
 #define DEFAULT_OUTPUT_LIMIT (64 * 1024)
+/*
+ * Seconds to keep reading output after a child and its session are gone: a
+ * process that left the session (setsid) can hold the pipe open forever.
+ */
+#define OUTPUT_GRACE 1.0
 
 struct child {
 	pid_t pid;
@@ -34,6 +39,7 @@ struct child {
 	int pid_fd;          /* pidfd, readable when the child exits; -1 when unsupported */
 	bool exited;
 	double deadline;     /* 0: none */
+	double drain_deadline; /* when to stop waiting for the output once it exited */
 	double start;
 	struct strbuf out;
 	size_t limit;
@@ -246,6 +252,7 @@ static void check_exit(struct child *c, struct run_result *r)
 		r->signal = WTERMSIG(st);
 	/* nothing it started may outlive it, nor hold its output pipe open */
 	reap_session(c->pid);
+	c->drain_deadline = now_seconds() + OUTPUT_GRACE;
 }
 
 int run_many(const struct run_spec *specs, struct run_result *results, size_t n)
@@ -275,6 +282,12 @@ int run_many(const struct run_spec *specs, struct run_result *results, size_t n)
 				results[i].timed_out = true;
 				kill_session(c[i].pid);
 			}
+			if (c[i].exited && c[i].out_fd >= 0 && now >= c[i].drain_deadline) {
+				close(c[i].out_fd);
+				c[i].out_fd = -1;
+				strbuf_addstr(&c[i].out, "\n[output closed: a process that left the "
+					      "child's session still held it open]\n");
+			}
 			if (c[i].exited && c[i].out_fd < 0)
 				continue;
 			busy = true;
@@ -286,6 +299,8 @@ int run_many(const struct run_spec *specs, struct run_result *results, size_t n)
 			/* without a pidfd, or when the output closed first, look again soon */
 			if (!c[i].exited && (c[i].pid_fd < 0 || c[i].out_fd < 0))
 				left = left < 0 || left > 0.01 ? 0.01 : left;
+			if (c[i].exited)
+				left = c[i].drain_deadline - now;
 			if (left >= 0 && (wait < 0 || left < wait))
 				wait = left;
 		}

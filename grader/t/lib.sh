@@ -1,0 +1,116 @@
+# lib.sh - sourced by every end-to-end test (tNNNN-area-detail.sh).
+#
+#   test_expect_success 'what it checks' 'commands'
+#   test_done
+#
+# A test that needs a GPU calls require_gpu first: under `make check` (no GPU
+# expected) the whole script is skipped and says so; under `make check-gpu` a
+# missing GPU fails it, so a GPU test never passes silently.
+set -u
+T_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+T_NAME=$(basename "$0" .sh)
+BUILD=${BUILD:-$T_ROOT/build}
+case $BUILD in /*) ;; *) BUILD=$T_ROOT/$BUILD ;; esac
+CUDALAB=$BUILD/bin/cudalab
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-$T_NAME.XXXXXX")
+trap 'rm -rf "$T_TMP"' EXIT
+export CUDALAB_DB=$T_TMP/gradebook.db
+unset CUDALAB_ROOT
+t_pass=0 t_fail=0 t_count=0
+
+say() { printf '%s\n' "$*"; }
+
+test_expect_success() {
+	t_count=$((t_count + 1))
+	if (cd "$T_TMP" && eval "$2") >"$T_TMP/.out" 2>&1; then
+		t_pass=$((t_pass + 1))
+		say "ok $t_count - $1"
+	else
+		t_fail=$((t_fail + 1))
+		say "not ok $t_count - $1"
+		sed 's/^/#   /' "$T_TMP/.out" | tail -40
+	fi
+}
+
+test_done() {
+	say "# $T_NAME: $t_pass passed, $t_fail failed"
+	[ "$t_fail" -eq 0 ]
+	exit $?
+}
+
+skip_all() {
+	say "# $T_NAME: skipped: $*"
+	exit 77
+}
+
+gpu_available() {
+	"$BUILD/bin/cudalab-probe" 2>/dev/null | grep -qx 'available=1'
+}
+
+require_gpu() {
+	if [ "${CUDALAB_TEST_MODE:-cpu}" = cpu ]; then
+		skip_all "needs a GPU (run make check-gpu)"
+	fi
+	if ! gpu_available; then
+		say "not ok - $T_NAME needs a GPU and none is usable here:"
+		"$BUILD/bin/cudalab-probe" | sed 's/^/#   /'
+		exit 1
+	fi
+}
+
+cpu_only() {
+	[ "${CUDALAB_TEST_MODE:-cpu}" = cpu ] || skip_all "runs under make check"
+}
+
+# grade_fixture DIR JSON [EXTRA ARGS]: grades DIR, keeps its exit code in $T_TMP/exit.
+grade_fixture() {
+	local dir=$1 json=$2
+	shift 2
+	"$CUDALAB" grade matmul "$dir" --student "fixture-$(basename "$dir")" -q --json "$json" "$@" \
+		>"$json.txt" 2>&1
+	echo $? >"$json.exit"
+}
+
+# check_expect JSON EXPECT: the result matches every line of the fixture's expect file.
+check_expect() {
+	local json=$1 expect=$2 ok=0 kind a b text got
+	while read -r kind a b text; do
+		case $kind in
+		'' | '#'*) continue ;;
+		exit)
+			got=$(cat "$json.exit")
+			[ "$got" = "$a" ] || { say "exit code $got, expected $a"; ok=1; }
+			;;
+		build)
+			got=$(jq -r .build.status "$json")
+			[ "$got" = "$a" ] || { say "build $got, expected $a"; ok=1; }
+			text="$b${text:+ $text}"
+			if [ -n "$text" ] && ! jq -r '.build.message // ""' "$json" | grep -qF -- "$text"; then
+				say "build message lacks '$text':"; jq -r .build.message "$json"; ok=1
+			fi
+			;;
+		log)
+			text="$a${b:+ $b}${text:+ $text}"
+			jq -r '.build.log // ""' "$json" | grep -qF -- "$text" ||
+				{ say "build log lacks '$text'"; ok=1; }
+			;;
+		*)
+			local part=$kind name=$a status=$b
+			local sel=".tests[] | select(.part == \"$part\")"
+			[ "$name" = '*' ] || sel="$sel | select(.name == \"$name\")"
+			local n
+			n=$(jq "[$sel] | length" "$json")
+			[ "$n" -gt 0 ] || { say "no test $part/$name"; ok=1; continue; }
+			local wrong
+			wrong=$(jq -r "$sel | select(.status != \"$status\") | \"\(.part)/\(.name) is \(.status), expected $status: \(.message)\"" "$json")
+			[ -z "$wrong" ] || { say "$wrong"; ok=1; }
+			if [ -n "$text" ]; then
+				wrong=$(jq -r --arg t "$text" "$sel | select((.message // \"\") | contains(\$t) | not) | \"\(.part)/\(.name) message lacks '\(\$t)': \(.message)\"" "$json")
+				[ -z "$wrong" ] || { say "$wrong"; ok=1; }
+			fi
+			;;
+		esac
+	done <"$expect"
+	[ $ok -eq 0 ] || { say "--- report:"; cat "$json.txt"; }
+	return $ok
+}

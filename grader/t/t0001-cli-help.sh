@@ -1,0 +1,33 @@
+#!/bin/bash
+# Every command answers -h, and the command line refuses what it cannot do.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'cudalab -h lists the commands' '
+	"$CUDALAB" -h >out && grep -q "cudalab test LAB" out && grep -q "cudalab db" out
+'
+for cmd in test grade labs db; do
+	test_expect_success "cudalab $cmd -h prints its usage and exits 0" '
+		"$CUDALAB" '"$cmd"' -h >out && grep -q "usage: cudalab '"$cmd"'" out
+	'
+done
+test_expect_success 'no command or an unknown one is a usage error (2)' '
+	"$CUDALAB"; [ $? -eq 2 ] && { "$CUDALAB" frobnicate; [ $? -eq 2 ]; }
+'
+test_expect_success 'grade without --student is a usage error' '
+	"$CUDALAB" grade matmul "$T_ROOT/reference/matmul"; [ $? -eq 2 ]
+'
+test_expect_success 'an unknown lab is a usage error that lists the labs' '
+	"$CUDALAB" test nolab --no-db 2>err; [ $? -eq 2 ] && grep -q "no lab .nolab.; the labs are: matmul" err
+'
+test_expect_success 'a submission folder that does not exist is a usage error' '
+	"$CUDALAB" grade matmul /nonexistent --student x 2>err; [ $? -eq 2 ] && grep -q "does not exist" err
+'
+test_expect_success 'cudalab labs lists matmul with its parts and points' '
+	"$CUDALAB" labs >out &&
+	grep -q "^matmul: .*(40 points + 10 bonus)" out &&
+	grep -q "k5 .*\[bonus\]: exact=4 random=4 config=2" out
+'
+test_expect_success 'make help lists the targets' '
+	make -s -C "$T_ROOT" help >out && grep -q "make test LAB=name" out && grep -q check-gpu out
+'
+test_done

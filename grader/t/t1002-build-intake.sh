@@ -1,0 +1,29 @@
+#!/bin/bash
+# Intake refuses what a submission must not be, with a clear message and
+# exit 3, and the refusal is recorded like any other run.
+. "$(dirname "$0")/lib.sh"
+
+refused() {  # refused DIR TEXT
+	"$CUDALAB" grade matmul "$1" --student s -q --json r.json >out 2>&1
+	[ $? -eq 3 ] && [ "$(jq -r .build.status r.json)" = refused ] &&
+		jq -r .build.message r.json | grep -qF "$2" && grep -qF "$2" out
+}
+
+test_expect_success 'a missing file' '
+	mkdir empty && refused empty "missing file '\''matmul.cu'\''"
+'
+test_expect_success 'a symbolic link, even to a good file' '
+	mkdir link && ln -s "$T_ROOT/reference/matmul/matmul.cu" link/matmul.cu &&
+	refused link "is a symbolic link"
+'
+test_expect_success 'a file over the size limit' '
+	mkdir big && head -c 300000 /dev/zero | tr "\0" "/" >big/matmul.cu &&
+	refused big "over the size limit"
+'
+test_expect_success 'a directory where the file should be' '
+	mkdir -p dir/matmul.cu && refused dir "not a regular file"
+'
+test_expect_success 'every refusal is in the gradebook' '
+	[ "$("$CUDALAB" db show --student s | grep -c " refused ")" = 4 ]
+'
+test_done

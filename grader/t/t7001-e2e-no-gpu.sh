@@ -1,0 +1,33 @@
+#!/bin/bash
+# make test LAB=matmul on a machine without a GPU (as in CI): the submission
+# is built and audited, no test runs, the run is incomplete, never a pass or
+# a fail, and it is recorded as such.
+. "$(dirname "$0")/lib.sh"
+cpu_only
+gpu_available && skip_all "a GPU is here"
+
+test_expect_success 'make test LAB=matmul grades the stub: incomplete, exit 4' '
+	make -s -C "$T_ROOT" test LAB=matmul >out 2>&1; [ $? -ne 0 ] &&
+	grep -q "INCOMPLETE: no CUDA device" out && grep -q "build       ok" out
+'
+test_expect_success 'cudalab test exits 4 and writes an incomplete, provisional result' '
+	"$CUDALAB" test matmul --sub "$T_ROOT/reference/matmul" --json r.json >out 2>&1
+	[ $? -eq 4 ] &&
+	[ "$(jq -r .status r.json)" = incomplete ] && [ "$(jq .provisional r.json)" = true ] &&
+	[ "$(jq -r .gpu.name r.json)" = none ] && [ "$(jq -r .gpu.available r.json)" = false ] &&
+	jq -r .status_reason r.json | grep -q "no CUDA device" &&
+	[ "$(jq "[.tests[] | select(.status == \"not-run\")] | length" r.json)" = 15 ] &&
+	[ "$(jq .score r.json)" = 0 ]
+'
+test_expect_success 'the result names the files by hash' '
+	[ "$(jq -r ".files[0].sha256" r.json)" = "$(sha256sum "$T_ROOT/reference/matmul/matmul.cu" | cut -d" " -f1)" ]
+'
+test_expect_success 'the incomplete run is in the gradebook as incomplete' '
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT status || \" \" || exit_code FROM runs ORDER BY id DESC LIMIT 1")" = "incomplete 4" ]
+'
+test_expect_success '--no-db records nothing' '
+	n=$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs") &&
+	"$CUDALAB" test matmul --no-db -q >/dev/null 2>&1;
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = "$n" ]
+'
+test_done

@@ -1,0 +1,134 @@
+/* Unit tests of audit.c: the symbol and section rules. */
+#include "audit.h"
+#include "unit.h"
+
+#include <check.h>
+#include <string.h>
+
+static struct strlist contract, allow, deny;
+
+static void setup(void)
+{
+	strlist_split(&contract, "matmul_k1 matmul_k2");
+	strlist_split(&allow, "cuda* __cuda* printf _Znwm __cxa_*");
+	strlist_split(&deny, "main cuda* _Zn* _ZSt*");
+}
+
+static void teardown(void)
+{
+	strlist_clear(&contract);
+	strlist_clear(&allow);
+	strlist_clear(&deny);
+}
+
+/* The problems audit_symbols finds in nm output, one string, "" when none. */
+static char *judge(const char *nm)
+{
+	struct audit_rules rules = {&contract, &allow, &deny};
+	struct strlist problems = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	audit_symbols(nm, &rules, &problems);
+	for (size_t i = 0; i < problems.n; i++)
+		strbuf_addf(&sb, "%s\n", problems.v[i]);
+	strlist_clear(&problems);
+	return strbuf_detach(&sb);
+}
+
+#define GOOD_OBJECT                                                                                \
+	"matmul_k1 T 82 8a\nmatmul_k2 T 100 8a\n"                                                  \
+	"_Z16matmul_k1_kernelPKfS0_Pfi T 355 31\n"                                                 \
+	"_ZL24__sti____cudaRegisterAllv t 3e8 30\n"                                                \
+	"DW.ref.__gxx_personality_v0 V 0 8\n_ZN4dim3C1Ejjj W 0 2a\n"                               \
+	"__cudaLaunchKernel U\ncudaMalloc U\nprintf U\n"
+
+START_TEST(test_audit_accepts_a_clean_object)
+{
+	char *p = judge(GOOD_OBJECT);
+	ck_assert_str_eq(p, "");
+	free(p);
+}
+END_TEST
+
+START_TEST(test_audit_refuses_main)
+{
+	char *p = judge(GOOD_OBJECT "main T 0 10\n");
+	ck_assert_ptr_nonnull(strstr(p, "defines main()"));
+	free(p);
+}
+END_TEST
+
+START_TEST(test_audit_refuses_runtime_interposition)
+{
+	char *p = judge(GOOD_OBJECT "cudaEventElapsedTime T 0 10\n_Znwm T 20 10\n");
+	ck_assert_ptr_nonnull(strstr(p, "'cudaEventElapsedTime', a name reserved"));
+	ck_assert_ptr_nonnull(strstr(p, "'_Znwm', a name reserved"));
+	free(p);
+}
+END_TEST
+
+START_TEST(test_audit_refuses_unlisted_calls)
+{
+	char *p = judge(GOOD_OBJECT "fork U\nsystem U\n");
+	ck_assert_ptr_nonnull(strstr(p, "calls 'fork'"));
+	ck_assert_ptr_nonnull(strstr(p, "calls 'system'"));
+	free(p);
+}
+END_TEST
+
+START_TEST(test_audit_refuses_plain_globals)
+{
+	char *p = judge(GOOD_OBJECT "helper T 0 10\ncounter B 0 4\n");
+	ck_assert_ptr_nonnull(strstr(p, "global symbol 'helper'"));
+	ck_assert_ptr_nonnull(strstr(p, "global symbol 'counter'"));
+	ck_assert_ptr_nonnull(strstr(p, "static"));
+	free(p);
+}
+END_TEST
+
+START_TEST(test_audit_names_missing_and_cxx_linkage)
+{
+	char *p = judge("matmul_k1 T 0 10\n_Z9matmul_k2PKfS0_Pfi T 10 10\n");
+	ck_assert_ptr_nonnull(strstr(p, "defines matmul_k2 with C++ linkage"));
+	free(p);
+	p = judge("matmul_k1 T 0 10\n");
+	ck_assert_ptr_nonnull(strstr(p, "does not define matmul_k2"));
+	free(p);
+}
+END_TEST
+
+#define SECTIONS(size)                                                                             \
+	"Section Headers:\n"                                                                       \
+	"  [Nr] Name              Type            Address          Off    Size   ES Flg Lk Inf Al\n" \
+	"  [ 5] .init_array       INIT_ARRAY      0000000000000000 0001b8 " size " 08  WA  0   0  8\n" \
+	"  [ 6] .rela.init_array  RELA            0000000000000000 001178 000030 18   I 15   5  8\n"
+
+START_TEST(test_audit_sections_constructors)
+{
+	struct strlist problems = STRLIST_INIT;
+
+	audit_sections(SECTIONS("000008"), &problems);
+	ck_assert_uint_eq(problems.n, 0);
+	audit_sections(SECTIONS("000018"), &problems);
+	ck_assert_uint_eq(problems.n, 1);
+	ck_assert_ptr_nonnull(strstr(problems.v[0], "has 2 constructors"));
+	strlist_clear(&problems);
+}
+END_TEST
+
+Suite *audit_suite(void)
+{
+	Suite *s = suite_create("audit");
+	TCase *tc = tcase_create("audit");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_audit_accepts_a_clean_object);
+	tcase_add_test(tc, test_audit_refuses_main);
+	tcase_add_test(tc, test_audit_refuses_runtime_interposition);
+	tcase_add_test(tc, test_audit_refuses_unlisted_calls);
+	tcase_add_test(tc, test_audit_refuses_plain_globals);
+	tcase_add_test(tc, test_audit_names_missing_and_cxx_linkage);
+	tcase_add_test(tc, test_audit_sections_constructors);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,116 @@
+/* Unit tests of config.c: lab.conf parsing and validation. */
+#include "config.h"
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static char *write_conf(const char *dir, const char *text)
+{
+	char *path = xasprintf("%s/lab.conf", dir);
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	return path;
+}
+
+/* Parses text as a lab.conf: 0 when it parses and validates. */
+static int parse(const char *text, struct lab_config *cfg)
+{
+	char *dir = unit_tmpdir(), *path = write_conf(dir, text);
+	int ret;
+
+	config_init(cfg);
+	report_quiet = true;
+	ret = config_parse(path, cfg) || config_validate(cfg, path) ? -1 : 0;
+	report_quiet = false;
+	remove_tree(dir);
+	free(path);
+	free(dir);
+	return ret;
+}
+
+#define LAB "[lab]\nname = demo\nfiles = a.cu b.h\nsymbols = f g\n"
+
+START_TEST(test_config_parses_parts_and_points)
+{
+	struct lab_config cfg;
+
+	ck_assert_int_eq(parse(LAB "run_timeout = 42\n[part p1]\ntitle = One\ntimeout = 5\n"
+				   "tests = exact:4 random:2.5\ntests = config:1\n"
+				   "[part p2]\nbonus = yes\ntests = x:10\n", &cfg), 0);
+	ck_assert_str_eq(cfg.name, "demo");
+	ck_assert_uint_eq(cfg.files.n, 2);
+	ck_assert_str_eq(cfg.files.v[1], "b.h");
+	ck_assert_uint_eq(cfg.symbols.n, 2);
+	ck_assert_double_eq(cfg.run_timeout, 42);
+	ck_assert_uint_eq(cfg.nparts, 2);
+	ck_assert_str_eq(cfg.parts[0].title, "One");
+	ck_assert_double_eq(cfg.parts[0].timeout, 5);
+	ck_assert_uint_eq(cfg.parts[0].ntests, 3);
+	ck_assert_str_eq(cfg.parts[0].tests[2].name, "config");
+	ck_assert_double_eq(cfg.parts[0].tests[1].points, 2.5);
+	ck_assert(cfg.parts[1].bonus);
+	ck_assert_double_eq(lab_max_points(&cfg, false), 7.5);
+	ck_assert_double_eq(lab_max_points(&cfg, true), 17.5);
+	config_free(&cfg);
+}
+END_TEST
+
+START_TEST(test_config_refuses_mistakes)
+{
+	static const char *const bad[] = {
+		LAB "[part p]\ntests = exact\n",              /* no points */
+		LAB "[part p]\ntests = exact:-1\n",           /* negative points */
+		LAB "[part p]\ntests = a:1 a:2\n",            /* twice */
+		LAB "[part p]\ntests = a:1\ntimeout = 0\n",   /* zero timeout */
+		LAB "[part p]\ntests = a:1\nbonus = maybe\n",
+		LAB "[part p]\ntests = a:1\ncolour = red\n",  /* unknown key */
+		LAB "[part P Q]\ntests = a:1\n",              /* bad part name */
+		LAB "[part p]\n",                             /* no tests */
+		LAB,                                          /* no parts */
+		"[lab]\nname = demo\nfiles = ../x.cu\n[part p]\ntests = a:1\n",
+		"[lab]\nname = demo\n[part p]\ntests = a:1\n", /* no files */
+		"[lab]\nname = Demo!\nfiles = a.cu\n[part p]\ntests = a:1\n",
+		LAB "run_timeout = soon\n[part p]\ntests = a:1\n",
+		"[lab]\nname = demo\nfiles = a.cu\n[part p]\ntests = a:1\n[extra]\nx = 1\n",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct lab_config cfg;
+		ck_assert_msg(parse(bad[i], &cfg) == -1, "accepted bad lab.conf #%zu:\n%s", i, bad[i]);
+		config_free(&cfg);
+	}
+}
+END_TEST
+
+START_TEST(test_config_loads_the_matmul_lab)
+{
+	struct lab_config cfg;
+	struct strlist labs = STRLIST_INIT;
+
+	ck_assert_int_eq(config_list_labs(unit_root(), &labs), 0);
+	ck_assert(strlist_has(&labs, "matmul"));
+	strlist_clear(&labs);
+	ck_assert_int_eq(config_load(unit_root(), "matmul", &cfg), 0);
+	ck_assert_uint_eq(cfg.nparts, 5);
+	ck_assert(cfg.allow_undefined.n > 10);        /* from labs/common/audit.conf */
+	ck_assert(strlist_has(&cfg.symbols, "matmul_k5"));
+	ck_assert(cfg.parts[4].bonus);
+	config_free(&cfg);
+	report_quiet = true;
+	ck_assert_int_eq(config_load(unit_root(), "no-such-lab", &cfg), -1);
+	ck_assert_int_eq(config_load(unit_root(), "../matmul", &cfg), -1);
+	report_quiet = false;
+	config_free(&cfg);
+}
+END_TEST
+
+Suite *config_suite(void)
+{
+	Suite *s = suite_create("config");
+	TCase *tc = tcase_create("config");
+
+	tcase_add_test(tc, test_config_parses_parts_and_points);
+	tcase_add_test(tc, test_config_refuses_mistakes);
+	tcase_add_test(tc, test_config_loads_the_matmul_lab);
+	suite_add_tcase(s, tc);
+	return s;
+}

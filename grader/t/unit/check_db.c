@@ -1,0 +1,190 @@
+/* Unit tests of db.c: storing runs, regrades, and a writer killed mid-run. */
+#include "db.h"
+#include "unit.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct lab_config cfg;
+static char *dir, *path;
+
+static void setup(void)
+{
+	config_init(&cfg);
+	cfg.name = xstrdup("demo");
+	cfg.nparts = 1;
+	cfg.parts = xcalloc(1, sizeof(*cfg.parts));
+	cfg.parts[0].name = xstrdup("p");
+	cfg.parts[0].ntests = 60;
+	cfg.parts[0].tests = xcalloc(60, sizeof(struct lab_test));
+	for (int i = 0; i < 60; i++)
+		cfg.parts[0].tests[i] = (struct lab_test){xasprintf("t%d", i), 1};
+	dir = unit_tmpdir();
+	path = xasprintf("%s/gradebook.db", dir);
+}
+
+static void teardown(void)
+{
+	config_free(&cfg);
+	remove_tree(dir);
+	free(dir);
+	free(path);
+}
+
+static void make_result(struct result *r, const char *student, const char *file_hash, int passed)
+{
+	result_init(r, &cfg);
+	r->student = xstrdup(student);
+	r->started_at = xstrdup("2026-11-22T00:00:00Z");
+	r->build = BUILD_OK;
+	r->nfiles = 1;
+	r->files = xcalloc(1, sizeof(*r->files));
+	r->files[0].name = xstrdup("a.cu");
+	snprintf(r->files[0].sha256, sizeof(r->files[0].sha256), "%s", file_hash);
+	for (size_t i = 0; i < r->ntests; i++)
+		r->tests[i].status = (int)i < passed ? TEST_PASS : TEST_FAIL;
+	r->tests[0].message = xstrdup("it's a 'quote' and a \"double\"");
+	result_finish(r);
+}
+
+START_TEST(test_db_creates_schema_and_stores_runs)
+{
+	struct db *db = db_open(path, unit_root());
+	struct result r;
+	struct run_summary *runs;
+	size_t n;
+	long long id1, id2, id3;
+	char *json, *problem;
+
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(db_schema_version(db), 1);
+	make_result(&r, "ada", "aa", 60);
+	ck_assert_int_eq(db_store_run(db, &r, &id1), 0);
+	result_release(&r);
+	/* a regrade of the same files appends a run and keeps the first */
+	make_result(&r, "ada", "aa", 30);
+	ck_assert_int_eq(db_store_run(db, &r, &id2), 0);
+	result_release(&r);
+	make_result(&r, "bob", "bb", 10);
+	ck_assert_int_eq(db_store_run(db, &r, &id3), 0);
+	result_release(&r);
+	ck_assert(id1 < id2 && id2 < id3);
+
+	ck_assert_int_eq(db_list_runs(db, "ada", NULL, 10, &runs, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(runs[0].id, id2);          /* newest first */
+	ck_assert_double_eq(runs[0].score, 30);
+	ck_assert_double_eq(runs[1].score, 60);
+	ck_assert_str_eq(runs[1].status, "complete");
+	db_free_runs(runs, n);
+	ck_assert_int_eq(db_list_runs(db, NULL, "demo", 1, &runs, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	db_free_runs(runs, n);
+
+	ck_assert_int_eq(db_run_json(db, id1, &json), 0);
+	ck_assert_ptr_nonnull(strstr(json, "\"student\":\"ada\""));
+	free(json);
+	report_quiet = true;
+	ck_assert_int_eq(db_run_json(db, 999, &json), -1);
+	report_quiet = false;
+	ck_assert_int_eq(db_verify(db, &problem), 0);
+	db_close(db);
+
+	/* reopening an up-to-date gradebook changes nothing */
+	db = db_open(path, unit_root());
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(db_list_runs(db, NULL, NULL, 50, &runs, &n), 0);
+	ck_assert_uint_eq(n, 3);
+	db_free_runs(runs, n);
+	db_close(db);
+}
+END_TEST
+
+START_TEST(test_db_refuses_a_newer_schema)
+{
+	struct db *db = db_open(path, unit_root());
+	char *sql = xasprintf("sqlite3 '%s' 'PRAGMA user_version = 99'", path);
+
+	db_close(db);
+	ck_assert_int_eq(system(sql), 0);
+	free(sql);
+	report_quiet = true;
+	ck_assert_ptr_null(db_open(path, unit_root()));
+	report_quiet = false;
+}
+END_TEST
+
+/*
+ * A writer killed at random moments, mid-transaction or not, never leaves a
+ * partial run and never loses a run it had committed.
+ */
+START_TEST(test_db_survives_a_killed_writer)
+{
+	long long committed[4096];
+	size_t ncommitted = 0;
+
+	srand((unsigned)time(NULL));
+	for (int round = 0; round < 8; round++) {
+		int fds[2];
+		ck_assert_int_eq(pipe(fds), 0);
+		pid_t pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			close(fds[0]);
+			struct db *db = db_open(path, unit_root());
+			for (int i = 0; db; i++) {
+				struct result r;
+				long long id;
+				char hash[16];
+				snprintf(hash, sizeof(hash), "h%d", i % 7);
+				make_result(&r, i % 2 ? "ada" : "bob", hash, i % 60);
+				if (db_store_run(db, &r, &id))
+					_exit(1);
+				result_release(&r);
+				if (write(fds[1], &id, sizeof(id)) != sizeof(id))
+					_exit(1);
+			}
+			_exit(1);
+		}
+		close(fds[1]);
+		usleep(20000 + rand() % 120000);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		long long id;
+		while (read(fds[0], &id, sizeof(id)) == sizeof(id) && ncommitted < ARRAY_SIZE(committed))
+			committed[ncommitted++] = id;
+		close(fds[0]);
+
+		struct db *db = db_open(path, unit_root());
+		char *problem = NULL;
+		ck_assert_ptr_nonnull(db);
+		ck_assert_msg(db_verify(db, &problem) == 0, "round %d: %s", round, problem);
+		for (size_t i = 0; i < ncommitted; i++) {
+			char *json;
+			ck_assert_msg(db_run_json(db, committed[i], &json) == 0,
+				      "round %d: committed run %lld is lost", round, committed[i]);
+			free(json);
+		}
+		db_close(db);
+	}
+	ck_assert_uint_gt(ncommitted, 8);
+}
+END_TEST
+
+Suite *db_suite(void)
+{
+	Suite *s = suite_create("db");
+	TCase *tc = tcase_create("db");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_db_creates_schema_and_stores_runs);
+	tcase_add_test(tc, test_db_refuses_a_newer_schema);
+	tcase_add_test(tc, test_db_survives_a_killed_writer);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,119 @@
+/* Unit tests of intake.c: what a submission may contain. */
+#include "intake.h"
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *sub, *work;
+static struct strlist files;
+
+static void setup(void)
+{
+	sub = unit_tmpdir();
+	work = unit_tmpdir();
+	strlist_split(&files, "a.cu b.h");
+}
+
+static void teardown(void)
+{
+	remove_tree(sub);
+	remove_tree(work);
+	free(sub);
+	free(work);
+	strlist_clear(&files);
+}
+
+static void put(const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", sub, name);
+	ck_assert_int_eq(write_file_atomic(p, text, strlen(text)), 0);
+	free(p);
+}
+
+START_TEST(test_intake_copies_and_hashes)
+{
+	struct intake in;
+	char *copy;
+
+	put("a.cu", "abc");
+	put("b.h", "");
+	put("other.txt", "not copied");
+	ck_assert_int_eq(intake_copy(sub, &files, 100, work, &in), 0);
+	ck_assert(in.accepted);
+	ck_assert_uint_eq(in.nfiles, 2);
+	/* sha256("abc") */
+	ck_assert_str_eq(in.files[0].sha256,
+			 "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	ck_assert_uint_eq(in.files[0].size, 3);
+	copy = xasprintf("%s/a.cu", work);
+	ck_assert_int_eq(access(copy, R_OK), 0);
+	free(copy);
+	copy = xasprintf("%s/other.txt", work);
+	ck_assert_int_ne(access(copy, F_OK), 0);
+	free(copy);
+	intake_release(&in);
+}
+END_TEST
+
+START_TEST(test_intake_refuses_missing_file)
+{
+	struct intake in;
+
+	put("a.cu", "abc");
+	ck_assert_int_eq(intake_copy(sub, &files, 100, work, &in), 0);
+	ck_assert(!in.accepted);
+	ck_assert_ptr_nonnull(strstr(in.refusal, "missing file 'b.h'"));
+	intake_release(&in);
+}
+END_TEST
+
+START_TEST(test_intake_refuses_symlink)
+{
+	struct intake in;
+	char *link = xasprintf("%s/b.h", sub);
+
+	put("a.cu", "abc");
+	ck_assert_int_eq(symlink("/etc/passwd", link), 0);
+	ck_assert_int_eq(intake_copy(sub, &files, 1 << 20, work, &in), 0);
+	ck_assert(!in.accepted);
+	ck_assert_ptr_nonnull(strstr(in.refusal, "'b.h' is a symbolic link"));
+	intake_release(&in);
+	free(link);
+}
+END_TEST
+
+START_TEST(test_intake_refuses_oversize_and_odd_files)
+{
+	struct intake in;
+	char *fifo = xasprintf("%s/b.h", sub);
+
+	put("a.cu", "0123456789");
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(intake_copy(sub, &files, 9, work, &in), 0);
+	ck_assert(!in.accepted);
+	ck_assert_ptr_nonnull(strstr(in.refusal, "'a.cu' is over the size limit"));
+	intake_release(&in);
+	ck_assert_int_eq(intake_copy(sub, &files, 10, work, &in), 0);
+	ck_assert(!in.accepted);
+	ck_assert_ptr_nonnull(strstr(in.refusal, "'b.h' is not a regular file"));
+	intake_release(&in);
+	free(fifo);
+}
+END_TEST
+
+Suite *intake_suite(void)
+{
+	Suite *s = suite_create("intake");
+	TCase *tc = tcase_create("intake");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_intake_copies_and_hashes);
+	tcase_add_test(tc, test_intake_refuses_missing_file);
+	tcase_add_test(tc, test_intake_refuses_symlink);
+	tcase_add_test(tc, test_intake_refuses_oversize_and_odd_files);
+	suite_add_tcase(s, tc);
+	return s;
+}

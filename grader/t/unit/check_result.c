@@ -1,0 +1,130 @@
+/* Unit tests of result.c: scoring, exit codes and the JSON document. */
+#include "result.h"
+#include "unit.h"
+
+#include <jansson.h>
+#include <string.h>
+
+static struct lab_config cfg;
+
+static void setup(void)
+{
+	config_init(&cfg);
+	cfg.name = xstrdup("demo");
+	cfg.nparts = 2;
+	cfg.parts = xcalloc(2, sizeof(*cfg.parts));
+	cfg.parts[0].name = xstrdup("a");
+	cfg.parts[0].ntests = 2;
+	cfg.parts[0].tests = xcalloc(2, sizeof(struct lab_test));
+	cfg.parts[0].tests[0] = (struct lab_test){xstrdup("x"), 3};
+	cfg.parts[0].tests[1] = (struct lab_test){xstrdup("y"), 2};
+	cfg.parts[1].name = xstrdup("b");
+	cfg.parts[1].bonus = true;
+	cfg.parts[1].ntests = 1;
+	cfg.parts[1].tests = xcalloc(1, sizeof(struct lab_test));
+	cfg.parts[1].tests[0] = (struct lab_test){xstrdup("z"), 5};
+}
+
+static void teardown(void)
+{
+	config_free(&cfg);
+}
+
+static void set_all(struct result *r, enum test_status s)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		r->tests[i].status = s;
+}
+
+START_TEST(test_result_scores_and_exit_codes)
+{
+	struct result r;
+
+	result_init(&r, &cfg);
+	ck_assert_uint_eq(r.ntests, 3);
+	ck_assert_str_eq(r.tests[1].id, "test_demo_a_y");
+	r.build = BUILD_OK;
+
+	set_all(&r, TEST_PASS);
+	result_finish(&r);
+	ck_assert_double_eq(r.score, 10);
+	ck_assert_double_eq(r.max_score, 5);
+	ck_assert_double_eq(r.bonus_score, 5);
+	ck_assert_int_eq(result_exit_code(&r), EXIT_FULL_MARKS);
+
+	/* losing only the bonus is still full marks */
+	result_find(&r, "b", "z")->status = TEST_FAIL;
+	result_finish(&r);
+	ck_assert_int_eq(result_exit_code(&r), EXIT_FULL_MARKS);
+
+	result_find(&r, "a", "y")->status = TEST_TIMEOUT;
+	result_finish(&r);
+	ck_assert_double_eq(r.score, 3);
+	ck_assert_int_eq(result_exit_code(&r), EXIT_POINTS_LOST);
+
+	/* a test that did not run makes the run incomplete, never a pass */
+	result_find(&r, "a", "x")->status = TEST_NOT_RUN;
+	result_finish(&r);
+	ck_assert_int_eq(r.state, RUN_INCOMPLETE);
+	ck_assert_int_eq(result_exit_code(&r), EXIT_INCOMPLETE);
+
+	r.build = BUILD_COMPILE_ERROR;
+	result_finish(&r);
+	ck_assert_int_eq(result_exit_code(&r), EXIT_NOT_BUILT);
+	result_release(&r);
+}
+END_TEST
+
+START_TEST(test_result_json_document)
+{
+	struct result r;
+	json_error_t err;
+
+	result_init(&r, &cfg);
+	r.build = BUILD_OK;
+	r.student = xstrdup("ada \"quoted\"");
+	r.nfiles = 1;
+	r.files = xcalloc(1, sizeof(*r.files));
+	r.files[0].name = xstrdup("a.cu");
+	strcpy(r.files[0].sha256, "00ff");
+	r.files[0].size = 12;
+	set_all(&r, TEST_PASS);
+	r.tests[1].status = TEST_CRASH;
+	r.tests[1].message = xstrdup("killed by signal 11\nhint: <&>");
+	result_finish(&r);
+
+	char *s = result_to_json(&r, false);
+	json_t *doc = json_loads(s, 0, &err);
+	ck_assert_msg(doc != NULL, "invalid JSON: %s", err.text);
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "schema")), RESULT_SCHEMA);
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "student")), "ada \"quoted\"");
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "status")), "complete");
+	ck_assert_int_eq(json_integer_value(json_object_get(doc, "exit_code")), EXIT_POINTS_LOST);
+	ck_assert(json_is_false(json_object_get(doc, "provisional")));
+	json_t *gpu = json_object_get(doc, "gpu");
+	ck_assert_str_eq(json_string_value(json_object_get(gpu, "name")), "none");
+	ck_assert_str_eq(json_string_value(json_object_get(gpu, "driver")), "none");
+	json_t *t = json_array_get(json_object_get(doc, "tests"), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(t, "status")), "crash");
+	ck_assert_str_eq(json_string_value(json_object_get(t, "message")),
+			 "killed by signal 11\nhint: <&>");
+	ck_assert_double_eq(json_real_value(json_object_get(t, "points")), 0);
+	json_t *f = json_array_get(json_object_get(doc, "files"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "sha256")), "00ff");
+	json_decref(doc);
+	free(s);
+	result_release(&r);
+}
+END_TEST
+
+Suite *result_suite(void)
+{
+	Suite *s = suite_create("result");
+	TCase *tc = tcase_create("result");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_result_scores_and_exit_codes);
+	tcase_add_test(tc, test_result_json_document);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,183 @@
+/* Unit tests of run.c: exit codes, timeouts, output caps, stray processes. */
+#include "run.h"
+#include "unit.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Whether a process is gone (or a zombie nobody reaped yet: dead all the same). */
+static bool gone(int pid)
+{
+	char path[64], *stat;
+	bool dead;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	report_quiet = true;
+	stat = read_file(path, NULL);
+	report_quiet = false;
+	dead = !stat || strstr(stat, ") Z ") || strstr(stat, ") X ");
+	free(stat);
+	return dead;
+}
+
+static int sh(const char *script, double timeout, size_t limit, struct run_result *r)
+{
+	const char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct run_spec spec = {.argv = argv, .timeout = timeout, .output_limit = limit,
+				.input = "seed=7\n"};
+	return run_one(&spec, r);
+}
+
+START_TEST(test_run_exit_status_output_and_input)
+{
+	struct run_result r;
+
+	ck_assert_int_eq(sh("read x; echo \"out $x\"; echo err >&2; exit 3", 10, 0, &r), 0);
+	ck_assert(r.started);
+	ck_assert_int_eq(r.exit_code, 3);
+	ck_assert_int_eq(r.signal, 0);
+	ck_assert(!r.timed_out);
+	ck_assert_ptr_nonnull(strstr(r.output, "out seed=7"));
+	ck_assert_ptr_nonnull(strstr(r.output, "err"));
+	run_result_release(&r);
+
+	ck_assert_int_eq(sh("kill -SEGV $$", 10, 0, &r), 0);
+	ck_assert_int_eq(r.signal, SIGSEGV);
+	run_result_release(&r);
+}
+END_TEST
+
+START_TEST(test_run_cannot_start)
+{
+	const char *argv[] = {"/no/such/program", NULL};
+	struct run_spec spec = {.argv = argv};
+	struct run_result r;
+
+	ck_assert_int_eq(run_one(&spec, &r), 0);
+	ck_assert(!r.started);
+	ck_assert_ptr_nonnull(strstr(r.output, "cannot run '/no/such/program'"));
+	run_result_release(&r);
+}
+END_TEST
+
+START_TEST(test_run_caps_output)
+{
+	struct run_result r;
+
+	ck_assert_int_eq(sh("head -c 1000000 /dev/zero | tr '\\0' x", 30, 1000, &r), 0);
+	ck_assert_uint_eq(r.output_len, 1000);
+	ck_assert_uint_eq(r.output_dropped, 999000);
+	ck_assert_int_eq(r.exit_code, 0);
+	run_result_release(&r);
+}
+END_TEST
+
+/*
+ * A hung child is killed at its deadline with everything it started, even a
+ * grandchild in a process group of its own that holds the output pipe (as
+ * Check's forked tests do).
+ */
+START_TEST(test_run_timeout_kills_the_session)
+{
+	struct run_result r;
+	char *pidfile = xasprintf("%s/cudalab-run-test.%d", P_tmpdir, (int)getpid());
+	char *script = xasprintf("setsid -f sh -c 'echo $$ > %s; exec sleep 300'; sleep 300", pidfile);
+	double t0 = now_seconds();
+	char *text;
+	int pid;
+
+	ck_assert_int_eq(sh(script, 0.5, 0, &r), 0);
+	ck_assert(r.timed_out);
+	ck_assert_int_eq(r.signal, SIGKILL);
+	ck_assert(now_seconds() - t0 < 5);
+	run_result_release(&r);
+	free(script);
+
+	/* setsid -f made a new session, out of reach of the session rule (the
+	 * sandbox's PID namespace catches it): the run still ends, and so does
+	 * the wait for its output */
+	text = read_file(pidfile, NULL);
+	if (text) {
+		pid = atoi(text);
+		if (pid > 0)
+			kill(pid, SIGKILL);
+		free(text);
+	}
+	unlink(pidfile);
+
+	script = xasprintf("sh -c 'echo $$ > %s; trap \"\" HUP; exec sleep 300' & sleep 300", pidfile);
+	ck_assert_int_eq(sh(script, 0.5, 0, &r), 0);
+	ck_assert(r.timed_out);
+	run_result_release(&r);
+	text = read_file(pidfile, NULL);
+	ck_assert_ptr_nonnull(text);
+	pid = atoi(text);
+	ck_assert_int_gt(pid, 1);
+	usleep(100000);
+	ck_assert_msg(gone(pid), "grandchild %d survived the timeout", pid);
+	free(text);
+	unlink(pidfile);
+	free(script);
+	free(pidfile);
+}
+END_TEST
+
+START_TEST(test_run_kills_leftovers_after_exit)
+{
+	struct run_result r;
+	char *pidfile = xasprintf("%s/cudalab-run-left.%d", P_tmpdir, (int)getpid());
+	char *script = xasprintf("sh -c 'echo $$ > %s; exec sleep 300' >/dev/null 2>&1 & "
+				 "sleep 0.2; exit 0", pidfile);
+	char *text;
+
+	ck_assert_int_eq(sh(script, 10, 0, &r), 0);
+	ck_assert(!r.timed_out);
+	ck_assert_int_eq(r.exit_code, 0);
+	run_result_release(&r);
+	text = read_file(pidfile, NULL);
+	ck_assert_ptr_nonnull(text);
+	usleep(100000);
+	ck_assert_msg(gone(atoi(text)), "a background process outlived its parent");
+	free(text);
+	unlink(pidfile);
+	free(script);
+	free(pidfile);
+}
+END_TEST
+
+START_TEST(test_run_many_at_once)
+{
+	const char *a[] = {"/bin/sh", "-c", "sleep 0.3; echo a", NULL};
+	const char *b[] = {"/bin/sh", "-c", "sleep 0.3; echo b; exit 5", NULL};
+	struct run_spec specs[] = {{.argv = a, .timeout = 10}, {.argv = b, .timeout = 10}};
+	struct run_result r[2];
+	double t0 = now_seconds();
+
+	ck_assert_int_eq(run_many(specs, r, 2), 0);
+	ck_assert(now_seconds() - t0 < 0.55);   /* in parallel, not one after the other */
+	ck_assert_str_eq(r[0].output, "a\n");
+	ck_assert_int_eq(r[1].exit_code, 5);
+	run_result_release(&r[0]);
+	run_result_release(&r[1]);
+}
+END_TEST
+
+Suite *run_suite(void)
+{
+	Suite *s = suite_create("run");
+	TCase *tc = tcase_create("run");
+
+	/* the subreaper attribute is not inherited across fork: set it in each test */
+	tcase_add_checked_fixture(tc, run_init, NULL);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_run_exit_status_output_and_input);
+	tcase_add_test(tc, test_run_cannot_start);
+	tcase_add_test(tc, test_run_caps_output);
+	tcase_add_test(tc, test_run_timeout_kills_the_session);
+	tcase_add_test(tc, test_run_kills_leftovers_after_exit);
+	tcase_add_test(tc, test_run_many_at_once);
+	suite_add_tcase(s, tc);
+	return s;
+}

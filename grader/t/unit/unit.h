@@ -1,0 +1,21 @@
+/* unit.h - the suites of the grader's unit-test binary (one file each). */
+#ifndef UNIT_H
+#define UNIT_H
+
+#include <check.h>
+#include <stdlib.h>
+
+Suite *audit_suite(void);
+Suite *config_suite(void);
+Suite *result_suite(void);
+Suite *db_suite(void);
+Suite *intake_suite(void);
+Suite *run_suite(void);
+Suite *checklog_suite(void);
+
+/* A fresh folder for one test, removed by the caller with remove_tree. */
+char *unit_tmpdir(void);
+/* The checkout, for files the tests read (db/schema.sql, labs/). */
+const char *unit_root(void);
+
+#endif
