@@ -1,0 +1,28 @@
+#!/bin/bash
+# Wall time of `make test LAB=... SUB=...` with a warm build, split into the
+# build (nvcc, audit, link) and the tests, over N runs; prints each run and
+# the medians. Usage: bench/make-test.sh [LAB] [SUB] [N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+lab=${1:-matmul} sub=${2:-reference/$lab} n=${3:-5}
+make -s all
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for i in $(seq "$n"); do
+	t0=$EPOCHREALTIME
+	CUDALAB_DB=$tmp/g.db build/bin/cudalab test "$lab" --sub "$sub" -q --json "$tmp/r$i.json" \
+		>/dev/null 2>&1 || true
+	t1=$EPOCHREALTIME
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }' >"$tmp/wall$i"
+	build=$(jq .build.seconds "$tmp/r$i.json")
+	tests=$(jq '[.tests[].seconds // 0] | add' "$tmp/r$i.json")
+	printf 'run %d: wall %s s, build %.3f s, tests %.3f s (sum of test times), exit %s\n' \
+		"$i" "$(cat "$tmp/wall$i")" "$build" "$tests" "$(jq .exit_code "$tmp/r$i.json")"
+	printf '%s %s\n' "$(cat "$tmp/wall$i")" "$build" >>"$tmp/all"
+done
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+wall=$(cut -d' ' -f1 "$tmp/all" | median)
+build=$(cut -d' ' -f2 "$tmp/all" | median)
+awk -v w="$wall" -v b="$build" -v n="$n" -v lab="$lab" -v sub="$sub" 'BEGIN {
+	printf "make test LAB=%s SUB=%s, median of %d: wall %.2f s = build %.2f s + tests and the rest %.2f s\n",
+		lab, sub, n, w, b, w - b }'
