@@ -23,6 +23,6 @@ done
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 wall=$(cut -d' ' -f1 "$tmp/all" | median)
 build=$(cut -d' ' -f2 "$tmp/all" | median)
-awk -v w="$wall" -v b="$build" -v n="$n" -v lab="$lab" -v sub="$sub" 'BEGIN {
+awk -v w="$wall" -v b="$build" -v n="$n" -v lab="$lab" -v subdir="$sub" 'BEGIN {
 	printf "make test LAB=%s SUB=%s, median of %d: wall %.2f s = build %.2f s + tests and the rest %.2f s\n",
-		lab, sub, n, w, b, w - b }'
+		lab, subdir, n, w, b, w - b }'

@@ -364,22 +364,22 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 
 	char *binary_fate = (res.timed_out || res.signal || res.exit_code > 1)
 				    ? run_describe(&spec, &res) : NULL;
-	for (size_t p = 0; p < cfg->nparts; p++) {
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct graded_test *t = &r->tests[i];
 		struct check_log log;
-		char *path = xasprintf("%s/%s.xml", logs, cfg->parts[p].name);
+		const struct lab_part *part = NULL;
+		char *path = xasprintf("%s/%s.xml", logs, t->id);
 		int rd = checklog_read(path, &log);
 		free(path);
 		if (rd)
-			continue;
-		for (size_t i = 0; i < r->ntests; i++) {
-			struct graded_test *t = &r->tests[i];
-			if (strcmp(t->part, cfg->parts[p].name))
-				continue;
-			const struct check_entry *e = checklog_find(&log, t->id);
-			if (e) {
-				set_from_check(t, e, cfg->parts[p].timeout);
-				continue;
-			}
+			goto out_release;
+		for (size_t p = 0; p < cfg->nparts; p++)
+			if (!strcmp(cfg->parts[p].name, t->part))
+				part = &cfg->parts[p];
+		const struct check_entry *e = checklog_find(&log, t->id);
+		if (e) {
+			set_from_check(t, e, part->timeout);
+		} else {
 			/* no result: the test binary died or was stopped before this test */
 			t->status = res.timed_out ? TEST_TIMEOUT : TEST_CRASH;
 			free(t->message);
@@ -388,8 +388,6 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 		}
 		checklog_release(&log);
 	}
-	free(binary_fate);
-
 	if (res.output_dropped) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addstr(&sb, res.output);
@@ -398,8 +396,10 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 	} else if (res.output_len) {
 		r->output = xstrdup(res.output);
 	}
-	run_result_release(&res);
 	ret = 0;
+out_release:
+	free(binary_fate);
+	run_result_release(&res);
 out:
 	free_env(env);
 	free(logs);

@@ -66,8 +66,12 @@ static int read_seed(uint64_t *seed)
 	return -1;
 }
 
-/* Runs one part in this (already forked) process; returns its exit code. */
-static int run_part(const struct cl_lab *lab, const struct part_opts *p, const char *xml_dir)
+/*
+ * Runs the tests of one part in this (already forked) process; only the test
+ * `only` when it is not NULL. Returns the process's exit code.
+ */
+static int run_part(const struct cl_lab *lab, const struct part_opts *p, const TTest *only,
+		    const char *xml_dir)
 {
 	Suite *s = suite_create(lab->name);
 	TCase *tc = tcase_create(p->name);
@@ -76,20 +80,35 @@ static int run_part(const struct cl_lab *lab, const struct part_opts *p, const c
 
 	tcase_set_timeout(tc, p->timeout);
 	for (size_t i = 0; i < lab->ntests; i++)
-		if (!strcmp(lab->tests[i].tcase, p->name))
+		if (!strcmp(lab->tests[i].tcase, p->name) && (!only || only == lab->tests[i].test))
 			tcase_add_test(tc, lab->tests[i].test);
 	suite_add_tcase(s, tc);
 
 	SRunner *sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_FORK);
 	if (xml_dir) {
-		snprintf(path, sizeof(path), "%s/%s.xml", xml_dir, p->name);
+		snprintf(path, sizeof(path), "%s/%s.xml", xml_dir, only ? only->name : p->name);
 		srunner_set_xml(sr, path);
 	}
 	srunner_run(sr, NULL, p->name, xml_dir ? CK_SILENT : CK_VERBOSE);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? 1 : 0;
+}
+
+/* Waits for one test process; folds its exit code into status. */
+static int reap_one(int status)
+{
+	int st;
+	pid_t pid;
+
+	while ((pid = wait(&st)) < 0 && errno == EINTR)
+		;
+	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) > 1)
+		return 3;
+	if (WEXITSTATUS(st) == 1 && status == 0)
+		return 1;
+	return status;
 }
 
 int cl_main(const struct cl_lab *lab, int argc, char **argv)
@@ -152,28 +171,34 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 	/* Without an XML directory a person is reading: one part after another. */
 	if (!xml_dir) {
 		for (size_t p = 0; p < nparts; p++)
-			status |= run_part(lab, &parts[p], NULL);
+			status |= run_part(lab, &parts[p], NULL, NULL);
 		return status;
 	}
 
-	pid_t pids[CL_MAX_PARTS];
-	for (size_t p = 0; p < nparts; p++) {
-		pids[p] = fork();
-		if (pids[p] < 0) {
-			perror("fork");
-			return 3;
+	/*
+	 * Each test in a process of its own, as many at once as there are CPUs:
+	 * every test pays for a CUDA context, so running them side by side is
+	 * what keeps a whole suite to about the time of its slowest test.
+	 */
+	int running = 0, max_running = cl_cpu_threads();
+	for (size_t p = 0; p < nparts; p++)
+		for (size_t t = 0; t < lab->ntests; t++) {
+			if (strcmp(lab->tests[t].tcase, parts[p].name))
+				continue;
+			if (running == max_running) {
+				status = reap_one(status);
+				running--;
+			}
+			pid_t pid = fork();
+			if (pid < 0) {
+				perror("fork");
+				return 3;
+			}
+			if (pid == 0)
+				_exit(run_part(lab, &parts[p], lab->tests[t].test, xml_dir));
+			running++;
 		}
-		if (pids[p] == 0)
-			_exit(run_part(lab, &parts[p], xml_dir));
-	}
-	for (size_t p = 0; p < nparts; p++) {
-		int st;
-		while (waitpid(pids[p], &st, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) > 1)
-			status = 3;
-		else if (WEXITSTATUS(st) == 1 && status == 0)
-			status = 1;
-	}
+	while (running--)
+		status = reap_one(status);
 	return status;
 }

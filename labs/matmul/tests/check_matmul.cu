@@ -304,17 +304,58 @@ static const char *error_hint(cudaError_t err)
 	}
 }
 
+/* Everything about one call's effect: leaks, canaries, inputs, and C. */
+static void check_result(const struct kernel *k, const struct dataset *ds, enum set_kind kind,
+			 const struct cl_ledger *l, const char *cfg, const struct cl_dbuf *Ap,
+			 const struct cl_dbuf *Bp, const struct cl_dbuf *Cp, float *h)
+{
+	const struct cl_dbuf &A = *Ap, &B = *Bp, &C = *Cp;
+	int N = ds->N;
+	size_t n = (size_t)N * N;
+	char msg[1024];
+
+	if (l->nallocs)
+		ck_abort_msg("%s(N=%d) leaked %zu bytes of device memory (%d cudaMalloc without "
+			     "cudaFree)", k->name, N, l->alloc_bytes, l->nallocs);
+	if (cl_dbuf_check_guards(&C, "C", msg, sizeof(msg)) ||
+	    cl_dbuf_check_guards(&A, "A", msg, sizeof(msg)) ||
+	    cl_dbuf_check_guards(&B, "B", msg, sizeof(msg)))
+		ck_abort_msg("%s(N=%d) %s (launch: %s)\nhint: threads outside the matrix must not "
+			     "write: check the bounds (row < N && col < N)", k->name, N, msg, cfg);
+
+	const struct {
+		const char *name;
+		const struct cl_dbuf *buf;
+		const float *want;
+	} inputs[] = {{"A", &A, ds->A}, {"B", &B, ds->B}};
+	for (int b = 0; b < 2; b++) {
+		cl_dbuf_download(inputs[b].buf, h);
+		for (size_t e = 0; e < n; e++)
+			if (memcmp(&h[e], &inputs[b].want[e], sizeof(float)))
+				ck_abort_msg("%s(N=%d) modified its input %s: %s[%zu][%zu] = %.9g, was "
+					     "%.9g (launch: %s)", k->name, N, inputs[b].name,
+					     inputs[b].name, e / N, e % N, h[e], inputs[b].want[e], cfg);
+	}
+
+	cl_dbuf_download(&C, h);
+	if (compare(h, ds, kind, msg, sizeof(msg)))
+		ck_abort_msg("%s(N=%d, %s inputs, launch %s): %s", k->name, N,
+			     kind == SET_EXACT ? "small-integer" : "random", cfg, msg);
+}
+
 /*
- * Calls kernel k once on data set ds and checks everything about the call.
- * Fails the test (ending this process) on the first problem found.
+ * Calls kernel k once on data set ds and checks everything about the call,
+ * or with shape_only only that it launched and ran without an error (the
+ * config tests judge the launch, not the values). Fails the test (ending
+ * this process) on the first problem found.
  */
 static void check_call(const struct kernel *k, const struct dataset *ds, enum set_kind kind,
-		       const struct cl_ledger **ledger_out)
+		       bool shape_only, const struct cl_ledger **ledger_out)
 {
 	int N = ds->N;
 	size_t n = (size_t)N * N;
 	struct cl_dbuf A, B, C;
-	char msg[1024], cfg[160];
+	char cfg[160];
 	float *h = (float *)malloc(n * sizeof(float));
 
 	ck_assert(h != NULL);
@@ -345,33 +386,8 @@ static void check_call(const struct kernel *k, const struct dataset *ds, enum se
 	if (l->nlaunches == 0)
 		ck_abort_msg("%s(N=%d) launched no kernel\nhint: the launcher must launch its kernel "
 			     "with <<<grid, block>>>", k->name, N);
-	if (l->nallocs)
-		ck_abort_msg("%s(N=%d) leaked %zu bytes of device memory (%d cudaMalloc without "
-			     "cudaFree)", k->name, N, l->alloc_bytes, l->nallocs);
-	if (cl_dbuf_check_guards(&C, "C", msg, sizeof(msg)) ||
-	    cl_dbuf_check_guards(&A, "A", msg, sizeof(msg)) ||
-	    cl_dbuf_check_guards(&B, "B", msg, sizeof(msg)))
-		ck_abort_msg("%s(N=%d) %s (launch: %s)\nhint: threads outside the matrix must not "
-			     "write: check the bounds (row < N && col < N)", k->name, N, msg, cfg);
-
-	const struct {
-		const char *name;
-		const struct cl_dbuf *buf;
-		const float *want;
-	} inputs[] = {{"A", &A, ds->A}, {"B", &B, ds->B}};
-	for (int b = 0; b < 2; b++) {
-		cl_dbuf_download(inputs[b].buf, h);
-		for (size_t e = 0; e < n; e++)
-			if (memcmp(&h[e], &inputs[b].want[e], sizeof(float)))
-				ck_abort_msg("%s(N=%d) modified its input %s: %s[%zu][%zu] = %.9g, was "
-					     "%.9g (launch: %s)", k->name, N, inputs[b].name,
-					     inputs[b].name, e / N, e % N, h[e], inputs[b].want[e], cfg);
-	}
-
-	cl_dbuf_download(&C, h);
-	if (compare(h, ds, kind, msg, sizeof(msg)))
-		ck_abort_msg("%s(N=%d, %s inputs, launch %s): %s", k->name, N,
-			     kind == SET_EXACT ? "small-integer" : "random", cfg, msg);
+	if (!shape_only)
+		check_result(k, ds, kind, l, cfg, &A, &B, &C, h);
 	cl_dbuf_free(&A);
 	cl_dbuf_free(&B);
 	cl_dbuf_free(&C);
@@ -385,7 +401,7 @@ static void check_values(int kernel, enum set_kind kind)
 
 	cl_device_init();
 	for (size_t s = 0; s < k->nsizes; s++)
-		check_call(k, find_set(kind, k->sizes[s]), kind, &l);
+		check_call(k, find_set(kind, k->sizes[s]), kind, false, &l);
 }
 
 /* --------------------------------------------------------- launch shape */
@@ -434,7 +450,7 @@ static void check_config(int kernel)
 	}
 
 	cl_device_init();
-	check_call(k, find_set(SET_EXACT, N), SET_EXACT, &l);
+	check_call(k, find_set(SET_EXACT, N), SET_EXACT, true, &l);
 	cl_launch_str(l, 0, cfg, sizeof(cfg));
 	ck_assert_msg(l->nlaunches == 1, "%s(N=%d) launched %d kernels, expected exactly one",
 		      k->name, N, l->nlaunches);
