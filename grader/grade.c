@@ -59,10 +59,23 @@ static char *probe_value(const char *out, const char *key)
 	return NULL;
 }
 
+char *parse_driver_version(const char *text)
+{
+	const char *p = text ? strstr(text, "Kernel Module") : NULL;
+
+	for (; p && *p && *p != '\n'; p += strcspn(p, " \t\n")) {
+		p += strspn(p, " \t");
+		size_t n = strspn(p, "0123456789.");
+		if (n && n == strcspn(p, " \t\n") && memchr(p, '.', n))
+			return xstrndup(p, n);
+	}
+	return NULL;
+}
+
 /* The kernel driver's version, from /proc; NULL when there is none. */
 static char *driver_version(void)
 {
-	char *text = NULL, *v = NULL, *p;
+	char *text, *v;
 	bool quiet = report_quiet;
 
 	if (access("/proc/driver/nvidia/version", R_OK))
@@ -70,8 +83,7 @@ static char *driver_version(void)
 	report_quiet = true;
 	text = read_file("/proc/driver/nvidia/version", NULL);
 	report_quiet = quiet;
-	if (text && (p = strstr(text, "Kernel Module")) && (p = strpbrk(p, "0123456789")))
-		v = xstrndup(p, strspn(p, "0123456789."));
+	v = parse_driver_version(text);
 	free(text);
 	return v;
 }

@@ -26,4 +26,10 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 /* What the test binary of cfg's lab is given as its environment. */
 char **grade_child_env(void);
 
+/*
+ * The driver's version in /proc/driver/nvidia/version's text ("... Kernel
+ * Module for x86_64  580.65.06  Release Build ..."), or NULL.
+ */
+char *parse_driver_version(const char *text);
+
 #endif

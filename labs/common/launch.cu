@@ -237,8 +237,9 @@ int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, s
 		}
 	}
 	if (nafter)
-		snprintf(msg, len, "wrote %ld float%s past the end of %s (first at %s[%zu], %zu elements)",
-			 nafter, nafter == 1 ? "" : "s", name, name, b->n + first_after, b->n);
+		snprintf(msg, len, "wrote %ld float%s past the end of %s (%s has %zu element%s; the "
+			 "first bad write is %s[%zu])", nafter, nafter == 1 ? "" : "s", name, name, b->n,
+			 b->n == 1 ? "" : "s", name, b->n + first_after);
 	else if (nbefore)
 		snprintf(msg, len, "wrote %ld float%s before the start of %s (as far down as %s[-%ld])",
 			 nbefore, nbefore == 1 ? "" : "s", name, name, first_before);

@@ -1,4 +1,5 @@
 /* Unit tests of result.c: scoring, exit codes and the JSON document. */
+#include "grade.h"
 #include "result.h"
 #include "unit.h"
 
@@ -117,6 +118,21 @@ START_TEST(test_result_json_document)
 }
 END_TEST
 
+START_TEST(test_result_driver_version)
+{
+	char *v = parse_driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
+					"580.65.06  Release Build  (dvs-builder@U16)  Tue Jul 22\n"
+					"GCC version:  gcc version 13.3.0\n");
+	ck_assert_str_eq(v, "580.65.06");
+	free(v);
+	v = parse_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat");
+	ck_assert_str_eq(v, "535.104.05");
+	free(v);
+	ck_assert_ptr_null(parse_driver_version("no module here"));
+	ck_assert_ptr_null(parse_driver_version(NULL));
+}
+END_TEST
+
 Suite *result_suite(void)
 {
 	Suite *s = suite_create("result");
@@ -125,6 +141,7 @@ Suite *result_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_result_scores_and_exit_codes);
 	tcase_add_test(tc, test_result_json_document);
+	tcase_add_test(tc, test_result_driver_version);
 	suite_add_tcase(s, tc);
 	return s;
 }
