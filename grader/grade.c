@@ -36,8 +36,8 @@ char **grade_child_env(void)
 	for (char **e = environ; *e; e++)
 		if (strncmp(*e, "CK_", 3) && strncmp(*e, "CUDALAB_", 8))
 			strlist_push(&env, *e);
-	strlist_push(&env, "CK_FORK=yes");
-	return env.v;
+	/* an empty list, not NULL: a NULL envp would mean "inherit everything" */
+	return env.v ? env.v : xcalloc(1, sizeof(char *));
 }
 
 static void free_env(char **env)

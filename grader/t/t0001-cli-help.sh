@@ -30,4 +30,11 @@ test_expect_success 'cudalab labs lists matmul with its parts and points' '
 test_expect_success 'make help lists the targets' '
 	make -s -C "$T_ROOT" help >out && grep -q "make test LAB=name" out && grep -q check-gpu out
 '
+test_expect_success 'make says so when it cannot find nvcc' '
+	! make -s -C "$T_ROOT" BUILD="$T_TMP/build" NVCC= all >out 2>&1 &&
+	grep -q "nvcc not found: put the CUDA Toolkit.s bin on PATH, or set CUDA_HOME" out
+'
+test_expect_success 'make test without LAB says how to call it' '
+	! make -s -C "$T_ROOT" test >out 2>&1 && grep -q "usage: make test LAB=<lab>" out
+'
 test_done
