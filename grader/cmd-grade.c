@@ -80,6 +80,29 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 	return code;
 }
 
+bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro)
+{
+	switch (c) {
+	case 'd':
+		ro->db_path = arg;
+		return true;
+	case 'j':
+		ro->json_path = arg;
+		return true;
+	case 'S':
+		go->seed = strtoull(arg, NULL, 10);
+		return true;
+	case 'k':
+		go->keep_workdir = true;
+		return true;
+	case 'q':
+		progress_quiet = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -88,46 +111,24 @@ static void usage(FILE *out)
 		"Grades the submission in folder DIR for lab LAB, prints the report and stores the\n"
 		"run in the gradebook. A regrade adds a new run; earlier runs are kept.\n"
 		"\n"
-		"  --student ID   who submitted it (required)\n"
-		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
-		"  --json PATH    also write the result document there\n"
-		"  --seed N       the inputs' seed (default: a fresh random one)\n"
-		"  --keep         keep the work folder (the build and the test logs)\n"
-		"  -q, --quiet    no progress lines\n"
-		"  -h, --help     this text\n");
+		"  --student ID   who submitted it (required)\n" GRADE_OPTIONS_HELP);
 }
 
 int cmd_grade(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"student", required_argument, NULL, 's'}, {"db", required_argument, NULL, 'd'},
-		{"json", required_argument, NULL, 'j'},    {"seed", required_argument, NULL, 'S'},
-		{"keep", no_argument, NULL, 'k'},          {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+		{"student", required_argument, NULL, 's'}, GRADE_LONG_OPTIONS, {NULL, 0, NULL, 0},
 	};
 	struct grade_opts go = {0};
 	struct record_opts ro = {default_db_path(), NULL};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "s:d:j:S:kqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:" GRADE_SHORT_OPTIONS, opts, NULL)) != -1) {
+		if (grade_option(c, optarg, &go, &ro))
+			continue;
 		switch (c) {
 		case 's':
 			go.student = optarg;
-			break;
-		case 'd':
-			ro.db_path = optarg;
-			break;
-		case 'j':
-			ro.json_path = optarg;
-			break;
-		case 'S':
-			go.seed = strtoull(optarg, NULL, 10);
-			break;
-		case 'k':
-			go.keep_workdir = true;
-			break;
-		case 'q':
-			progress_quiet = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -19,23 +19,15 @@ static void usage(FILE *out)
 		"\n"
 		"  --sub DIR      the submission folder\n"
 		"  --student ID   the name the run is recorded under (default: $USER)\n"
-		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
-		"  --no-db        do not record the run\n"
-		"  --json PATH    also write the result document there\n"
-		"  --seed N       the inputs' seed (default: a fresh random one)\n"
-		"  --keep         keep the work folder (the build and the test logs)\n"
-		"  -q, --quiet    no progress lines\n"
-		"  -h, --help     this text\n");
+		"  --no-db        do not record the run\n" GRADE_OPTIONS_HELP);
 }
 
 int cmd_test(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"sub", required_argument, NULL, 'u'},  {"student", required_argument, NULL, 's'},
-		{"db", required_argument, NULL, 'd'},   {"no-db", no_argument, NULL, 'n'},
-		{"json", required_argument, NULL, 'j'}, {"seed", required_argument, NULL, 'S'},
-		{"keep", no_argument, NULL, 'k'},       {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+		{"sub", required_argument, NULL, 'u'}, {"student", required_argument, NULL, 's'},
+		{"no-db", no_argument, NULL, 'n'},     GRADE_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
 	};
 	struct grade_opts go = {0};
 	struct record_opts ro = {default_db_path(), NULL};
@@ -44,7 +36,9 @@ int cmd_test(int argc, char **argv)
 	int c, code;
 
 	go.student = user && *user ? user : "student";
-	while ((c = getopt_long(argc, argv, "u:s:d:nj:S:kqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "u:s:n" GRADE_SHORT_OPTIONS, opts, NULL)) != -1) {
+		if (grade_option(c, optarg, &go, &ro))
+			continue;
 		switch (c) {
 		case 'u':
 			go.subdir = optarg;
@@ -52,23 +46,8 @@ int cmd_test(int argc, char **argv)
 		case 's':
 			go.student = optarg;
 			break;
-		case 'd':
-			ro.db_path = optarg;
-			break;
 		case 'n':
 			ro.db_path = NULL;
-			break;
-		case 'j':
-			ro.json_path = optarg;
-			break;
-		case 'S':
-			go.seed = strtoull(optarg, NULL, 10);
-			break;
-		case 'k':
-			go.keep_workdir = true;
-			break;
-		case 'q':
-			progress_quiet = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -24,6 +24,24 @@ struct record_opts {
 };
 
 /*
+ * The options `test` and `grade` share: --db, --json, --seed, --keep,
+ * --quiet. Returns true when c was one of them.
+ */
+#define GRADE_LONG_OPTIONS                                                                         \
+	{"db", required_argument, NULL, 'd'}, {"json", required_argument, NULL, 'j'},             \
+	{"seed", required_argument, NULL, 'S'}, {"keep", no_argument, NULL, 'k'},                 \
+	{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}
+#define GRADE_SHORT_OPTIONS "d:j:S:kqh"
+#define GRADE_OPTIONS_HELP                                                                         \
+	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"            \
+	"  --json PATH    also write the result document there\n"                                 \
+	"  --seed N       the inputs' seed (default: a fresh random one)\n"                       \
+	"  --keep         keep the work folder (the build and the test logs)\n"                   \
+	"  -q, --quiet    no progress lines\n"                                                    \
+	"  -h, --help     this text\n"
+bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro);
+
+/*
  * Grades one submission, prints the report, writes the result document and
  * stores the run. Returns the exit code (README: "Exit codes").
  */

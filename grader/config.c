@@ -208,16 +208,24 @@ void config_init(struct lab_config *cfg)
 int config_parse(const char *path, struct lab_config *cfg)
 {
 	struct parse_state st = {cfg, path, ""};
-	FILE *f = fopen(path, "r");
-	int ret;
+	char *text = read_file(path, NULL);
+	int ret, lineno = 1;
 
-	if (!f)
-		return error("cannot open '%s'", path);
-	ret = ini_parse_file(f, handler, &st);
-	fclose(f);
-	if (ret < 0)
-		return error("cannot read '%s'", path);
-	if (ret > 0)
+	if (!text)
+		return -1;
+	/* inih reads a line in pieces of INI_MAX_LINE: refuse longer ones outright */
+	for (const char *l = text; *l; lineno++) {
+		size_t n = strcspn(l, "\n");
+		if (n >= INI_MAX_LINE - 1) {
+			free(text);
+			return error("%s:%d: line longer than %d characters: split the list over "
+				     "several lines with the same key", path, lineno, INI_MAX_LINE - 2);
+		}
+		l += n + (l[n] == '\n');
+	}
+	ret = ini_parse_string(text, handler, &st);
+	free(text);
+	if (ret)
 		return error("%s:%d: %s", path, ret, st.msg[0] ? st.msg : "syntax error");
 	return 0;
 }

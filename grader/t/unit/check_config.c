@@ -5,36 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static char *write_conf(const char *dir, const char *text)
-{
-	char *path = xasprintf("%s/lab.conf", dir);
-	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
-	return path;
-}
-
-/* Parses text as a lab.conf: 0 when it parses and validates. */
-static int parse(const char *text, struct lab_config *cfg)
-{
-	char *dir = unit_tmpdir(), *path = write_conf(dir, text);
-	int ret;
-
-	config_init(cfg);
-	report_quiet = true;
-	ret = config_parse(path, cfg) || config_validate(cfg, path) ? -1 : 0;
-	report_quiet = false;
-	remove_tree(dir);
-	free(path);
-	free(dir);
-	return ret;
-}
-
 #define LAB "[lab]\nname = demo\nfiles = a.cu b.h\nsymbols = f g\n"
 
 START_TEST(test_config_parses_parts_and_points)
 {
 	struct lab_config cfg;
 
-	ck_assert_int_eq(parse(LAB "run_timeout = 42\n[part p1]\ntitle = One\ntimeout = 5\n"
+	ck_assert_int_eq(unit_parse_lab(LAB "run_timeout = 42\n[part p1]\ntitle = One\ntimeout = 5\n"
 				   "tests = exact:4 random:2.5\ntests = config:1\n"
 				   "[part p2]\nbonus = yes\ntests = x:10\n", &cfg), 0);
 	ck_assert_str_eq(cfg.name, "demo");
@@ -73,9 +50,14 @@ START_TEST(test_config_refuses_mistakes)
 		LAB "run_timeout = soon\n[part p]\ntests = a:1\n",
 		"[lab]\nname = demo\nfiles = a.cu\n[part p]\ntests = a:1\n[extra]\nx = 1\n",
 	};
+	char *long_line = xasprintf(LAB "[part p]\ntests = %0300d:1\n", 7);
+	struct lab_config lc;
+	ck_assert_int_eq(unit_parse_lab(long_line, &lc), -1);
+	config_free(&lc);
+	free(long_line);
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct lab_config cfg;
-		ck_assert_msg(parse(bad[i], &cfg) == -1, "accepted bad lab.conf #%zu:\n%s", i, bad[i]);
+		ck_assert_msg(unit_parse_lab(bad[i], &cfg) == -1, "accepted bad lab.conf #%zu:\n%s", i, bad[i]);
 		config_free(&cfg);
 	}
 }

@@ -14,15 +14,14 @@ static char *dir, *path;
 
 static void setup(void)
 {
-	config_init(&cfg);
-	cfg.name = xstrdup("demo");
-	cfg.nparts = 1;
-	cfg.parts = xcalloc(1, sizeof(*cfg.parts));
-	cfg.parts[0].name = xstrdup("p");
-	cfg.parts[0].ntests = 60;
-	cfg.parts[0].tests = xcalloc(60, sizeof(struct lab_test));
-	for (int i = 0; i < 60; i++)
-		cfg.parts[0].tests[i] = (struct lab_test){xasprintf("t%d", i), 1};
+	struct strbuf text = STRBUF_INIT;
+
+	/* 60 tests, so that a run takes a while to store and a kill lands inside it */
+	strbuf_addstr(&text, "[lab]\nname = demo\nfiles = a.cu\n[part p]\n");
+	for (int i = 0; i < 60; i++)   /* ten a line: inih's lines are short */
+		strbuf_addf(&text, "%s t%d:1%s", i % 10 ? "" : "tests =", i, i % 10 == 9 ? "\n" : "");
+	ck_assert_int_eq(unit_parse_lab(text.buf, &cfg), 0);
+	strbuf_release(&text);
 	dir = unit_tmpdir();
 	path = xasprintf("%s/gradebook.db", dir);
 }

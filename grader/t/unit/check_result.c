@@ -10,20 +10,9 @@ static struct lab_config cfg;
 
 static void setup(void)
 {
-	config_init(&cfg);
-	cfg.name = xstrdup("demo");
-	cfg.nparts = 2;
-	cfg.parts = xcalloc(2, sizeof(*cfg.parts));
-	cfg.parts[0].name = xstrdup("a");
-	cfg.parts[0].ntests = 2;
-	cfg.parts[0].tests = xcalloc(2, sizeof(struct lab_test));
-	cfg.parts[0].tests[0] = (struct lab_test){xstrdup("x"), 3};
-	cfg.parts[0].tests[1] = (struct lab_test){xstrdup("y"), 2};
-	cfg.parts[1].name = xstrdup("b");
-	cfg.parts[1].bonus = true;
-	cfg.parts[1].ntests = 1;
-	cfg.parts[1].tests = xcalloc(1, sizeof(struct lab_test));
-	cfg.parts[1].tests[0] = (struct lab_test){xstrdup("z"), 5};
+	ck_assert_int_eq(unit_parse_lab("[lab]\nname = demo\nfiles = a.cu\n"
+					"[part a]\ntests = x:3 y:2\n"
+					"[part b]\nbonus = yes\ntests = z:5\n", &cfg), 0);
 }
 
 static void teardown(void)

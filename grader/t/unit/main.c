@@ -1,5 +1,6 @@
 /* The grader's unit tests: every suite in one Check runner. */
 #include "unit.h"
+#include "config.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -19,6 +20,22 @@ const char *unit_root(void)
 {
 	const char *r = getenv("CUDALAB_ROOT");
 	return r && *r ? r : ".";
+}
+
+int unit_parse_lab(const char *text, struct lab_config *cfg)
+{
+	char *dir = unit_tmpdir(), *path = xasprintf("%s/lab.conf", dir);
+	int ret;
+
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	config_init(cfg);
+	report_quiet = true;
+	ret = config_parse(path, cfg) || config_validate(cfg, path) ? -1 : 0;
+	report_quiet = false;
+	remove_tree(dir);
+	free(path);
+	free(dir);
+	return ret;
 }
 
 int main(void)

@@ -15,6 +15,9 @@ Suite *checklog_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);
+struct lab_config;
+/* Parses text as a lab.conf into cfg: 0 when it parses and validates. */
+int unit_parse_lab(const char *text, struct lab_config *cfg);
 /* The checkout, for files the tests read (db/schema.sql, labs/). */
 const char *unit_root(void);
 
