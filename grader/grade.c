@@ -133,9 +133,8 @@ static bool is_source(const char *name)
 }
 
 /* Runs a tool (nm, readelf) whose output the grader reads; NULL on failure. */
-static char *tool_output(const char *tool, const char *arg1, const char *arg2, const char *obj)
+static char *tool_output(const char *const *argv)
 {
-	const char *argv[] = {tool, arg1, arg2, obj, NULL};
 	struct run_spec spec = {.argv = argv, .timeout = TOOL_TIMEOUT, .output_limit = 16 << 20};
 	struct run_result res;
 	char *out = NULL;
@@ -146,7 +145,7 @@ static char *tool_output(const char *tool, const char *arg1, const char *arg2, c
 	    !res.output_dropped)
 		out = xstrdup(res.output);
 	else
-		error("'%s %s %s %s' failed: %s", tool, arg1, arg2, obj,
+		error("'%s %s %s' failed: %s", argv[0], argv[1], argv[2],
 		      res.output ? res.output : "no output");
 	run_result_release(&res);
 	return out;
@@ -156,26 +155,18 @@ static int audit(const struct toolchain *tc, const struct lab_config *cfg, const
 		 struct strlist *problems)
 {
 	struct audit_rules rules = {&cfg->symbols, &cfg->allow_undefined, &cfg->deny_defined};
-	char *nm = tool_output(tc->nm, "-P", "-A", obj);
-	char *sections = nm ? tool_output(tc->readelf, "-S", "-W", obj) : NULL;
+	const char *nm_argv[] = {tc->nm, "-P", obj, NULL};
+	const char *readelf_argv[] = {tc->readelf, "-S", "-W", obj, NULL};
+	char *symbols = tool_output(nm_argv);
+	char *sections = symbols ? tool_output(readelf_argv) : NULL;
 
 	if (!sections) {
-		free(nm);
+		free(symbols);
 		return -1;
 	}
-	/* nm -A prefixes each line with "file: "; drop it */
-	struct strbuf plain = STRBUF_INIT;
-	for (const char *l = nm; *l;) {
-		size_t n = strcspn(l, "\n");
-		const char *colon = memchr(l, ' ', n);
-		if (colon)
-			strbuf_add(&plain, colon + 1, n - (colon + 1 - l)), strbuf_addstr(&plain, "\n");
-		l += n + (l[n] == '\n');
-	}
-	audit_symbols(plain.buf ? plain.buf : "", &rules, problems);
+	audit_symbols(symbols, &rules, problems);
 	audit_sections(sections, problems);
-	strbuf_release(&plain);
-	free(nm);
+	free(symbols);
 	free(sections);
 	return 0;
 }

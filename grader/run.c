@@ -141,9 +141,8 @@ static _Noreturn void exec_child(const struct run_spec *s, int in_fd, int out_fd
 	dup2(out_fd, STDOUT_FILENO);
 	dup2(out_fd, STDERR_FILENO);
 	signal(SIGPIPE, SIG_DFL);
-	set_limit(RLIMIT_CORE, 0);
-	struct rlimit none = {0, 0};
-	setrlimit(RLIMIT_CORE, &none);
+	struct rlimit no_core = {0, 0};
+	setrlimit(RLIMIT_CORE, &no_core);
 	set_limit(RLIMIT_CPU, s->cpu_seconds);
 	set_limit(RLIMIT_FSIZE, s->max_file_bytes);
 	set_limit(RLIMIT_NOFILE, s->max_open_files);

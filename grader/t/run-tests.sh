@@ -25,5 +25,6 @@ for t in "${tests[@]}"; do
 	esac
 done
 [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
-echo "end-to-end ($mode, $(($(date +%s) - start)) s): $pass passed, $fail failed, $skip skipped"
+echo "# end-to-end tests ($mode) took $(($(date +%s) - start)) s"
+echo "end-to-end: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -386,6 +386,10 @@ static void check_call(const struct kernel *k, const struct dataset *ds, enum se
 	if (l->nlaunches == 0)
 		ck_abort_msg("%s(N=%d) launched no kernel\nhint: the launcher must launch its kernel "
 			     "with <<<grid, block>>>", k->name, N);
+	if (l->frees_unknown)
+		ck_abort_msg("%s(N=%d) called cudaFree on %d pointer%s it did not allocate\nhint: "
+			     "A, B and C belong to the caller: never free them", k->name, N,
+			     l->frees_unknown, l->frees_unknown == 1 ? "" : "s");
 	if (!shape_only)
 		check_result(k, ds, kind, l, cfg, &A, &B, &C, h);
 	cl_dbuf_free(&A);
