@@ -28,7 +28,7 @@ test_expect_success() {
 	else
 		t_fail=$((t_fail + 1))
 		say "not ok $t_count - $1"
-		sed 's/^/#   /' "$T_TMP/.out" | tail -40
+		sed 's/^/#   /' "$T_TMP/.out" | head -150
 	fi
 }
 
@@ -74,6 +74,7 @@ grade_fixture() {
 # check_expect JSON EXPECT: the result matches every line of the fixture's expect file.
 check_expect() {
 	local json=$1 expect=$2 ok=0 kind a b text got
+	[ -f "$json" ] || { say "no result document"; cat "$json.txt"; return 1; }
 	while read -r kind a b text; do
 		case $kind in
 		'' | '#'*) continue ;;
@@ -110,7 +111,8 @@ check_expect() {
 			fi
 			;;
 		esac
-	done <"$expect"
-	[ $ok -eq 0 ] || { say "--- report:"; cat "$json.txt"; }
+	done <"$expect" >"$json.findings"
+	[ $ok -eq 0 ] || { head -8 "$json.txt"; sed -n '/^failures:/,$p' "$json.txt" | head -40
+		cat "$json.findings"; }
 	return $ok
 }

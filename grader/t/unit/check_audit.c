@@ -1,5 +1,6 @@
 /* Unit tests of audit.c: the symbol and section rules. */
 #include "audit.h"
+#include "config.h"
 #include "unit.h"
 
 #include <check.h>
@@ -116,6 +117,44 @@ START_TEST(test_audit_sections_constructors)
 }
 END_TEST
 
+/* The policy every lab starts from, labs/common/audit.conf, as shipped. */
+START_TEST(test_audit_shipped_policy)
+{
+	static const char *const allowed[] = {"printf", "__printf_chk", "__assert_fail",
+					      "cudaMalloc", "cudaMemcpy", "cudaGetLastError",
+					      "__cudaPushCallConfiguration", "sqrtf", "_Znwm"};
+	static const char *const refused[] = {"fork", "system", "execve", "fopen", "open",
+					      "pthread_create", "cudaStreamCreate", "cudaSetDevice",
+					      "cudaDeviceReset", "cudaGraphLaunch", "dlopen",
+					      "cudaLaunchHostFunc", "__cudaLaunchKernel_ptsz"};
+	struct lab_config cfg;
+	struct strbuf nm = STRBUF_INIT;
+	char *p;
+
+	ck_assert_int_eq(config_load(unit_root(), "matmul", &cfg), 0);
+	struct audit_rules rules = {&cfg.symbols, &cfg.allow_undefined, &cfg.deny_defined};
+	for (size_t i = 0; i < cfg.symbols.n; i++)
+		strbuf_addf(&nm, "%s T 0 10\n", cfg.symbols.v[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(allowed); i++)
+		strbuf_addf(&nm, "%s U\n", allowed[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++)
+		strbuf_addf(&nm, "%s U\n", refused[i]);
+
+	struct strlist problems = STRLIST_INIT;
+	audit_symbols(nm.buf, &rules, &problems);
+	ck_assert_uint_eq(problems.n, ARRAY_SIZE(refused));
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		p = xasprintf("calls '%s'", refused[i]);
+		ck_assert_msg(strstr(problems.v[i], p), "%s not refused: %s", refused[i],
+			      problems.v[i]);
+		free(p);
+	}
+	strlist_clear(&problems);
+	strbuf_release(&nm);
+	config_free(&cfg);
+}
+END_TEST
+
 Suite *audit_suite(void)
 {
 	Suite *s = suite_create("audit");
@@ -129,6 +168,7 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_audit_refuses_plain_globals);
 	tcase_add_test(tc, test_audit_names_missing_and_cxx_linkage);
 	tcase_add_test(tc, test_audit_sections_constructors);
+	tcase_add_test(tc, test_audit_shipped_policy);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -375,6 +375,11 @@ static void check_call(const struct kernel *k, const struct dataset *ds, enum se
 	*ledger_out = l;
 	cl_launch_str(l, 0, cfg, sizeof(cfg));
 
+	/* before the error check: freeing the caller's buffers is what caused it */
+	if (l->frees_unknown)
+		ck_abort_msg("%s(N=%d) called cudaFree on %d pointer%s it did not allocate\nhint: "
+			     "A, B and C belong to the caller: never free them", k->name, N,
+			     l->frees_unknown, l->frees_unknown == 1 ? "" : "s");
 	cudaError_t err = launch_err != cudaSuccess ? launch_err : sync_err;
 	if (err != cudaSuccess) {
 		const char *hint = error_hint(err);
@@ -386,10 +391,6 @@ static void check_call(const struct kernel *k, const struct dataset *ds, enum se
 	if (l->nlaunches == 0)
 		ck_abort_msg("%s(N=%d) launched no kernel\nhint: the launcher must launch its kernel "
 			     "with <<<grid, block>>>", k->name, N);
-	if (l->frees_unknown)
-		ck_abort_msg("%s(N=%d) called cudaFree on %d pointer%s it did not allocate\nhint: "
-			     "A, B and C belong to the caller: never free them", k->name, N,
-			     l->frees_unknown, l->frees_unknown == 1 ? "" : "s");
 	if (!shape_only)
 		check_result(k, ds, kind, l, cfg, &A, &B, &C, h);
 	cl_dbuf_free(&A);
