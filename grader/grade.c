@@ -319,7 +319,8 @@ static void set_from_check(struct graded_test *t, const struct check_entry *e, d
 	} else {
 		t->status = TEST_CRASH;
 		t->message = xasprintf("the test process died: %s\nhint: the launcher crashed on the "
-				       "host (a bad host pointer, abort(), exit())", e->message);
+				       "host: a device pointer used on the host, a bad host pointer, "
+				       "abort() or exit()", e->message);
 	}
 }
 

@@ -295,6 +295,8 @@ static const char *error_hint(cudaError_t err)
 		return "a block has more than 1024 threads, or a grid or block dimension is 0 "
 		       "or too large";
 	case cudaErrorIllegalAddress:
+	case cudaErrorInvalidAddressSpace:
+	case cudaErrorMisalignedAddress:
 		return "a thread read or wrote outside A, B or C: check the index arithmetic and "
 		       "the bounds check";
 	case cudaErrorLaunchOutOfResources:
