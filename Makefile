@@ -70,6 +70,18 @@ HARNESS_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread $(check_libs) \
 
 lab_objs = $(patsubst %.cu,$(BUILD)/%.o,$(wildcard labs/$(1)/tests/check_*.cu))
 LAB_RSPS := $(LABS:%=$(BUILD)/labs/%/link.rsp)
+
+# --- CPU emulation (x86-64): the same harnesses built with g++ on the
+# emulator in labs/common/emu, for machines without a GPU.
+EMU := $(if $(filter x86_64,$(shell uname -m)),1)
+EMU_DIR := labs/common/emu
+EMU_CXXFLAGS = -std=c++17 -O2 -g -pthread -I$(CUDA_ROOT)/include -I$(CURDIR)/$(EMU_DIR) \
+	       -include cudaemu.h
+EMU_RUNTIME := $(BUILD)/emu/runtime.o $(BUILD)/emu/switch_x86_64.o
+EMU_COMMON_OBJS := $(patsubst %.cu,$(BUILD)/emu/%.o,$(filter-out labs/common/probe.cu,$(wildcard labs/common/*.cu)))
+emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(wildcard labs/$(1)/tests/check_*.cu))
+EMU_LIBS = -pthread $(check_libs) -Wl,--wrap=cudaMalloc -Wl,--wrap=cudaFree
+EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp))
 TOOLCHAIN := $(BUILD)/toolchain.conf
 
 # --- the grader's own tests ------------------------------------------------
@@ -79,7 +91,7 @@ DEPS_OK   := $(BUILD)/.deps-ok
 
 .PHONY: all help deps test check check-unit check-shell check-gpu clean format
 
-all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(TOOLCHAIN)
+all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(EMU_RSPS) $(TOOLCHAIN)
 
 help:
 	@echo 'cudalab targets:'
@@ -171,7 +183,35 @@ $(TOOLCHAIN): Makefile | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' '[toolchain]' 'root = $(CURDIR)' 'nvcc = $(NVCC)' 'cxx = $(CXX)' \
 		'nm = $(NM)' 'readelf = $(READELF)' 'nvcc_flags = $(NVCC_FLAGS)' \
-		'probe = $(abspath $(PROBE))' > $@
+		'probe = $(abspath $(PROBE))' $(if $(EMU),'emu_cxxflags = $(EMU_CXXFLAGS)') > $@
+
+# --- the emulated harnesses
+$(BUILD)/emu/runtime.o: $(EMU_DIR)/runtime.cc | $(DEPS_OK)
+	$(call need_nvcc)
+	$(quiet) CXX $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) -std=c++17 -O2 -g -pthread -Wall -Wextra -Wno-unused-parameter \
+		-I$(CUDA_ROOT)/include -I$(EMU_DIR) -MMD -MP -c $< -o $@
+
+$(BUILD)/emu/switch_x86_64.o: $(EMU_DIR)/switch_x86_64.S
+	$(quiet) AS $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -c $< -o $@
+
+$(BUILD)/emu/labs/%.o: labs/%.cu | $(DEPS_OK)
+	$(call need_nvcc)
+	$(quiet) EMUCXX $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) $(EMU_CXXFLAGS) -Wall -x c++ -Ilabs/common -I$(dir $<).. -MMD -MP \
+		$(shell pkg-config --cflags check 2>/dev/null) -c $< -o $@
+
+$(BUILD)/labs/%/link-emu.rsp: $(EMU_COMMON_OBJS) $(EMU_RUNTIME) Makefile | $(DEPS_OK)
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' $(abspath $(EMU_COMMON_OBJS) $(call emu_lab_objs,$*) $(EMU_RUNTIME)) \
+		$(EMU_LIBS) > $@
+
+$(foreach l,$(LABS),$(eval $(BUILD)/labs/$(l)/link-emu.rsp: $(call emu_lab_objs,$(l))))
 
 .SECONDARY:
 

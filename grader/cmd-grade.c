@@ -95,6 +95,12 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 	case 'k':
 		go->keep_workdir = true;
 		return true;
+	case 'E':
+		go->emulate = 1;
+		return true;
+	case 'N':
+		go->emulate = 0;
+		return true;
 	case 'q':
 		progress_quiet = true;
 		return true;
@@ -119,7 +125,7 @@ int cmd_grade(int argc, char **argv)
 	static const struct option opts[] = {
 		{"student", required_argument, NULL, 's'}, GRADE_LONG_OPTIONS, {NULL, 0, NULL, 0},
 	};
-	struct grade_opts go = {0};
+	struct grade_opts go = {.emulate = -1};
 	struct record_opts ro = {default_db_path(), NULL};
 	int c;
 

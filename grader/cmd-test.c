@@ -29,7 +29,7 @@ int cmd_test(int argc, char **argv)
 		{"no-db", no_argument, NULL, 'n'},     GRADE_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	struct grade_opts go = {0};
+	struct grade_opts go = {.emulate = -1};
 	struct record_opts ro = {default_db_path(), NULL};
 	const char *user = getenv("USER");
 	char *sub = NULL;

@@ -30,13 +30,16 @@ struct record_opts {
 #define GRADE_LONG_OPTIONS                                                                         \
 	{"db", required_argument, NULL, 'd'}, {"json", required_argument, NULL, 'j'},             \
 	{"seed", required_argument, NULL, 'S'}, {"keep", no_argument, NULL, 'k'},                 \
-	{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}
-#define GRADE_SHORT_OPTIONS "d:j:S:kqh"
+	{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},                     \
+	{"emulate", no_argument, NULL, 'E'}, {"no-emulate", no_argument, NULL, 'N'}
+#define GRADE_SHORT_OPTIONS "d:j:S:kqhEN"
 #define GRADE_OPTIONS_HELP                                                                         \
 	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"            \
 	"  --json PATH    also write the result document there\n"                                 \
 	"  --seed N       the inputs' seed (default: a fresh random one)\n"                       \
 	"  --keep         keep the work folder (the build and the test logs)\n"                   \
+	"  --emulate      run the tests on the CPU emulator even where a GPU is\n"                \
+	"  --no-emulate   without a GPU, do not fall back to the CPU emulator\n"                  \
 	"  -q, --quiet    no progress lines\n"                                                    \
 	"  -h, --help     this text\n"
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro);

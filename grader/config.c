@@ -139,6 +139,8 @@ static int lab_key(struct parse_state *st, const char *key, const char *value)
 		cfg->run_timeout = d;
 	else if (!strcmp(key, "output_limit"))
 		cfg->output_limit = (size_t)d;
+	else if (!strcmp(key, "emulation_slowdown") && d >= 1)
+		cfg->emulation_slowdown = d;
 	else {
 		snprintf(st->msg, sizeof(st->msg), "unknown key '%s' in [lab]", key);
 		return -1;
@@ -203,6 +205,7 @@ void config_init(struct lab_config *cfg)
 	cfg->build_timeout = 120;
 	cfg->run_timeout = 300;
 	cfg->output_limit = 64 * 1024;
+	cfg->emulation_slowdown = 10;
 }
 
 int config_parse(const char *path, struct lab_config *cfg)
@@ -347,6 +350,7 @@ static int toolchain_handler(void *user, const char *section, const char *key, c
 		       : !strcmp(key, "readelf")    ? &tc->readelf
 		       : !strcmp(key, "nvcc_flags") ? &tc->nvcc_flags
 		       : !strcmp(key, "probe")      ? &tc->probe
+		       : !strcmp(key, "emu_cxxflags") ? &tc->emu_cxxflags
 						    : NULL;
 	if (!field)
 		return 1;  /* newer keys from a newer Makefile are harmless */
@@ -392,5 +396,6 @@ void toolchain_free(struct toolchain *tc)
 	free(tc->readelf);
 	free(tc->nvcc_flags);
 	free(tc->probe);
+	free(tc->emu_cxxflags);
 	memset(tc, 0, sizeof(*tc));
 }

@@ -29,6 +29,7 @@ struct lab_config {
 	size_t max_file_bytes;
 	struct strlist symbols;      /* functions the submission must define */
 	double build_timeout, run_timeout;
+	double emulation_slowdown;   /* timeouts are this many times longer in emulation */
 	size_t output_limit;
 	struct lab_part *parts;
 	size_t nparts;
@@ -53,6 +54,7 @@ struct toolchain {
 	char *root;        /* the cudalab checkout */
 	char *build;       /* its build directory */
 	char *nvcc, *cxx, *nm, *readelf, *nvcc_flags, *probe;
+	char *emu_cxxflags;   /* g++ flags of an emulated build; NULL: no emulator here */
 };
 int toolchain_load(const char *build_dir, struct toolchain *tc);
 void toolchain_free(struct toolchain *tc);

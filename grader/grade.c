@@ -11,6 +11,7 @@
 #include "audit.h"
 #include "checklog.h"
 #include "intake.h"
+#include "rewrite.h"
 #include "run.h"
 
 #include <errno.h>
@@ -179,15 +180,145 @@ static char *join_lines(const struct strlist *l)
 	return strbuf_detach(&sb);
 }
 
+/* Where the tests run: the GPU, the CPU emulator, or nowhere. */
+static enum run_mode choose_mode(const struct toolchain *tc, const struct grade_opts *o,
+				 const struct result *r)
+{
+	if (o->emulate <= 0 && r->gpu.available)
+		return MODE_GPU;
+	if (o->emulate != 0 && tc->emu_cxxflags)
+		return MODE_EMULATED;
+	return MODE_NONE;
+}
+
+/*
+ * Links objs with the lab's harness (the response file `rsp` that make
+ * wrote) into workdir/check_<lab>; a failure is the student's link error.
+ */
+static int link_binary(const struct toolchain *tc, const struct lab_config *cfg,
+		       const struct strlist *objs, const char *rsp, const char *workdir,
+		       char **binary, struct result *r)
+{
+	struct strlist argv = STRLIST_INIT;
+	struct run_result lr;
+	int ret = -1;
+
+	*binary = xasprintf("%s/check_%s", workdir, cfg->name);
+	strlist_push(&argv, tc->cxx);
+	strlist_push(&argv, "-o");
+	strlist_push(&argv, *binary);
+	for (size_t i = 0; i < objs->n; i++)
+		strlist_push(&argv, objs->v[i]);
+	strlist_pushf(&argv, "@%s/labs/%s/%s", tc->build, cfg->name, rsp);
+	struct run_spec ls = {.argv = (const char *const *)argv.v, .timeout = cfg->build_timeout,
+			      .output_limit = LOG_LIMIT};
+	if (run_one(&ls, &lr))
+		goto out;
+	if (!lr.started || lr.timed_out || lr.signal || lr.exit_code) {
+		char *why = run_describe(&ls, &lr);
+		r->build = BUILD_LINK_ERROR;
+		r->build_message = xasprintf("linking with the test harness failed (%s)", why);
+		free(r->build_log);
+		r->build_log = xstrdup(lr.output ? lr.output : "");
+		free(why);
+	}
+	run_result_release(&lr);
+	ret = 0;
+out:
+	strlist_clear(&argv);
+	return ret;
+}
+
+/*
+ * The CPU build of a submission nvcc already compiled: each .cu rewritten
+ * (rewrite.c), compiled with g++ on the emulator, linked with the emulated
+ * harness. What the emulator cannot build is no fault of the student's: the
+ * run then has no tests (mode none) and says why.
+ */
+static int emulated_build(const struct toolchain *tc, const struct lab_config *cfg,
+			  const char *workdir, char **binary, struct result *r)
+{
+	struct strlist objs = STRLIST_INIT;
+	char *problem = NULL;
+	int ret = -1;
+
+	for (size_t i = 0; i < cfg->files.n && !problem; i++) {
+		const char *f = cfg->files.v[i];
+		if (!is_source(f))
+			continue;
+		char *src_path = xasprintf("%s/%s", workdir, f), *src = read_file(src_path, NULL);
+		char *cpp = xasprintf("%s/%s.emu.cpp", workdir, f), *why = NULL, *out;
+		free(src_path);
+		if (!src) {
+			free(cpp);
+			goto out;
+		}
+		out = rewrite_cuda(src, f, &why);
+		free(src);
+		if (!out) {
+			problem = why;
+			free(cpp);
+			break;
+		}
+		int wr = write_file_atomic(cpp, out, strlen(out));
+		free(out);
+		if (wr) {
+			free(cpp);
+			goto out;
+		}
+		struct strlist argv = STRLIST_INIT;
+		strlist_push(&argv, tc->cxx);
+		strlist_split(&argv, tc->emu_cxxflags);
+		strlist_pushf(&argv, "-I%s", workdir);
+		strlist_pushf(&argv, "-I%s", cfg->dir);
+		strlist_push(&argv, "-c");
+		strlist_push(&argv, cpp);
+		strlist_push(&argv, "-o");
+		strlist_pushf(&objs, "%s/%s.emu.o", workdir, f);
+		strlist_push(&argv, objs.v[objs.n - 1]);
+		struct run_spec spec = {.argv = (const char *const *)argv.v, .cwd = workdir,
+					.timeout = cfg->build_timeout, .output_limit = LOG_LIMIT};
+		struct run_result res;
+		int rr = run_one(&spec, &res);
+		if (!rr && (!res.started || res.timed_out || res.signal || res.exit_code))
+			problem = xasprintf("the CPU emulator cannot build '%s':\n%s", f,
+					    res.output ? res.output : "");
+		run_result_release(&res);
+		strlist_clear(&argv);
+		free(cpp);
+		if (rr)
+			goto out;
+	}
+	if (!problem) {
+		if (link_binary(tc, cfg, &objs, "link-emu.rsp", workdir, binary, r))
+			goto out;
+		if (r->build == BUILD_LINK_ERROR) {   /* nvcc's link was not tried: ours failed */
+			problem = xasprintf("the CPU emulator cannot link the submission:\n%s",
+					    r->build_log);
+			r->build = BUILD_OK;
+			free(r->build_message);
+			r->build_message = NULL;
+		}
+	}
+	if (problem) {
+		r->mode = MODE_NONE;
+		r->state_reason = problem;
+	}
+	ret = 0;
+out:
+	strlist_clear(&objs);
+	return ret;
+}
+
 /*
  * Compiles every .cu of the submission while the probe asks the GPU what it
  * is, audits the objects and links the test binary into workdir/check_<lab>.
  * A build the student broke sets r->build; -1 only for the grader's failures.
  */
-static int build(const struct toolchain *tc, const struct lab_config *cfg, const char *workdir,
-		 struct result *r, char **binary)
+static int build(const struct toolchain *tc, const struct lab_config *cfg,
+		 const struct grade_opts *o, const char *workdir, struct result *r, char **binary)
 {
-	struct strlist objs = STRLIST_INIT, problems = STRLIST_INIT, link = STRLIST_INIT;
+	struct strlist objs = STRLIST_INIT, problems = STRLIST_INIT;
 	struct strlist *argvs = xcalloc(cfg->files.n + 1, sizeof(*argvs));
 	struct run_spec *specs = xcalloc(cfg->files.n + 1, sizeof(*specs));
 	struct run_result *res = xcalloc(cfg->files.n + 1, sizeof(*res));
@@ -260,27 +391,12 @@ static int build(const struct toolchain *tc, const struct lab_config *cfg, const
 		goto out;
 	}
 
-	*binary = xasprintf("%s/check_%s", workdir, cfg->name);
-	strlist_push(&link, tc->cxx);
-	strlist_push(&link, "-o");
-	strlist_push(&link, *binary);
-	for (size_t i = 0; i < objs.n; i++)
-		strlist_push(&link, objs.v[i]);
-	strlist_pushf(&link, "@%s/labs/%s/link.rsp", tc->build, cfg->name);
-	struct run_spec ls = {.argv = (const char *const *)link.v, .timeout = cfg->build_timeout,
-			      .output_limit = LOG_LIMIT};
-	struct run_result lr;
-	if (run_one(&ls, &lr))
+	r->mode = choose_mode(tc, o, r);
+	if (r->mode == MODE_GPU &&
+	    link_binary(tc, cfg, &objs, "link.rsp", workdir, binary, r))
 		goto out;
-	if (!lr.started || lr.timed_out || lr.signal || lr.exit_code) {
-		char *why = run_describe(&ls, &lr);
-		r->build = BUILD_LINK_ERROR;
-		r->build_message = xasprintf("linking with the test harness failed (%s)", why);
-		free(r->build_log);
-		r->build_log = xstrdup(lr.output ? lr.output : "");
-		free(why);
-	}
-	run_result_release(&lr);
+	if (r->mode == MODE_EMULATED && emulated_build(tc, cfg, workdir, binary, r))
+		goto out;
 	ret = 0;
 out:
 	r->build_seconds = now_seconds() - t0;
@@ -293,7 +409,6 @@ out:
 	free(res);
 	strlist_clear(&objs);
 	strlist_clear(&problems);
-	strlist_clear(&link);
 	strbuf_release(&log);
 	return ret;
 }
@@ -340,9 +455,10 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 	strlist_push(&argv, binary);
 	strlist_push(&argv, "--xml-dir");
 	strlist_push(&argv, logs);
+	double slow = r->mode == MODE_EMULATED ? cfg->emulation_slowdown : 1;
 	for (size_t p = 0; p < cfg->nparts; p++) {
 		strlist_push(&argv, "--timeout");
-		strlist_pushf(&argv, "%s=%g", cfg->parts[p].name, cfg->parts[p].timeout);
+		strlist_pushf(&argv, "%s=%g", cfg->parts[p].name, cfg->parts[p].timeout * slow);
 	}
 	snprintf(input, sizeof(input), "seed=%llu\n", seed);
 	struct run_spec spec = {
@@ -350,14 +466,15 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 		.envp = (const char *const *)env,
 		.cwd = workdir,
 		.input = input,
-		.timeout = cfg->run_timeout,
+		.timeout = cfg->run_timeout * slow,
 		.output_limit = cfg->output_limit,
-		.cpu_seconds = (unsigned long)(cfg->run_timeout * 2),
+		.cpu_seconds = (unsigned long)(cfg->run_timeout * slow * 4),
 		.max_file_bytes = 256ul << 20,
 		.max_open_files = 1024,
 	};
 
-	progress("running %zu tests on %s ...", r->ntests, r->gpu.name);
+	progress("running %zu tests %s ...", r->ntests,
+		 r->mode == MODE_EMULATED ? "on the CPU emulator" : r->gpu.name);
 	if (run_one(&spec, &res))
 		goto out;
 	if (!res.started) {
@@ -382,7 +499,7 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 				part = &cfg->parts[p];
 		const struct check_entry *e = checklog_find(&log, t->id);
 		if (e) {
-			set_from_check(t, e, part->timeout);
+			set_from_check(t, e, part->timeout * slow);
 		} else {
 			/* no result: the test binary died or was stopped before this test */
 			t->status = res.timed_out ? TEST_TIMEOUT : TEST_CRASH;
@@ -461,17 +578,24 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 	}
 	intake_release(&in);
 
-	if (build(tc, cfg, workdir, r, &binary))
+	if (build(tc, cfg, o, workdir, r, &binary))
 		goto out_workdir;
 	if (r->build != BUILD_OK) {
 		result_mark_not_run(r, "not run: the submission was not built");
-	} else if (!r->gpu.available) {
-		r->state_reason = xasprintf("no CUDA device: %s", r->gpu.reason);
+	} else if (r->mode == MODE_NONE) {
+		if (!r->state_reason)
+			r->state_reason = xasprintf("no CUDA device (%s), and %s", r->gpu.reason,
+						    o->emulate < 0 ? "no CPU emulator on this machine"
+								   : "emulation is off");
 		char *why = xasprintf("not run: %s", r->state_reason);
 		result_mark_not_run(r, why);
 		free(why);
-	} else if (run_tests(cfg, workdir, binary, r->seed, r)) {
-		goto out_workdir;
+	} else {
+		if (r->mode == MODE_EMULATED)
+			r->state_reason = xstrdup("emulated on the CPU: a pre-check of correctness, "
+						  "not a grade; run on a GPU for the grade");
+		if (run_tests(cfg, workdir, binary, r->seed, r))
+			goto out_workdir;
 	}
 	ret = 0;
 out_finish:

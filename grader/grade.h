@@ -13,6 +13,7 @@ struct grade_opts {
 	const char *student;
 	bool keep_workdir;         /* leave the work folder for inspection */
 	unsigned long long seed;   /* 0: a fresh random seed */
+	int emulate;               /* 1 always, 0 never, -1 when there is no GPU */
 };
 
 /*

@@ -14,6 +14,12 @@ static const char *const test_names[] = {"pass", "fail", "timeout", "crash", "no
 static const char *const build_names[] = {"not-attempted", "ok",           "refused",
 					  "compile-error", "audit-failed", "link-error"};
 static const char *const state_names[] = {"complete", "incomplete", "not-built"};
+static const char *const mode_names[] = {"none", "gpu", "emulated"};
+
+const char *run_mode_name(enum run_mode m)
+{
+	return mode_names[m];
+}
 
 const char *test_status_name(enum test_status s)
 {
@@ -86,7 +92,7 @@ void result_finish(struct result *r)
 	}
 	if (r->build != BUILD_OK)
 		r->state = RUN_NOT_BUILT;
-	else if (not_run)
+	else if (not_run || r->mode != MODE_GPU)
 		r->state = RUN_INCOMPLETE;
 	else
 		r->state = RUN_COMPLETE;
@@ -161,6 +167,7 @@ char *result_to_json(const struct result *r, bool indent)
 	json_object_set_new(doc, "score", json_real(r->score));
 	json_object_set_new(doc, "max_score", json_real(r->max_score));
 	json_object_set_new(doc, "bonus_score", json_real(r->bonus_score));
+	json_object_set_new(doc, "mode", json_string(run_mode_name(r->mode)));
 	json_object_set_new(doc, "status", json_string(run_state_name(r->state)));
 	json_object_set_new(doc, "provisional", json_boolean(r->state == RUN_INCOMPLETE));
 	json_object_set_new(doc, "status_reason", str_or_null(r->state_reason));

@@ -24,6 +24,12 @@ enum build_state {
 	BUILD_LINK_ERROR,
 };
 
+enum run_mode {
+	MODE_NONE,            /* nothing ran the tests */
+	MODE_GPU,
+	MODE_EMULATED,        /* on the CPU emulator: a pre-check, never a grade */
+};
+
 enum run_state {
 	RUN_COMPLETE,         /* every test ran: the score is final */
 	RUN_INCOMPLETE,       /* some tests could not run (no GPU): provisional */
@@ -53,6 +59,7 @@ struct result {
 	} gpu;
 	struct intake_file *files;
 	size_t nfiles;
+	enum run_mode mode;
 	enum build_state build;
 	char *build_message;   /* what went wrong, for the student */
 	char *build_log;       /* compiler diagnostics */
@@ -78,6 +85,7 @@ struct graded_test *result_find(struct result *r, const char *part, const char *
 const char *test_status_name(enum test_status s);
 const char *build_state_name(enum build_state s);
 const char *run_state_name(enum run_state s);
+const char *run_mode_name(enum run_mode m);
 
 /* The JSON document, as a string (pretty when indent). */
 char *result_to_json(const struct result *r, bool indent);

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Without a GPU: the stub, the reference and every fixture build and link (or
-# fail to, with the verdict their expect file gives), and nothing is graded.
+# Without a GPU and with emulation off: the stub, the reference and every
+# fixture build and link (or fail to, with the verdict their expect file
+# gives), and nothing is graded.
 . "$(dirname "$0")/lib.sh"
 cpu_only
 gpu_available && skip_all "a GPU is here: t3002 grades the fixtures"
@@ -12,7 +13,7 @@ for dir in "$T_ROOT/student_template/matmul" "$T_ROOT/reference/matmul" \
 	[ -f "$dir/expect" ] && built=$(awk '$1 == "build" { print $2 }' "$dir/expect") || built=ok
 	if [ "$built" = ok ]; then
 		test_expect_success "$name builds and links; with no GPU nothing is graded (exit 4)" '
-			grade_fixture "'"$dir"'" r.json &&
+			grade_fixture "'"$dir"'" r.json --no-emulate &&
 			[ "$(cat r.json.exit)" = 4 ] &&
 			[ "$(jq -r .build.status r.json)" = ok ] &&
 			[ "$(jq -r .status r.json)" = incomplete ] &&
@@ -22,7 +23,7 @@ for dir in "$T_ROOT/student_template/matmul" "$T_ROOT/reference/matmul" \
 		'
 	else
 		test_expect_success "$name gets its verdict: $built" '
-			grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
+			grade_fixture "'"$dir"'" r.json --no-emulate && check_expect r.json "'"$dir"'/expect"
 		'
 	fi
 done

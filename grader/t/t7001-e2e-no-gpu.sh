@@ -1,19 +1,20 @@
 #!/bin/bash
 # make test LAB=matmul on a machine without a GPU (as in CI): the submission
-# is built and audited, no test runs, the run is incomplete, never a pass or
-# a fail, and it is recorded as such.
+# is built and audited and, with emulation off, no test runs: the run is
+# incomplete, never a pass or a fail, and it is recorded as such.
 . "$(dirname "$0")/lib.sh"
 cpu_only
 gpu_available && skip_all "a GPU is here"
 
 test_expect_success 'make test LAB=matmul grades the stub: incomplete, exit 4' '
 	make -s -C "$T_ROOT" test LAB=matmul >out 2>&1; [ $? -ne 0 ] &&
-	grep -q "INCOMPLETE: no CUDA device" out && grep -q "build       ok" out
+	grep -q "INCOMPLETE: emulated on the CPU" out && grep -q "build       ok" out
 '
 test_expect_success 'cudalab test exits 4 and writes an incomplete, provisional result' '
-	"$CUDALAB" test matmul --sub "$T_ROOT/reference/matmul" --json r.json >out 2>&1
+	"$CUDALAB" test matmul --sub "$T_ROOT/reference/matmul" --no-emulate --json r.json >out 2>&1
 	[ $? -eq 4 ] &&
 	[ "$(jq -r .status r.json)" = incomplete ] && [ "$(jq .provisional r.json)" = true ] &&
+	[ "$(jq -r .mode r.json)" = none ] &&
 	[ "$(jq -r .gpu.name r.json)" = none ] && [ "$(jq -r .gpu.available r.json)" = false ] &&
 	jq -r .status_reason r.json | grep -q "no CUDA device" &&
 	[ "$(jq "[.tests[] | select(.status == \"not-run\")] | length" r.json)" = 15 ] &&
@@ -27,7 +28,7 @@ test_expect_success 'the incomplete run is in the gradebook as incomplete' '
 '
 test_expect_success '--no-db records nothing' '
 	n=$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs") &&
-	"$CUDALAB" test matmul --no-db -q >/dev/null 2>&1;
+	"$CUDALAB" test matmul --no-db --no-emulate -q >/dev/null 2>&1;
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = "$n" ]
 '
 test_done

@@ -88,6 +88,12 @@ struct cl_ledger {
 void cl_ledger_begin(void);
 const struct cl_ledger *cl_ledger_end(void);
 
+/*
+ * What the CPU emulator knows about the last error (the CUDA thread that
+ * faulted, the barrier that diverged), or NULL (always on a GPU).
+ */
+const char *cl_error_detail(void);
+
 /* "grid (7,7,1) block (1,1,1)" for launch i of the ledger, or "no launch". */
 const char *cl_launch_str(const struct cl_ledger *l, int i, char *buf, size_t len);
 

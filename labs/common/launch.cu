@@ -16,15 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef CUDAEMU
 extern "C" {
 unsigned __real___cudaPushCallConfiguration(dim3 grid, dim3 block, size_t smem,
 					    struct CUstream_st *stream);
 cudaError_t __real___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, void **args,
 				      size_t smem, cudaStream_t stream);
 cudaError_t __real___cudaGetKernel(cudaKernel_t *k, const void *fun);
-cudaError_t __real_cudaMalloc(void **p, size_t n);
-cudaError_t __real_cudaFree(void *p);
 }
+#endif
+extern "C" cudaError_t __real_cudaMalloc(void **p, size_t n);
+extern "C" cudaError_t __real_cudaFree(void *p);
 
 #define MAX_KERNELS 64
 #define MAX_ALLOCS 256
@@ -37,12 +39,6 @@ static struct ledger_state {
 	size_t alloc_size[MAX_ALLOCS];
 } ledger;
 
-/* Kernel handles seen by __cudaGetKernel, with the host function they stand for. */
-static struct {
-	cudaKernel_t handle;
-	const void *fun;
-} kernels[MAX_KERNELS];
-static int nkernels;
 
 void cl_ledger_begin(void)
 {
@@ -74,6 +70,42 @@ const char *cl_launch_str(const struct cl_ledger *l, int i, char *buf, size_t le
 		 c->grid.z, c->block.x, c->block.y, c->block.z);
 	return buf;
 }
+
+#ifdef CUDAEMU
+/* The emulator reports each launch itself, with the kernel as written. */
+extern "C" void cudaemu_on_launch(const cudaemu_launch *l)
+{
+	if (!ledger.active)
+		return;
+	int i = ledger.l.nlaunches++;
+	if (i < CL_MAX_LAUNCHES) {
+		struct cl_launch *c = &ledger.l.launch[i];
+		snprintf(c->kernel, sizeof(c->kernel), "%s", l->kernel);
+		c->grid = l->grid;
+		c->block = l->block;
+		c->dyn_smem = l->shmem;
+		c->static_smem = (size_t)-1;   /* not known on the CPU */
+	}
+}
+
+extern "C" const char *cudaemu_error_detail(void);
+
+const char *cl_error_detail(void)
+{
+	return cudaemu_error_detail();
+}
+#else
+const char *cl_error_detail(void)
+{
+	return NULL;
+}
+
+/* Kernel handles seen by __cudaGetKernel, with the host function they stand for. */
+static struct {
+	cudaKernel_t handle;
+	const void *fun;
+} kernels[MAX_KERNELS];
+static int nkernels;
 
 static void kernel_name(const void *fun, struct cl_launch *c)
 {
@@ -136,6 +168,8 @@ extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3
 	}
 	return __real___cudaLaunchKernel(k, grid, block, args, smem, stream);
 }
+
+#endif
 
 extern "C" cudaError_t __wrap_cudaMalloc(void **p, size_t n)
 {

@@ -40,6 +40,7 @@ static void make_result(struct result *r, const char *student, const char *file_
 	r->student = xstrdup(student);
 	r->started_at = xstrdup("2026-11-22T00:00:00Z");
 	r->build = BUILD_OK;
+	r->mode = MODE_GPU;
 	r->nfiles = 1;
 	r->files = xcalloc(1, sizeof(*r->files));
 	r->files[0].name = xstrdup("a.cu");

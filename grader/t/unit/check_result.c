@@ -34,6 +34,7 @@ START_TEST(test_result_scores_and_exit_codes)
 	ck_assert_uint_eq(r.ntests, 3);
 	ck_assert_str_eq(r.tests[1].id, "test_demo_a_y");
 	r.build = BUILD_OK;
+	r.mode = MODE_GPU;
 
 	set_all(&r, TEST_PASS);
 	result_finish(&r);
@@ -58,6 +59,14 @@ START_TEST(test_result_scores_and_exit_codes)
 	ck_assert_int_eq(r.state, RUN_INCOMPLETE);
 	ck_assert_int_eq(result_exit_code(&r), EXIT_INCOMPLETE);
 
+	/* an emulated run that passed everything is still no grade */
+	set_all(&r, TEST_PASS);
+	r.mode = MODE_EMULATED;
+	result_finish(&r);
+	ck_assert_int_eq(r.state, RUN_INCOMPLETE);
+	ck_assert_int_eq(result_exit_code(&r), EXIT_INCOMPLETE);
+	ck_assert_double_eq(r.score, 10);
+
 	r.build = BUILD_COMPILE_ERROR;
 	result_finish(&r);
 	ck_assert_int_eq(result_exit_code(&r), EXIT_NOT_BUILT);
@@ -72,6 +81,7 @@ START_TEST(test_result_json_document)
 
 	result_init(&r, &cfg);
 	r.build = BUILD_OK;
+	r.mode = MODE_GPU;
 	r.student = xstrdup("ada \"quoted\"");
 	r.nfiles = 1;
 	r.files = xcalloc(1, sizeof(*r.files));

@@ -12,6 +12,7 @@ Suite *db_suite(void);
 Suite *intake_suite(void);
 Suite *run_suite(void);
 Suite *checklog_suite(void);
+Suite *rewrite_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);

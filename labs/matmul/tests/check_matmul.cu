@@ -384,11 +384,12 @@ static void check_call(const struct kernel *k, const struct dataset *ds, enum se
 			     l->frees_unknown, l->frees_unknown == 1 ? "" : "s");
 	cudaError_t err = launch_err != cudaSuccess ? launch_err : sync_err;
 	if (err != cudaSuccess) {
-		const char *hint = error_hint(err);
-		ck_abort_msg("%s(N=%d): %s %s: %s (launch: %s)%s%s", k->name, N,
+		const char *hint = error_hint(err), *detail = cl_error_detail();
+		ck_abort_msg("%s(N=%d): %s %s: %s (launch: %s)%s%s%s%s", k->name, N,
 			     launch_err != cudaSuccess ? "the launch failed with" : "the kernel failed with",
 			     cudaGetErrorName(err), cudaGetErrorString(err), cfg,
-			     hint ? "\nhint: " : "", hint ? hint : "");
+			     detail ? "\n" : "", detail ? detail : "", hint ? "\nhint: " : "",
+			     hint ? hint : "");
 	}
 	if (l->nlaunches == 0)
 		ck_abort_msg("%s(N=%d) launched no kernel\nhint: the launcher must launch its kernel "

@@ -1,0 +1,241 @@
+/*
+ * rewrite.c - the source rewriting of the CPU emulation (see rewrite.h).
+ *
+ * Owns: finding launches and dynamic shared-memory declarations in CUDA
+ * source. Works on tokens as far as it needs to: it knows comments, string,
+ * character and raw string literals, and bracket nesting; it does not parse
+ * C++.
+ */
+#include "rewrite.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* For each byte: is it code (not inside a comment or a literal)? */
+static char *code_map(const char *s, size_t n)
+{
+	char *code = xcalloc(n + 1, 1);
+	size_t i = 0;
+
+	while (i < n) {
+		if (s[i] == '/' && s[i + 1] == '/') {
+			while (i < n && s[i] != '\n')
+				i++;
+		} else if (s[i] == '/' && s[i + 1] == '*') {
+			const char *end = strstr(s + i + 2, "*/");
+			i = end ? (size_t)(end - s) + 2 : n;
+		} else if (s[i] == 'R' && s[i + 1] == '"' && (i == 0 || !isalnum((unsigned char)s[i - 1]))) {
+			/* R"delim( ... )delim" */
+			size_t d = i + 2, dl = strcspn(s + d, "(");
+			char close[40];
+			if (dl < 16) {
+				snprintf(close, sizeof(close), ")%.*s\"", (int)dl, s + d);
+				const char *end = strstr(s + d + dl, close);
+				i = end ? (size_t)(end - s) + strlen(close) : n;
+			} else {
+				code[i++] = 1;
+			}
+		} else if (s[i] == '"' || (s[i] == '\'' && !(i && isxdigit((unsigned char)s[i - 1]) &&
+							      isxdigit((unsigned char)s[i + 1])))) {
+			/* a literal; a ' between hex digits is a C++14 digit separator */
+			char q = s[i++];
+			while (i < n && s[i] != q && s[i] != '\n')
+				i += s[i] == '\\' ? 2 : 1;
+			i++;
+		} else {
+			code[i++] = 1;
+		}
+	}
+	return code;
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Start of the kernel expression that ends just before position end:
+ * `k`, `ns::k`, `k<float, 16>`, `ns::k<T>`. Returns end when there is none. */
+static size_t kernel_start(const char *s, const char *code, size_t end)
+{
+	size_t i = end;
+
+	while (i > 0 && isspace((unsigned char)s[i - 1]))
+		i--;
+	for (;;) {
+		if (i > 0 && s[i - 1] == '>' && code[i - 1]) {   /* template arguments */
+			int depth = 0;
+			while (i > 0) {
+				char c = s[--i];
+				if (!code[i])
+					continue;
+				depth += c == '>' || c == ')' ? 1 : c == '<' || c == '(' ? -1 : 0;
+				if (depth == 0)
+					break;
+			}
+			while (i > 0 && isspace((unsigned char)s[i - 1]))
+				i--;
+		}
+		size_t id_end = i;
+		while (i > 0 && ident_char(s[i - 1]))
+			i--;
+		if (i == id_end)
+			return end;
+		if (i >= 2 && s[i - 1] == ':' && s[i - 2] == ':') {
+			i -= 2;
+			continue;
+		}
+		return isdigit((unsigned char)s[i]) ? end : i;
+	}
+}
+
+/* Position just past the `>>>` that closes the `<<<` at start, or 0. */
+static size_t config_end(const char *s, const char *code, size_t n, size_t start)
+{
+	int depth = 0;
+
+	for (size_t i = start + 3; i < n; i++) {
+		if (!code[i])
+			continue;
+		if (strchr("([{", s[i]))
+			depth++;
+		else if (strchr(")]}", s[i]))
+			depth--;
+		else if (depth == 0 && !strncmp(s + i, ">>>", 3))
+			return i + 3;
+		if (depth < 0)
+			return 0;
+	}
+	return 0;
+}
+
+static void add_escaped(struct strbuf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '"' || c == '\\')
+			strbuf_addf(out, "\\%c", c);
+		else if (!isspace((unsigned char)c))
+			strbuf_add(out, &c, 1);
+		else if (out->len && out->buf[out->len - 1] != ' ' && out->buf[out->len - 1] != '"')
+			strbuf_addstr(out, " ");
+	}
+}
+
+/* `extern __shared__ T name[];` at i (pointing at "extern"): its rewrite, or 0. */
+static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, struct strbuf *out)
+{
+	size_t p = i + 6, semi, close, open, name_end, name_start, type_start;
+
+	while (p < n && isspace((unsigned char)s[p]))
+		p++;
+	if (strncmp(s + p, "__shared__", 10) || ident_char(s[p + 10]))
+		return 0;
+	type_start = p + 10;
+	for (semi = type_start; semi < n && !(code[semi] && s[semi] == ';'); semi++)
+		;
+	if (semi == n)
+		return 0;
+	close = semi;
+	while (close > type_start && isspace((unsigned char)s[close - 1]))
+		close--;
+	if (close <= type_start || s[close - 1] != ']')
+		return 0;
+	open = close - 1;
+	while (open > type_start && s[open] != '[')
+		open--;
+	name_end = open;
+	while (name_end > type_start && isspace((unsigned char)s[name_end - 1]))
+		name_end--;
+	name_start = name_end;
+	while (name_start > type_start && ident_char(s[name_start - 1]))
+		name_start--;
+	if (name_start == name_end)
+		return 0;
+
+	/* the type, without any __align__(n) */
+	struct strbuf type = STRBUF_INIT;
+	for (size_t t = type_start; t < name_start; t++) {
+		if (!strncmp(s + t, "__align__", 9)) {
+			t = strchr(s + t, ')') ? (size_t)(strchr(s + t, ')') - s) : t;
+			continue;
+		}
+		if (s[t] != '\n')
+			strbuf_add(&type, s + t, 1);
+	}
+	strbuf_addf(out, "%s *const %.*s = (%s *)cudaemu_dyn_shmem();", type.buf,
+		    (int)(name_end - name_start), s + name_start, type.buf);
+	for (size_t t = i; t <= semi; t++)   /* keep the lines where they were */
+		if (s[t] == '\n')
+			strbuf_addstr(out, "\n");
+	strbuf_release(&type);
+	return semi + 1;
+}
+
+char *rewrite_cuda(const char *src, const char *name, char **why)
+{
+	size_t n = strlen(src), done = 0;
+	char *code = code_map(src, n);
+	struct strbuf out = STRBUF_INIT;
+
+	*why = NULL;
+	strbuf_addf(&out, "#line 1 \"%s\"\n", name);
+	for (size_t i = 0; i < n; i++) {
+		if (!code[i])
+			continue;
+		if (src[i] == 'e' && !strncmp(src + i, "extern", 6) && !ident_char(src[i + 6]) &&
+		    (i == 0 || !ident_char(src[i - 1]))) {
+			struct strbuf decl = STRBUF_INIT;
+			size_t next = dyn_shared(src, code, n, i, &decl);
+			if (next) {
+				strbuf_add(&out, src + done, i - done);
+				strbuf_add(&out, decl.buf, decl.len);
+				done = i = next;
+				i--;
+			}
+			strbuf_release(&decl);
+			continue;
+		}
+		if (strncmp(src + i, "<<<", 3))
+			continue;
+		size_t start = kernel_start(src, code, i), end = config_end(src, code, n, i), after;
+		if (start == i || start < done) {
+			*why = xasprintf("%s: a launch '<<<' without a kernel name before it", name);
+			break;
+		}
+		if (!end) {
+			*why = xasprintf("%s: a launch '<<<' without its closing '>>>'", name);
+			break;
+		}
+		for (after = end; after < n && isspace((unsigned char)src[after]); after++)
+			;
+		if (src[after] != '(') {
+			*why = xasprintf("%s: a launch '>>>' not followed by the kernel's arguments", name);
+			break;
+		}
+		size_t expr_end = i;
+		while (expr_end > start && isspace((unsigned char)src[expr_end - 1]))
+			expr_end--;
+		strbuf_add(&out, src + done, start - done);
+		strbuf_addstr(&out, "cudaemu::launch(");
+		strbuf_add(&out, src + start, expr_end - start);
+		strbuf_addstr(&out, ", \"");
+		add_escaped(&out, src + start, expr_end - start);
+		strbuf_addstr(&out, "\", __FILE__, __LINE__, ");
+		/* whatever stood between the kernel and <<<, and the configuration, verbatim */
+		strbuf_add(&out, src + expr_end, i - expr_end);
+		strbuf_add(&out, src + i + 3, end - 3 - (i + 3));
+		strbuf_addstr(&out, ")");
+		done = i = end;
+		i--;
+	}
+	free(code);
+	if (*why) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	strbuf_add(&out, src + done, n - done);
+	return strbuf_detach(&out);
+}

@@ -1,0 +1,84 @@
+/* Unit tests of rewrite.c: launches and dynamic shared memory. */
+#include "rewrite.h"
+#include "unit.h"
+
+#include <string.h>
+
+static int lines(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+#define EXPECT(src, want)                                                                          \
+	do {                                                                                       \
+		char *why_, *out_ = rewrite_cuda(src, "k.cu", &why_);                              \
+		ck_assert_msg(out_ != NULL, "refused: %s", why_);                                  \
+		ck_assert_str_eq(out_ + strlen("#line 1 \"k.cu\"\n"), want);                     \
+		ck_assert_int_eq(lines(out_), lines(src) + 1);                                     \
+		free(out_);                                                                        \
+	} while (0)
+
+START_TEST(test_rewrite_launches)
+{
+	EXPECT("k<<<g, b>>>(x);", "cudaemu::launch(k, \"k\", __FILE__, __LINE__, g, b)(x);");
+	EXPECT("k <<< dim3(N, N), 1 >>> (a, b);",
+	       "cudaemu::launch(k, \"k\", __FILE__, __LINE__,   dim3(N, N), 1 ) (a, b);");
+	EXPECT("ns::k<float, 16><<<g, b, s * sizeof(float), 0>>>(p);",
+	       "cudaemu::launch(ns::k<float, 16>, \"ns::k<float, 16>\", __FILE__, __LINE__, g, b, "
+	       "s * sizeof(float), 0)(p);");
+	EXPECT("k<<<f(a, g(b)), h[1]>>>(x)", "cudaemu::launch(k, \"k\", __FILE__, __LINE__, "
+					     "f(a, g(b)), h[1])(x)");
+	/* a launch over several lines keeps its lines */
+	EXPECT("k<<<grid,\n   block>>>(\n a);\nint x;",
+	       "cudaemu::launch(k, \"k\", __FILE__, __LINE__, grid,\n   block)(\n a);\nint x;");
+	/* no launches in comments or literals */
+	EXPECT("// k<<<1,1>>>(x);\n/* k<<<1,1>>>() */ s = \"k<<<1,1>>>()\"; c = '<';",
+	       "// k<<<1,1>>>(x);\n/* k<<<1,1>>>() */ s = \"k<<<1,1>>>()\"; c = '<';");
+	EXPECT("s = R\"x(k<<<1,1>>>())x\"; k<<<1, 1>>>();",
+	       "s = R\"x(k<<<1,1>>>())x\"; cudaemu::launch(k, \"k\", __FILE__, __LINE__, 1, 1)();");
+	EXPECT("int big = 1'000'000; k<<<1,2>>>();",
+	       "int big = 1'000'000; cudaemu::launch(k, \"k\", __FILE__, __LINE__, 1,2)();");
+}
+END_TEST
+
+START_TEST(test_rewrite_dynamic_shared)
+{
+	EXPECT("extern __shared__ float tile[];",
+	       " float  *const tile = ( float  *)cudaemu_dyn_shmem();");
+	EXPECT("extern __shared__ __align__(16) unsigned char buf[ ];\nint y;",
+	       "  unsigned char  *const buf = (  unsigned char  *)cudaemu_dyn_shmem();\nint y;");
+	/* a plain extern is left alone */
+	EXPECT("extern int counter;", "extern int counter;");
+}
+END_TEST
+
+START_TEST(test_rewrite_refuses_what_it_cannot_follow)
+{
+	char *why;
+
+	ck_assert_ptr_null(rewrite_cuda("k<<<1, 1>>>;", "k.cu", &why));
+	ck_assert_ptr_nonnull(strstr(why, "not followed by the kernel's arguments"));
+	free(why);
+	ck_assert_ptr_null(rewrite_cuda("k<<<1, (1>>>();", "k.cu", &why));
+	ck_assert_ptr_nonnull(strstr(why, "without its closing"));
+	free(why);
+	ck_assert_ptr_null(rewrite_cuda("<<<1, 1>>>();", "k.cu", &why));
+	ck_assert_ptr_nonnull(strstr(why, "without a kernel name"));
+	free(why);
+}
+END_TEST
+
+Suite *rewrite_suite(void)
+{
+	Suite *s = suite_create("rewrite");
+	TCase *tc = tcase_create("rewrite");
+
+	tcase_add_test(tc, test_rewrite_launches);
+	tcase_add_test(tc, test_rewrite_dynamic_shared);
+	tcase_add_test(tc, test_rewrite_refuses_what_it_cannot_follow);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,947 @@
+/*
+ * runtime.cc - the CUDA runtime of the CPU emulator.
+ *
+ * Owns: device memory (each allocation between guard pages, inaccessible to
+ * the host outside kernels and copies, as on a GPU), the error state (sticky
+ * and pending errors as CUDA has them), kernel launches (validation, blocks
+ * spread over worker threads, each CUDA thread a fiber, __syncthreads with
+ * divergence reports), fault reports naming the CUDA thread, and the subset
+ * of the runtime API the labs use, with the signatures of the CUDA
+ * Toolkit's own cuda_runtime_api.h.
+ *
+ * Must not: print. What went wrong is kept for cudaemu_error_detail(), which
+ * the harness adds to its messages.
+ */
+#include "cudaemu.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+__thread uint3 threadIdx;
+__thread uint3 blockIdx;
+__thread dim3 blockDim;
+__thread dim3 gridDim;
+
+extern "C" void cudaemu_switch(void **save_sp, void *load_sp);
+extern "C" void cudaemu_fiber_start(void);
+/* The harness's launch ledger, when it is linked in. */
+extern "C" void cudaemu_on_launch(const cudaemu_launch *l) __attribute__((weak));
+
+namespace {
+
+/* ------------------------------------------------------------- errors */
+
+cudaError_t last_error;     /* returned and cleared by cudaGetLastError */
+cudaError_t pending_error;  /* a kernel's fault, seen at the next synchronizing call */
+cudaError_t sticky_error;   /* after a fault every call returns it, as on a GPU */
+char detail[4096];
+pthread_mutex_t detail_lock = PTHREAD_MUTEX_INITIALIZER;
+
+cudaError_t fail(cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+cudaError_t fail(cudaError_t e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	last_error = e;
+	return e;
+}
+
+/* Every synchronizing call (cudaDeviceSynchronize, cudaMemcpy ...) starts here. */
+cudaError_t sync_point(void)
+{
+	if (pending_error) {
+		sticky_error = last_error = pending_error;
+		pending_error = cudaSuccess;
+	}
+	return sticky_error;
+}
+
+/* -------------------------------------------------------- device memory */
+
+struct allocation {
+	char *map;          /* the mapping: guard page, data pages, guard page */
+	size_t map_len;
+	char *ptr;          /* what cudaMalloc returned; ends near the last guard page */
+	size_t size;
+	bool managed;       /* cudaMallocManaged: the host may touch it */
+};
+
+allocation *allocs;
+size_t nallocs, alloc_cap;
+size_t bytes_in_use;
+pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+size_t page_size;
+
+const size_t total_memory = 80ull << 30;
+
+size_t page(void)
+{
+	if (!page_size)
+		page_size = (size_t)sysconf(_SC_PAGESIZE);
+	return page_size;
+}
+
+/* The data pages of a, readable and writable or not at all. */
+void protect(const allocation *a, bool accessible)
+{
+	if (!a->managed)
+		mprotect(a->map + page(), a->map_len - 2 * page(),
+			 accessible ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+void protect_all(bool accessible)
+{
+	for (size_t i = 0; i < nallocs; i++)
+		protect(&allocs[i], accessible);
+}
+
+/* The allocation holding [p, p + n), or NULL. */
+allocation *find(const void *p, size_t n)
+{
+	const char *c = (const char *)p;
+	for (size_t i = 0; i < nallocs; i++)
+		if (c >= allocs[i].ptr && c + n <= allocs[i].ptr + allocs[i].size && c + n >= c)
+			return &allocs[i];
+	return NULL;
+}
+
+/* The allocation whose mapping (guards included) holds p, or NULL. */
+allocation *find_near(const void *p)
+{
+	const char *c = (const char *)p;
+	for (size_t i = 0; i < nallocs; i++)
+		if (c >= allocs[i].map && c < allocs[i].map + allocs[i].map_len)
+			return &allocs[i];
+	return NULL;
+}
+
+cudaError_t device_alloc(void **p, size_t n, bool managed)
+{
+	if (sticky_error)
+		return sticky_error;
+	if (!p)
+		return fail(cudaErrorInvalidValue, "cudaMalloc: the pointer to store into is NULL");
+	*p = NULL;
+	if (n == 0)
+		return cudaSuccess;
+	if (n > total_memory - bytes_in_use)
+		return fail(cudaErrorMemoryAllocation, "cudaMalloc: %zu bytes is more than the "
+			    "emulated device has left (%zu)", n, total_memory - bytes_in_use);
+	/* 256-byte aligned as on a GPU, ending at most 255 bytes before the guard */
+	size_t pages = (n + 255 + page() - 1) / page();
+	size_t len = (pages + 2) * page();
+	char *map = (char *)mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				 -1, 0);
+	if (map == MAP_FAILED)
+		return fail(cudaErrorMemoryAllocation, "cudaMalloc: %zu bytes: %s", n,
+			    strerror(errno));
+	char *end = map + (pages + 1) * page();
+	allocation a = {map, len, (char *)((uintptr_t)(end - n) & ~(uintptr_t)255), n, managed};
+	mprotect(map + page(), pages * page(), PROT_READ | PROT_WRITE);
+	memset(a.ptr, 0xFF, n);   /* born as NaN, like memory nobody wrote */
+	if (!managed)
+		protect(&a, false);
+	pthread_mutex_lock(&alloc_lock);
+	if (nallocs == alloc_cap) {
+		alloc_cap = alloc_cap ? 2 * alloc_cap : 64;
+		allocs = (allocation *)realloc(allocs, alloc_cap * sizeof(*allocs));
+	}
+	allocs[nallocs++] = a;
+	bytes_in_use += n;
+	pthread_mutex_unlock(&alloc_lock);
+	*p = a.ptr;
+	return cudaSuccess;
+}
+
+/* ------------------------------------------------------------- workers */
+
+const int max_threads = 1024;
+const size_t stack_size = 64 * 1024;
+
+enum { READY, RUNNING, WAITING, DONE };
+
+struct fiber {
+	void *sp;
+	uint3 tid;
+	int state;
+	const char *file;   /* where it waits */
+	int line, site;
+};
+
+/* What a worker thread keeps from one launch to the next. */
+struct worker {
+	char *stacks;              /* max_threads stacks, each above a guard page */
+	char *altstack;            /* for the fault handler */
+	char *shmem;               /* dynamic shared memory, ending at a guard page */
+	size_t shmem_len;
+	fiber fibers[max_threads];
+	void *sched_sp;
+	int current, nthreads;
+	bool in_block;
+	sigjmp_buf jb;
+	pthread_t thread;
+	struct launch_state *ls;
+};
+
+struct launch_state {
+	const cudaemu_launch *l;
+	unsigned long long nblocks;
+	unsigned long long next;   /* next block to run (atomic) */
+	int failed;                /* a block faulted or diverged (atomic) */
+	bool reverse;              /* run each pass's threads in reverse order */
+	bool strict;               /* a thread that exits while others wait is an error */
+};
+
+worker *pool[256];
+int npool;
+__thread worker *self;
+
+struct fault {
+	bool set;
+	void *addr;
+	bool write;
+	uint3 tid, bid;
+} first_fault;
+
+worker *new_worker(void)
+{
+	worker *w = (worker *)calloc(1, sizeof(worker));
+	size_t one = stack_size + page();
+	w->stacks = (char *)mmap(NULL, one * max_threads, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	w->altstack = (char *)malloc(SIGSTKSZ * 4);
+	if (!w || w->stacks == MAP_FAILED || !w->altstack)
+		abort();
+	for (int t = 0; t < max_threads; t++)
+		mprotect(w->stacks + t * one, page(), PROT_NONE);
+	return w;
+}
+
+void *fiber_stack_top(worker *w, int t)
+{
+	return w->stacks + (size_t)(t + 1) * (stack_size + page());
+}
+
+void fiber_main(void *)
+{
+	worker *w = self;
+	w->ls->l->run(w->ls->l->closure);
+	fiber *f = &w->fibers[w->current];
+	f->state = DONE;
+	cudaemu_switch(&f->sp, w->sched_sp);
+	__builtin_unreachable();
+}
+
+/* Lays out a new fiber's stack so that the first switch to it enters fiber_main. */
+void *fiber_init(void *top)
+{
+	uint64_t *sp = (uint64_t *)((char *)top - 80);
+	uint32_t mxcsr;
+	uint16_t fcw;
+
+	__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+	__asm__ volatile("fnstcw %0" : "=m"(fcw));
+	memset(sp, 0, 80);
+	memcpy(sp, &mxcsr, 4);
+	memcpy((char *)sp + 4, &fcw, 2);
+	sp[3] = (uint64_t)(uintptr_t)fiber_main;          /* r13 */
+	sp[7] = (uint64_t)(uintptr_t)cudaemu_fiber_start;  /* return address */
+	return sp;
+}
+
+void record_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void record_detail(const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&detail_lock);
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&detail_lock);
+}
+
+/* All live threads of the block wait at one barrier, or the block is broken. */
+bool barrier_ok(worker *w, const cudaemu_launch *l, bool strict)
+{
+	fiber *first = NULL, *other = NULL, *exited = NULL;
+	int nfirst = 0, nother = 0, nexited = 0;
+
+	for (int t = 0; t < w->nthreads; t++) {
+		fiber *f = &w->fibers[t];
+		if (f->state == DONE) {
+			nexited++;
+			exited = exited ? exited : f;
+		} else if (!first || (f->file == first->file && f->site == first->site)) {
+			first = first ? first : f;
+			nfirst++;
+		} else {
+			other = other ? other : f;
+			nother++;
+		}
+	}
+	if (!other && !(strict && nexited))
+		return true;
+	if (other)
+		record_detail("barrier divergence in kernel %s (launched at %s:%d), block (%u,%u,%u): "
+			      "%d threads wait at __syncthreads() at %s:%d (first: thread (%u,%u,%u)) "
+			      "while %d wait at the one at %s:%d (first: thread (%u,%u,%u)); every "
+			      "thread of a block must reach the same __syncthreads()",
+			      l->kernel, l->file, l->line, blockIdx.x, blockIdx.y, blockIdx.z, nfirst,
+			      first->file, first->line, first->tid.x, first->tid.y, first->tid.z,
+			      nother, other->file, other->line, other->tid.x, other->tid.y,
+			      other->tid.z);
+	else
+		record_detail("barrier divergence in kernel %s (launched at %s:%d), block (%u,%u,%u): "
+			      "%d threads wait at __syncthreads() at %s:%d, but %d threads (first: "
+			      "thread (%u,%u,%u)) returned without reaching it",
+			      l->kernel, l->file, l->line, blockIdx.x, blockIdx.y, blockIdx.z, nfirst,
+			      first->file, first->line, nexited, exited->tid.x, exited->tid.y,
+			      exited->tid.z);
+	return false;
+}
+
+/* Runs one block to its end; false when it broke a barrier rule. */
+bool run_block(worker *w, launch_state *ls)
+{
+	const cudaemu_launch *l = ls->l;
+	int n = w->nthreads;
+
+	for (int t = 0; t < n; t++) {
+		fiber *f = &w->fibers[t];
+		f->tid.x = t % l->block.x;
+		f->tid.y = t / l->block.x % l->block.y;
+		f->tid.z = t / (l->block.x * l->block.y);
+		f->state = READY;
+		f->sp = fiber_init(fiber_stack_top(w, t));
+	}
+	for (;;) {
+		for (int i = 0; i < n; i++) {
+			int t = ls->reverse ? n - 1 - i : i;
+			fiber *f = &w->fibers[t];
+			if (f->state != READY)
+				continue;
+			w->current = t;
+			threadIdx = f->tid;
+			f->state = RUNNING;
+			cudaemu_switch(&w->sched_sp, f->sp);
+		}
+		bool waiting = false;
+		for (int t = 0; t < n && !waiting; t++)
+			waiting = w->fibers[t].state == WAITING;
+		if (!waiting)
+			return true;
+		if (!barrier_ok(w, l, ls->strict))
+			return false;
+		for (int t = 0; t < n; t++)
+			if (w->fibers[t].state == WAITING)
+				w->fibers[t].state = READY;
+	}
+}
+
+void describe_fault(const launch_state *ls)
+{
+	const cudaemu_launch *l = ls->l;
+	const fault *f = &first_fault;
+	const char *c = (const char *)f->addr;
+	char where[512];
+	allocation *a = find_near(f->addr);
+
+	if (a && c >= a->ptr + a->size)
+		snprintf(where, sizeof(where), "%zu bytes past the end of a %zu-byte device buffer",
+			 (size_t)(c - (a->ptr + a->size)), a->size);
+	else if (a && c < a->ptr)
+		snprintf(where, sizeof(where), "%zu bytes before the start of a %zu-byte device "
+			 "buffer", (size_t)(a->ptr - c), a->size);
+	else if (c < (const char *)(uintptr_t)65536)
+		snprintf(where, sizeof(where), "a NULL pointer");
+	else
+		snprintf(where, sizeof(where), "an address that is no device memory (a host pointer, "
+			 "freed memory, or far outside every buffer)");
+	record_detail("in kernel %s (launched at %s:%d), thread (%u,%u,%u) of block (%u,%u,%u) "
+		      "made an invalid %s at %p: %s", l->kernel, l->file, l->line, f->tid.x,
+		      f->tid.y, f->tid.z, f->bid.x, f->bid.y, f->bid.z, f->write ? "write" : "read",
+		      f->addr, where);
+}
+
+void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	worker *w = self;
+
+	if (!w || !w->in_block) {
+		/* not in a kernel: the host's own crash, as it would be without us */
+		signal(sig, SIG_DFL);
+		return;
+	}
+	if (!__atomic_exchange_n(&w->ls->failed, 1, __ATOMIC_SEQ_CST)) {
+		first_fault.set = true;
+		first_fault.addr = si->si_addr;
+		first_fault.write = (((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+		first_fault.tid = threadIdx;
+		first_fault.bid = blockIdx;
+	}
+	siglongjmp(w->jb, 1);
+}
+
+void *worker_main(void *arg)
+{
+	worker *w = (worker *)arg;
+	launch_state *ls = w->ls;
+	const cudaemu_launch *l = ls->l;
+	stack_t ss = {};
+
+	self = w;
+	ss.ss_sp = w->altstack;
+	ss.ss_size = SIGSTKSZ * 4;
+	sigaltstack(&ss, NULL);
+	blockDim = l->block;
+	gridDim = l->grid;
+	w->nthreads = (int)(l->block.x * l->block.y * l->block.z);
+	if (sigsetjmp(w->jb, 0)) {
+		w->in_block = false;
+		return NULL;
+	}
+	for (;;) {
+		unsigned long long b = __atomic_fetch_add(&ls->next, 1, __ATOMIC_RELAXED);
+		if (b >= ls->nblocks || __atomic_load_n(&ls->failed, __ATOMIC_RELAXED))
+			break;
+		blockIdx.x = (unsigned)(b % l->grid.x);
+		blockIdx.y = (unsigned)(b / l->grid.x % l->grid.y);
+		blockIdx.z = (unsigned)(b / ((unsigned long long)l->grid.x * l->grid.y));
+		w->in_block = true;
+		bool ok = run_block(w, ls);
+		w->in_block = false;
+		if (!ok && !__atomic_exchange_n(&ls->failed, 2, __ATOMIC_SEQ_CST))
+			break;
+	}
+	return NULL;
+}
+
+int worker_count(unsigned long long nblocks)
+{
+	const char *env = getenv("CUDAEMU_WORKERS");
+	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if (n > 256)
+		n = 256;
+	return (int)((unsigned long long)n < nblocks ? n : nblocks);
+}
+
+bool env_flag(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0");
+}
+
+/* Gives each worker dynamic shared memory of n bytes ending at a guard page. */
+void size_shmem(worker *w, size_t n)
+{
+	size_t len = ((n + page() - 1) / page() + 1) * page();
+	if (w->shmem && w->shmem_len >= len)
+		return;
+	if (w->shmem)
+		munmap(w->shmem, w->shmem_len);
+	w->shmem = (char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				-1, 0);
+	w->shmem_len = len;
+	mprotect(w->shmem + len - page(), page(), PROT_NONE);
+}
+
+size_t shmem_offset;   /* where the n bytes start in every worker's buffer */
+
+const char *error_name(cudaError_t e);
+
+} // namespace
+
+/* ---------------------------------------------------------------- launch */
+
+extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
+{
+	const dim3 g = l->grid, b = l->block;
+	unsigned long long threads = (unsigned long long)b.x * b.y * b.z;
+
+	if (sticky_error) {
+		last_error = sticky_error;
+		return;
+	}
+	if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z || threads > 1024 || b.x > 1024 ||
+	    b.y > 1024 || b.z > 64 || g.x > 2147483647u || g.y > 65535 || g.z > 65535) {
+		fail(cudaErrorInvalidConfiguration, "launch of %s at %s:%d with grid (%u,%u,%u) and "
+		     "block (%u,%u,%u): a block may have at most 1024 threads (z at most 64), no "
+		     "dimension may be 0, and the grid's y and z are at most 65535",
+		     l->kernel, l->file, l->line, g.x, g.y, g.z, b.x, b.y, b.z);
+		return;
+	}
+	if (l->shmem > 48 * 1024) {
+		fail(cudaErrorInvalidValue, "launch of %s at %s:%d asks for %zu bytes of dynamic "
+		     "shared memory; more than 48 KiB needs cudaFuncSetAttribute", l->kernel,
+		     l->file, l->line, l->shmem);
+		return;
+	}
+	if (cudaemu_on_launch)
+		cudaemu_on_launch(l);
+
+	launch_state ls = {};
+	ls.l = l;
+	ls.nblocks = (unsigned long long)g.x * g.y * g.z;
+	ls.reverse = env_flag("CUDAEMU_REVERSE");
+	ls.strict = env_flag("CUDAEMU_STRICT_BARRIERS");
+	int nw = worker_count(ls.nblocks);
+	while (npool < nw)
+		pool[npool++] = new_worker();
+
+	struct sigaction sa = {}, old_segv, old_bus;
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	first_fault.set = false;
+	protect_all(true);
+
+	shmem_offset = 0;
+	for (int i = 0; i < nw; i++) {
+		pool[i]->ls = &ls;
+		size_shmem(pool[i], l->shmem);
+		if (pthread_create(&pool[i]->thread, NULL, worker_main, pool[i]))
+			worker_main(pool[i]);   /* no thread: run its share here */
+	}
+	for (int i = 0; i < nw; i++)
+		pthread_join(pool[i]->thread, NULL);
+
+	protect_all(false);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	self = NULL;
+	if (ls.failed == 1 && first_fault.set) {
+		describe_fault(&ls);
+		pending_error = cudaErrorIllegalAddress;
+	} else if (ls.failed) {
+		pending_error = cudaErrorLaunchFailure;
+	}
+}
+
+extern "C" void cudaemu_syncthreads(const char *file, int line, int site)
+{
+	worker *w = self;
+	if (!w || !w->in_block)
+		return;
+	fiber *f = &w->fibers[w->current];
+	f->state = WAITING;
+	f->file = file;
+	f->line = line;
+	f->site = site;
+	cudaemu_switch(&f->sp, w->sched_sp);
+}
+
+extern "C" void *cudaemu_dyn_shmem(void)
+{
+	worker *w = self;
+	if (!w || !w->ls)
+		return NULL;
+	/* the requested bytes end exactly at the guard page */
+	size_t n = (w->ls->l->shmem + 15) & ~(size_t)15;
+	return w->shmem + w->shmem_len - page() - n;
+}
+
+extern "C" const char *cudaemu_error_detail(void)
+{
+	return detail[0] ? detail : NULL;
+}
+
+/* ------------------------------------------------------------ runtime API */
+
+extern "C" {
+
+cudaError_t cudaMalloc(void **p, size_t n)
+{
+	return device_alloc(p, n, false);
+}
+
+cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int)
+{
+	return device_alloc(p, n, true);
+}
+
+cudaError_t cudaFree(void *p)
+{
+	if (sticky_error)
+		return sticky_error;
+	if (!p)
+		return cudaSuccess;
+	pthread_mutex_lock(&alloc_lock);
+	for (size_t i = 0; i < nallocs; i++)
+		if (allocs[i].ptr == p) {
+			munmap(allocs[i].map, allocs[i].map_len);
+			bytes_in_use -= allocs[i].size;
+			allocs[i] = allocs[--nallocs];
+			pthread_mutex_unlock(&alloc_lock);
+			return cudaSuccess;
+		}
+	pthread_mutex_unlock(&alloc_lock);
+	return fail(cudaErrorInvalidValue, "cudaFree(%p): not a pointer cudaMalloc returned (or "
+		    "freed already)", p);
+}
+
+cudaError_t cudaMallocHost(void **p, size_t n)
+{
+	*p = malloc(n ? n : 1);
+	return *p ? cudaSuccess : fail(cudaErrorMemoryAllocation, "cudaMallocHost: out of memory");
+}
+
+cudaError_t cudaFreeHost(void *p)
+{
+	free(p);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
+	cudaError_t e = sync_point();
+	if (e)
+		return e;
+	if (n == 0)
+		return cudaSuccess;
+	allocation *d = find(dst, n), *s = find(src, n);
+	bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+	bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+	if (kind == cudaMemcpyDefault) {
+		dst_dev = d != NULL;
+		src_dev = s != NULL;
+	} else if (kind != cudaMemcpyHostToHost && !dst_dev && !src_dev) {
+		return fail(cudaErrorInvalidMemcpyDirection, "cudaMemcpy: invalid direction %d",
+			    (int)kind);
+	}
+	if (dst_dev && !d)
+		return fail(cudaErrorInvalidValue, "cudaMemcpy of %zu bytes: the destination %p is %s",
+			    n, dst, find_near(dst) || find(dst, 1) ? "device memory, but the copy "
+			    "runs past the end of its buffer" : "not device memory");
+	if (src_dev && !s)
+		return fail(cudaErrorInvalidValue, "cudaMemcpy of %zu bytes: the source %p is %s", n,
+			    src, find_near(src) || find(src, 1) ? "device memory, but the copy runs "
+			    "past the end of its buffer" : "not device memory");
+	if (d)
+		protect(d, true);
+	if (s)
+		protect(s, true);
+	memmove(dst, src, n);
+	if (d)
+		protect(d, false);
+	if (s)
+		protect(s, false);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemset(void *p, int value, size_t n)
+{
+	cudaError_t e = sync_point();
+	if (e)
+		return e;
+	if (n == 0)
+		return cudaSuccess;
+	allocation *a = find(p, n);
+	if (!a)
+		return fail(cudaErrorInvalidValue, "cudaMemset of %zu bytes at %p: %s", n, p,
+			    find(p, 1) ? "past the end of the buffer" : "not device memory");
+	protect(a, true);
+	memset(p, value, n);
+	protect(a, false);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset,
+			       enum cudaMemcpyKind)
+{
+	cudaError_t e = sync_point();
+	if (e)
+		return e;
+	memcpy((char *)symbol + offset, src, n);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset,
+				 enum cudaMemcpyKind)
+{
+	cudaError_t e = sync_point();
+	if (e)
+		return e;
+	memcpy(dst, (const char *)symbol + offset, n);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolAddress(void **p, const void *symbol)
+{
+	*p = (void *)symbol;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+	*total = total_memory;
+	*free_bytes = total_memory - bytes_in_use;
+	return sticky_error;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+	return sync_point();
+}
+
+cudaError_t cudaGetLastError(void)
+{
+	cudaError_t e = sticky_error ? sticky_error : last_error;
+	last_error = cudaSuccess;
+	return e;
+}
+
+cudaError_t cudaPeekAtLastError(void)
+{
+	return sticky_error ? sticky_error : last_error;
+}
+
+const char *cudaGetErrorName(cudaError_t e)
+{
+	return error_name(e);
+}
+
+const char *cudaGetErrorString(cudaError_t e);
+
+cudaError_t cudaGetDeviceCount(int *n)
+{
+	*n = 1;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int *d)
+{
+	*d = 0;
+	return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int d)
+{
+	return d == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice, "the emulator has device 0 only");
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int)
+{
+	return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int *v)
+{
+	*v = CUDART_VERSION;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int *v)
+{
+	*v = CUDART_VERSION;
+	return cudaSuccess;
+}
+
+/* The emulated device: an H100 SXM's limits, so launch rules and occupancy
+ * questions get a real GPU's answers. */
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
+{
+	if (dev != 0)
+		return fail(cudaErrorInvalidDevice, "the emulator has device 0 only");
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "NVIDIA H100 80GB HBM3 (emulated on the CPU)");
+	p->totalGlobalMem = total_memory;
+	p->sharedMemPerBlock = 48 * 1024;
+	p->regsPerBlock = 65536;
+	p->warpSize = 32;
+	p->maxThreadsPerBlock = 1024;
+	p->maxThreadsDim[0] = 1024;
+	p->maxThreadsDim[1] = 1024;
+	p->maxThreadsDim[2] = 64;
+	p->maxGridSize[0] = 2147483647;
+	p->maxGridSize[1] = 65535;
+	p->maxGridSize[2] = 65535;
+	p->totalConstMem = 64 * 1024;
+	p->major = 9;
+	p->minor = 0;
+	p->multiProcessorCount = 132;
+	p->l2CacheSize = 50 * 1024 * 1024;
+	p->maxThreadsPerMultiProcessor = 2048;
+	p->sharedMemPerMultiprocessor = 228 * 1024;
+	p->regsPerMultiprocessor = 65536;
+	p->sharedMemPerBlockOptin = 227 * 1024;
+	p->maxBlocksPerMultiProcessor = 32;
+	p->memoryBusWidth = 5120;
+	p->managedMemory = 1;
+	p->concurrentKernels = 1;
+	p->unifiedAddressing = 1;
+	p->reservedSharedMemPerBlock = 1024;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int dev)
+{
+	struct cudaDeviceProp p;
+	cudaError_t e = cudaGetDeviceProperties(&p, dev);
+	if (e)
+		return e;
+	switch (attr) {
+	case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
+	case cudaDevAttrMaxBlockDimX: *v = p.maxThreadsDim[0]; break;
+	case cudaDevAttrMaxBlockDimY: *v = p.maxThreadsDim[1]; break;
+	case cudaDevAttrMaxBlockDimZ: *v = p.maxThreadsDim[2]; break;
+	case cudaDevAttrMaxGridDimX: *v = p.maxGridSize[0]; break;
+	case cudaDevAttrMaxGridDimY: *v = p.maxGridSize[1]; break;
+	case cudaDevAttrMaxGridDimZ: *v = p.maxGridSize[2]; break;
+	case cudaDevAttrMaxSharedMemoryPerBlock: *v = (int)p.sharedMemPerBlock; break;
+	case cudaDevAttrWarpSize: *v = p.warpSize; break;
+	case cudaDevAttrMaxRegistersPerBlock: *v = p.regsPerBlock; break;
+	case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; break;
+	case cudaDevAttrComputeCapabilityMajor: *v = p.major; break;
+	case cudaDevAttrComputeCapabilityMinor: *v = p.minor; break;
+	case cudaDevAttrL2CacheSize: *v = p.l2CacheSize; break;
+	case cudaDevAttrMaxThreadsPerMultiProcessor: *v = p.maxThreadsPerMultiProcessor; break;
+	case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+		*v = (int)p.sharedMemPerMultiprocessor;
+		break;
+	case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p.regsPerMultiprocessor; break;
+	case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
+	case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+	default:
+		return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: attribute %d is not "
+			    "emulated", (int)attr);
+	}
+	return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->maxThreadsPerBlock = 1024;
+	attr->numRegs = 32;
+	attr->ptxVersion = attr->binaryVersion = 90;
+	return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void *, enum cudaFuncAttribute, int)
+{
+	return cudaSuccess;
+}
+
+/* Events: wall-clock time on the CPU; their elapsed times say nothing about a GPU. */
+struct CUevent_st {
+	struct timespec t;
+};
+
+cudaError_t cudaEventCreate(cudaEvent_t *e)
+{
+	*e = (cudaEvent_t)calloc(1, sizeof(struct CUevent_st));
+	return *e ? cudaSuccess : fail(cudaErrorMemoryAllocation, "cudaEventCreate: out of memory");
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int)
+{
+	return cudaEventCreate(e);
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t)
+{
+	clock_gettime(CLOCK_MONOTONIC, &e->t);
+	return sticky_error;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t)
+{
+	return sync_point();
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t)
+{
+	return sticky_error;
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
+{
+	*ms = (float)((b->t.tv_sec - a->t.tv_sec) * 1e3 + (b->t.tv_nsec - a->t.tv_nsec) / 1e6);
+	return sticky_error;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+	free(e);
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t)
+{
+	return sync_point();
+}
+
+} // extern "C"
+
+/* ------------------------------------------------------------ error names */
+
+namespace {
+struct error_text {
+	cudaError_t e;
+	const char *name, *text;
+};
+const error_text errors[] = {
+	{cudaSuccess, "cudaSuccess", "no error"},
+	{cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+	{cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+	{cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+	{cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+	 "invalid configuration argument"},
+	{cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
+	 "invalid copy direction for memcpy"},
+	{cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+	{cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+	{cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+	{cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+	{cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
+	 "an illegal memory access was encountered"},
+	{cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+	{cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
+	 "too many resources requested for launch"},
+	{cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+	{cudaErrorInvalidAddressSpace, "cudaErrorInvalidAddressSpace",
+	 "operation not supported on global/shared address space"},
+	{cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+	{cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+	{cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+	{cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle",
+	 "invalid resource handle"},
+	{cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+const error_text *lookup(cudaError_t e)
+{
+	for (const error_text &t : errors)
+		if (t.e == e)
+			return &t;
+	return NULL;
+}
+
+const char *error_name(cudaError_t e)
+{
+	const error_text *t = lookup(e);
+	return t ? t->name : "cudaErrorUnknown";
+}
+} // namespace
+
+extern "C" const char *cudaGetErrorString(cudaError_t e)
+{
+	const error_text *t = lookup(e);
+	return t ? t->text : "unrecognized error code";
+}
