@@ -189,6 +189,14 @@ struct worker {
 	fiber fibers[max_threads];
 	void *sched_sp;
 	int current, nthreads;
+	/* the pass in progress: the fibers it runs, in order, and how far it got */
+	int order[max_threads];
+	int norder, pos;
+	/* the barrier the block is gathering at: the first waiter's, and whether
+	 * any thread waits at another */
+	const char *phase_file;
+	int phase_site, nwaiting, ndone;
+	bool mismatch;
 	bool in_block;
 	sigjmp_buf jb;
 	pthread_t thread;
@@ -234,30 +242,45 @@ void *fiber_stack_top(worker *w, int t)
 	return w->stacks + (size_t)(t + 1) * (stack_size + page());
 }
 
+/*
+ * Leaves the running fiber (saving its stack pointer in *save) for the next
+ * fiber of the pass, or for the scheduler when the pass is over: one switch
+ * per CUDA thread per barrier phase.
+ */
+void switch_next(worker *w, void **save)
+{
+	if (++w->pos < w->norder) {
+		int t = w->order[w->pos];
+		fiber *f = &w->fibers[t];
+		w->current = t;
+		threadIdx = f->tid;
+		f->state = RUNNING;
+		cudaemu_switch(save, f->sp);
+	} else {
+		cudaemu_switch(save, w->sched_sp);
+	}
+}
+
 void fiber_main(void *)
 {
 	worker *w = self;
 	w->ls->l->run(w->ls->l->closure);
 	fiber *f = &w->fibers[w->current];
 	f->state = DONE;
-	cudaemu_switch(&f->sp, w->sched_sp);
+	w->ndone++;
+	switch_next(w, &f->sp);
 	__builtin_unreachable();
 }
 
 /* Lays out a new fiber's stack so that the first switch to it enters fiber_main. */
 void *fiber_init(void *top)
 {
-	uint64_t *sp = (uint64_t *)((char *)top - 80);
-	uint32_t mxcsr;
-	uint16_t fcw;
+	uint64_t *sp = (uint64_t *)((char *)top - 64);
 
-	__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
-	__asm__ volatile("fnstcw %0" : "=m"(fcw));
-	memset(sp, 0, 80);
-	memcpy(sp, &mxcsr, 4);
-	memcpy((char *)sp + 4, &fcw, 2);
-	sp[3] = (uint64_t)(uintptr_t)fiber_main;          /* r13 */
-	sp[7] = (uint64_t)(uintptr_t)cudaemu_fiber_start;  /* return address */
+	/* popped by cudaemu_switch: r15 r14 r13 r12 rbx rbp, then the return address */
+	sp[2] = (uint64_t)(uintptr_t)fiber_main;          /* r13 */
+	sp[3] = 0;                                         /* r12: its argument */
+	sp[6] = (uint64_t)(uintptr_t)cudaemu_fiber_start;  /* return address */
 	return sp;
 }
 
@@ -273,8 +296,8 @@ void record_detail(const char *fmt, ...)
 	pthread_mutex_unlock(&detail_lock);
 }
 
-/* All live threads of the block wait at one barrier, or the block is broken. */
-bool barrier_ok(worker *w, const cudaemu_launch *l, bool strict)
+/* Describes why the threads waiting at the end of a pass cannot go on. */
+void report_divergence(worker *w, const cudaemu_launch *l)
 {
 	fiber *first = NULL, *other = NULL, *exited = NULL;
 	int nfirst = 0, nother = 0, nexited = 0;
@@ -292,8 +315,6 @@ bool barrier_ok(worker *w, const cudaemu_launch *l, bool strict)
 			nother++;
 		}
 	}
-	if (!other && !(strict && nexited))
-		return true;
 	if (other)
 		record_detail("barrier divergence in kernel %s (launched at %s:%d), block (%u,%u,%u): "
 			      "%d threads wait at __syncthreads() at %s:%d (first: thread (%u,%u,%u)) "
@@ -310,10 +331,15 @@ bool barrier_ok(worker *w, const cudaemu_launch *l, bool strict)
 			      l->kernel, l->file, l->line, blockIdx.x, blockIdx.y, blockIdx.z, nfirst,
 			      first->file, first->line, nexited, exited->tid.x, exited->tid.y,
 			      exited->tid.z);
-	return false;
 }
 
-/* Runs one block to its end; false when it broke a barrier rule. */
+/*
+ * Runs one block to its end in passes: each pass runs every live thread, in
+ * order, until it waits at a barrier or returns. When all live threads wait
+ * at the same barrier the next pass releases them; threads that returned
+ * count as arrived (as on current GPUs) unless strict. False when the block
+ * broke a barrier rule.
+ */
 bool run_block(worker *w, launch_state *ls)
 {
 	const cudaemu_launch *l = ls->l;
@@ -326,28 +352,30 @@ bool run_block(worker *w, launch_state *ls)
 		f->tid.z = t / (l->block.x * l->block.y);
 		f->state = READY;
 		f->sp = fiber_init(fiber_stack_top(w, t));
+		w->order[ls->reverse ? n - 1 - t : t] = t;
 	}
+	w->norder = n;
+	w->ndone = 0;
 	for (;;) {
-		for (int i = 0; i < n; i++) {
-			int t = ls->reverse ? n - 1 - i : i;
-			fiber *f = &w->fibers[t];
-			if (f->state != READY)
-				continue;
-			w->current = t;
-			threadIdx = f->tid;
-			f->state = RUNNING;
-			cudaemu_switch(&w->sched_sp, f->sp);
-		}
-		bool waiting = false;
-		for (int t = 0; t < n && !waiting; t++)
-			waiting = w->fibers[t].state == WAITING;
-		if (!waiting)
+		w->phase_file = NULL;
+		w->nwaiting = 0;
+		w->mismatch = false;
+		w->pos = -1;
+		switch_next(w, &w->sched_sp);
+		if (!w->nwaiting)
 			return true;
-		if (!barrier_ok(w, l, ls->strict))
+		if (w->mismatch || (ls->strict && w->ndone)) {
+			report_divergence(w, l);
 			return false;
-		for (int t = 0; t < n; t++)
-			if (w->fibers[t].state == WAITING)
-				w->fibers[t].state = READY;
+		}
+		/* the waiting threads, in pass order, are the next pass */
+		int m = 0;
+		for (int i = 0; i < w->norder; i++)
+			if (w->fibers[w->order[i]].state == WAITING) {
+				w->fibers[w->order[i]].state = READY;
+				w->order[m++] = w->order[i];
+			}
+		w->norder = m;
 	}
 }
 
@@ -543,7 +571,14 @@ extern "C" void cudaemu_syncthreads(const char *file, int line, int site)
 	f->file = file;
 	f->line = line;
 	f->site = site;
-	cudaemu_switch(&f->sp, w->sched_sp);
+	if (!w->phase_file) {
+		w->phase_file = file;
+		w->phase_site = site;
+	} else if (file != w->phase_file || site != w->phase_site) {
+		w->mismatch = true;
+	}
+	w->nwaiting++;
+	switch_next(w, &f->sp);
 }
 
 extern "C" void *cudaemu_dyn_shmem(void)

@@ -3,11 +3,13 @@
  *
  *   void cudaemu_switch(void **save_sp, void *load_sp)
  *
- * Saves the callee-saved registers, MXCSR and the x87 control word on the
- * current stack, stores the stack pointer in *save_sp, loads load_sp and
- * restores the same from there. A new fiber's stack is laid out by
- * runtime.cc so that the first switch "returns" into cudaemu_fiber_start
- * with the entry function in r13 and its argument in r12.
+ * Saves the callee-saved registers on the current stack, stores the stack
+ * pointer in *save_sp, loads load_sp and restores the same from there. The
+ * floating-point control state (MXCSR, x87 control word) is not switched:
+ * every CUDA thread runs with the worker's, as CUDA code cannot change it.
+ * A new fiber's stack is laid out by runtime.cc so that the first switch
+ * "returns" into cudaemu_fiber_start with the entry function in r13 and its
+ * argument in r12.
  */
 	.text
 	.globl	cudaemu_switch
@@ -21,14 +23,8 @@ cudaemu_switch:
 	pushq	%r13
 	pushq	%r14
 	pushq	%r15
-	subq	$8, %rsp
-	stmxcsr	(%rsp)
-	fnstcw	4(%rsp)
 	movq	%rsp, (%rdi)
 	movq	%rsi, %rsp
-	ldmxcsr	(%rsp)
-	fldcw	4(%rsp)
-	addq	$8, %rsp
 	popq	%r15
 	popq	%r14
 	popq	%r13
