@@ -39,6 +39,8 @@ CREATE TABLE runs (
 	started_at  TEXT NOT NULL,
 	seconds     REAL NOT NULL,
 	host        TEXT,
+	mode        TEXT NOT NULL DEFAULT 'gpu' -- gpu, emulated (CPU: never a grade), none
+	            CHECK (mode IN ('gpu', 'emulated', 'none')),
 	gpu         TEXT,                     -- device name, or 'none'
 	driver      TEXT,
 	cuda_runtime TEXT,
@@ -68,4 +70,4 @@ CREATE TABLE test_results (
 CREATE INDEX runs_by_submission ON runs(submission_id);
 CREATE INDEX submissions_by_student ON submissions(student_id, lab_id);
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;

@@ -44,8 +44,8 @@ static int show(struct db *db, const char *student, const char *lab, long limit,
 	}
 	if (db_list_runs(db, student, lab, (size_t)limit, &runs, &n))
 		return EXIT_INTERNAL;
-	printf("%-6s %-20s %-16s %-10s %-21s %-14s %-12s %s\n", "run", "started", "student", "lab",
-	       "score", "build", "status", "gpu");
+	printf("%-6s %-20s %-16s %-10s %-21s %-14s %-12s %-9s %s\n", "run", "started", "student",
+	       "lab", "score", "build", "status", "mode", "gpu");
 	for (size_t i = 0; i < n; i++) {
 		char score[64];
 		snprintf(score, sizeof(score), "%g/%g", runs[i].score - runs[i].bonus_score,
@@ -53,9 +53,9 @@ static int show(struct db *db, const char *student, const char *lab, long limit,
 		if (runs[i].bonus_score > 0)
 			snprintf(score + strlen(score), sizeof(score) - strlen(score), " +%g",
 				 runs[i].bonus_score);
-		printf("%-6lld %-20s %-16s %-10s %-21s %-14s %-12s %s\n", runs[i].id,
+		printf("%-6lld %-20s %-16s %-10s %-21s %-14s %-12s %-9s %s\n", runs[i].id,
 		       runs[i].started_at, runs[i].student, runs[i].lab, score, runs[i].build,
-		       runs[i].status, runs[i].gpu);
+		       runs[i].status, runs[i].mode, runs[i].gpu);
 	}
 	if (!n)
 		printf("(no runs)\n");

@@ -268,11 +268,13 @@ static int store(struct db *db, const struct result *r, long long *run_id)
 
 	json = result_to_json(r, false);
 	ret = step(db, prepare(db, "INSERT INTO runs(submission_id, lab_version, started_at, seconds, "
-				   "host, gpu, driver, cuda_runtime, build, status, score, max_score, "
-				   "bonus_score, exit_code, n_tests, result_json) VALUES "
-				   "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-			       "ittdttttttdddiit", sub, r->lab_version, r->started_at, r->seconds,
-			       r->host, r->gpu.name ? r->gpu.name : "none", r->gpu.driver,
+				   "host, mode, gpu, driver, cuda_runtime, build, status, score, "
+				   "max_score, bonus_score, exit_code, n_tests, result_json) VALUES "
+				   "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+				   "?16, ?17)",
+			       "ittdtttttttdddiit", sub, r->lab_version, r->started_at, r->seconds,
+			       r->host, run_mode_name(r->mode), r->gpu.name ? r->gpu.name : "none",
+			       r->gpu.driver,
 			       r->gpu.runtime, build_state_name(r->build), run_state_name(r->state),
 			       r->score, r->max_score, r->bonus_score,
 			       (long long)result_exit_code(r), (long long)r->ntests, json),
@@ -319,7 +321,7 @@ int db_list_runs(struct db *db, const char *student, const char *lab, size_t lim
 {
 	sqlite3_stmt *st = prepare(db,
 		"SELECT r.id, s.name, l.name, r.started_at, r.build, r.status, r.gpu, r.score, "
-		"r.max_score, r.bonus_score, r.exit_code, r.n_tests "
+		"r.max_score, r.bonus_score, r.exit_code, r.n_tests, r.mode "
 		"FROM runs r JOIN submissions b ON r.submission_id = b.id "
 		"JOIN students s ON b.student_id = s.id JOIN labs l ON b.lab_id = l.id "
 		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR l.name = ?2) "
@@ -345,6 +347,7 @@ int db_list_runs(struct db *db, const char *student, const char *lab, size_t lim
 		s->bonus_score = sqlite3_column_double(st, 9);
 		s->exit_code = sqlite3_column_int(st, 10);
 		s->n_tests = sqlite3_column_int(st, 11);
+		s->mode = col_text(st, 12);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_error(db, "cannot list runs");
@@ -359,6 +362,7 @@ void db_free_runs(struct run_summary *runs, size_t n)
 		free(runs[i].build);
 		free(runs[i].status);
 		free(runs[i].gpu);
+		free(runs[i].mode);
 	}
 	free(runs);
 }

@@ -21,7 +21,7 @@ int db_store_run(struct db *db, const struct result *r, long long *run_id);
 
 struct run_summary {
 	long long id;
-	char *student, *lab, *started_at, *build, *status, *gpu;
+	char *student, *lab, *started_at, *build, *status, *gpu, *mode;
 	double score, max_score, bonus_score;
 	int exit_code, n_tests;
 };

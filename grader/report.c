@@ -62,6 +62,8 @@ void report_result(FILE *out, const struct result *r)
 			r->gpu.runtime ? r->gpu.runtime : "?");
 	else if (r->gpu.reason)
 		fprintf(out, "gpu         none: %s\n", r->gpu.reason);
+	if (r->mode == MODE_EMULATED)
+		fprintf(out, "mode        EMULATED on the CPU: results are a pre-check, not a grade\n");
 
 	fprintf(out, "\n%-6s %-10s %-8s %9s %8s\n", "part", "test", "result", "points", "time");
 	for (size_t i = 0; i < r->ntests; i++) {
@@ -96,8 +98,12 @@ void report_result(FILE *out, const struct result *r)
 		fprintf(out, "\n");
 		break;
 	case RUN_INCOMPLETE:
-		fprintf(out, "  INCOMPLETE: %s; tests that did not run score nothing, and this "
-			"is not a grade\n", r->state_reason ? r->state_reason : "some tests did not run");
+		if (r->mode == MODE_EMULATED)
+			fprintf(out, "  PROVISIONAL: emulated on the CPU, not a grade\n");
+		else
+			fprintf(out, "  INCOMPLETE: %s; tests that did not run score nothing, and "
+				"this is not a grade\n",
+				r->state_reason ? r->state_reason : "some tests did not run");
 		break;
 	case RUN_NOT_BUILT:
 		fprintf(out, "  NOT BUILT: fix the build first\n");

@@ -80,6 +80,8 @@ check_expect() {
 		'' | '#'*) continue ;;
 		exit)
 			got=$(cat "$json.exit")
+			# an emulated run that built is never a grade: always 4
+			[ "${EXPECT_EMULATED:-}" = 1 ] && [ "$a" -le 1 ] && a=4
 			[ "$got" = "$a" ] || { say "exit code $got, expected $a"; ok=1; }
 			;;
 		build)

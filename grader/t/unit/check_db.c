@@ -61,7 +61,7 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	char *json, *problem;
 
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 1);
+	ck_assert_int_eq(db_schema_version(db), 2);
 	make_result(&r, "ada", "aa", 60);
 	ck_assert_int_eq(db_store_run(db, &r, &id1), 0);
 	result_release(&r);
@@ -99,6 +99,37 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	ck_assert_ptr_nonnull(db);
 	ck_assert_int_eq(db_list_runs(db, NULL, NULL, 50, &runs, &n), 0);
 	ck_assert_uint_eq(n, 3);
+	db_free_runs(runs, n);
+	db_close(db);
+}
+END_TEST
+
+/* A version 1 gradebook is brought up to date, its runs kept. */
+START_TEST(test_db_migrates_version_1)
+{
+	struct db *db = db_open(path, unit_root());
+	struct result r;
+	struct run_summary *runs;
+	size_t n;
+	long long id;
+
+	make_result(&r, "ada", "aa", 60);
+	ck_assert_int_eq(db_store_run(db, &r, &id), 0);
+	result_release(&r);
+	db_close(db);
+	/* back to what version 1 had */
+	char *sql = xasprintf("sqlite3 '%s' 'ALTER TABLE runs DROP COLUMN mode; "
+			      "PRAGMA user_version = 1'", path);
+	ck_assert_int_eq(system(sql), 0);
+	free(sql);
+
+	db = db_open(path, unit_root());
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(db_schema_version(db), 2);
+	ck_assert_int_eq(db_list_runs(db, NULL, NULL, 10, &runs, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(runs[0].mode, "gpu");
+	ck_assert_double_eq(runs[0].score, 60);
 	db_free_runs(runs, n);
 	db_close(db);
 }
@@ -183,6 +214,7 @@ Suite *db_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_db_creates_schema_and_stores_runs);
+	tcase_add_test(tc, test_db_migrates_version_1);
 	tcase_add_test(tc, test_db_refuses_a_newer_schema);
 	tcase_add_test(tc, test_db_survives_a_killed_writer);
 	suite_add_tcase(s, tc);

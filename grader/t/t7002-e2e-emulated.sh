@@ -1,0 +1,39 @@
+#!/bin/bash
+# Without a GPU the tests run on the CPU emulator: the reference passes
+# everything, the stub fails everything without crashing, and every fixture
+# gets the verdict its expect file pins for the GPU. An emulated run is never
+# a grade: mode "emulated", provisional, exit 4.
+. "$(dirname "$0")/lib.sh"
+cpu_only
+gpu_available && skip_all "a GPU is here: the GPU tests grade the fixtures"
+grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+
+test_expect_success 'the reference passes every test emulated, provisionally (exit 4)' '
+	t0=$EPOCHREALTIME
+	grade_fixture "$T_ROOT/reference/matmul" r.json &&
+	awk -v a="$t0" -v b="$EPOCHREALTIME" "BEGIN { printf \"emulated suite: %.1f s\\n\", b - a }" &&
+	[ "$(cat r.json.exit)" = 4 ] && [ "$(jq -r .mode r.json)" = emulated ] &&
+	[ "$(jq -r .status r.json)" = incomplete ] && [ "$(jq .provisional r.json)" = true ] &&
+	[ "$(jq "[.tests[] | select(.status != \"pass\")] | length" r.json)" = 0 ] || {
+		jq -r ".tests[] | select(.status != \"pass\") | .message" r.json; false; }
+'
+test_expect_success 'the emulated run is in the gradebook as emulated' '
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT mode || \" \" || status FROM runs ORDER BY id DESC LIMIT 1")" = "emulated incomplete" ]
+'
+test_expect_success 'the stub fails every test emulated, each saying it launched nothing' '
+	grade_fixture "$T_ROOT/student_template/matmul" s.json &&
+	[ "$(cat s.json.exit)" = 4 ] &&
+	[ "$(jq "[.tests[] | select(.status != \"fail\")] | length" s.json)" = 0 ] &&
+	[ "$(jq "[.tests[] | select(.message | contains(\"launched no kernel\") | not)] | length" s.json)" = 0 ]
+'
+test_expect_success 'the report says the run is emulated' '
+	grep -q "EMULATED on the CPU" r.json.txt && grep -q "PROVISIONAL" r.json.txt
+'
+export EXPECT_EMULATED=1
+for dir in "$T_ROOT"/reference/matmul/fixtures/*/; do
+	dir=${dir%/}
+	test_expect_success "$(basename "$dir") gets the same verdict emulated" '
+		grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
+	'
+done
+test_done
