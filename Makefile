@@ -89,7 +89,7 @@ UNIT_SRCS := $(wildcard grader/t/unit/*.c)
 UNIT_BIN  := $(BUILD)/t/unit-tests
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all help deps test check check-unit check-shell check-gpu clean format
+.PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format
 
 all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(EMU_RSPS) $(TOOLCHAIN)
 
@@ -117,7 +117,21 @@ test: all
 	$(if $(LAB),,$(error usage: make test LAB=<lab> [SUB=dir]; labs: $(LABS)))
 	$(Q)$(CUDALAB) test $(LAB) $(if $(SUB),--sub $(SUB))
 
-check: check-unit check-shell
+check: check-unit check-emu check-shell
+
+# The emulator's own tests (x86-64 only): a CUDA source built like a submission.
+EMU_TEST := $(BUILD)/emu/t/check_emu
+check-emu: $(if $(EMU),$(EMU_TEST))
+	$(Q)$(if $(EMU),$(EMU_TEST),echo 'check-emu: skipped: the CPU emulator is for x86-64')
+
+$(BUILD)/emu/t/check_emu.cpp: $(EMU_DIR)/t/check_emu.cu $(CUDALAB)
+	$(quiet) REWRITE $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CUDALAB) rewrite $< > $@
+
+$(BUILD)/emu/t/check_emu: $(BUILD)/emu/t/check_emu.cpp $(EMU_RUNTIME) $(EMU_DIR)/cudaemu.h
+	$(quiet) EMUCXX $<
+	$(Q)$(CXX) $(EMU_CXXFLAGS) -Wall -o $@ $< $(EMU_RUNTIME) $(check_libs) -pthread
 
 check-unit: $(UNIT_BIN)
 	$(Q)CUDALAB_ROOT=$(CURDIR) $(UNIT_BIN)

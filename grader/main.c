@@ -20,6 +20,7 @@ static const struct command {
 	{"grade", cmd_grade, "grade LAB DIR --student ID    grade a submission into the gradebook"},
 	{"labs", cmd_labs, "labs                          list the labs, their parts and points"},
 	{"db", cmd_db, "db init|show                  create or read the gradebook"},
+	{"rewrite", cmd_rewrite, "rewrite FILE.cu               the C++ the CPU emulator compiles for it"},
 };
 
 static void usage(FILE *out)

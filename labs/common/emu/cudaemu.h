@@ -141,6 +141,32 @@ inline float atomicExch(float *p, float v)
 	return cudaemu::atomic_float<float, uint32_t>(p, [v](float) { return v; });
 }
 
+/* ---------------------------------------------- C++ runtime overloads */
+/* cuda_runtime.h declares these templates for nvcc only. */
+template <class T>
+inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+				      size_t offset = 0,
+				      enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+	return ::cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+					size_t offset = 0,
+					enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+	return ::cudaMemcpyFromSymbol(dst, (const void *)&symbol, count, offset, kind);
+}
+template <class T> inline cudaError_t cudaGetSymbolAddress(void **p, const T &symbol)
+{
+	return ::cudaGetSymbolAddress(p, (const void *)&symbol);
+}
+template <class T> inline cudaError_t cudaGetSymbolSize(size_t *n, const T &)
+{
+	*n = sizeof(T);
+	return cudaSuccess;
+}
+
 /* --------------------------------------------------------------- math */
 /* CUDA's min and max for every arithmetic type, as device code has them. */
 template <typename A, typename B>
@@ -208,14 +234,15 @@ template <typename... P> struct launcher {
 	void (*kernel)(P...);
 	cudaemu_launch l;
 
-	template <typename... A> void operator()(A &&...args)
+	/* The kernel's own parameter types: arguments convert as in a call to it
+	 * (NULL to a pointer, an int to a float ...), once; each CUDA thread then
+	 * gets its own copy. */
+	void operator()(typename std::decay<P>::type... args)
 	{
-		static_assert(sizeof...(A) == sizeof...(P), "wrong number of kernel arguments");
-		/* converted once to the parameter types; each CUDA thread gets its own copy */
 		struct closure {
 			void (*kernel)(P...);
 			std::tuple<typename std::decay<P>::type...> args;
-		} c{kernel, {std::forward<A>(args)...}};
+		} c{kernel, {args...}};
 		l.run = [](void *p) {
 			closure *cp = static_cast<closure *>(p);
 			std::tuple<typename std::decay<P>::type...> mine = cp->args;

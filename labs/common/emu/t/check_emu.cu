@@ -1,0 +1,506 @@
+/*
+ * check_emu.cu - the CPU emulator's own tests: each CUDA construct the labs
+ * use, and each diagnostic, against a known answer. Built like a submission
+ * (cudalab rewrite, then g++ on cudaemu.h) and run by `make check`.
+ */
+#include <check.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern "C" const char *cudaemu_error_detail(void);
+
+#define OK(expr) ck_assert_msg((expr) == cudaSuccess, "%s: %s", #expr, cudaGetErrorName(expr))
+
+/* ------------------------------------------------------------ indexing */
+
+struct ids {
+	unsigned t[3], b[3], bd[3], gd[3];
+	int global;
+};
+
+__global__ void write_ids(ids *out)
+{
+	int tpb = blockDim.x * blockDim.y * blockDim.z;
+	int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+	int thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+	int g = block * tpb + thread;
+	out[g] = ids{{threadIdx.x, threadIdx.y, threadIdx.z}, {blockIdx.x, blockIdx.y, blockIdx.z},
+		     {blockDim.x, blockDim.y, blockDim.z}, {gridDim.x, gridDim.y, gridDim.z}, g};
+}
+
+START_TEST(test_emu_index_builtins)
+{
+	dim3 grid(2, 3, 2), block(4, 2, 3);
+	int n = 2 * 3 * 2 * 4 * 2 * 3;
+	ids *d, *h = (ids *)calloc(n, sizeof(ids));
+	OK(cudaMalloc(&d, n * sizeof(ids)));
+	write_ids<<<grid, block>>>(d);
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h, d, n * sizeof(ids), cudaMemcpyDeviceToHost));
+	for (int g = 0; g < n; g++) {
+		int thread = g % 24, block_ = g / 24;
+		ck_assert_int_eq(h[g].global, g);
+		ck_assert_uint_eq(h[g].t[0], thread % 4);
+		ck_assert_uint_eq(h[g].t[1], thread / 4 % 2);
+		ck_assert_uint_eq(h[g].t[2], thread / 8);
+		ck_assert_uint_eq(h[g].b[0], block_ % 2);
+		ck_assert_uint_eq(h[g].b[1], block_ / 2 % 3);
+		ck_assert_uint_eq(h[g].b[2], block_ / 6);
+		ck_assert_uint_eq(h[g].bd[2], 3);
+		ck_assert_uint_eq(h[g].gd[1], 3);
+	}
+	OK(cudaFree(d));
+	free(h);
+}
+END_TEST
+
+/* ------------------------------------------------- qualifiers, shared memory */
+
+__host__ __device__ __forceinline__ int twice(int x)
+{
+	return 2 * x;
+}
+
+__device__ int add_one(int x)
+{
+	return x + 1;
+}
+
+/* Reverses each block's slice through static shared memory: needs the barrier. */
+__global__ void __launch_bounds__(256) reverse_block(const int *__restrict__ in, int *out)
+{
+	__shared__ int s[256];
+	int t = threadIdx.x, base = blockIdx.x * blockDim.x;
+	s[t] = in[base + t];
+	__syncthreads();
+	out[base + t] = add_one(twice(s[blockDim.x - 1 - t]));
+}
+
+static void run_reverse(int *h_out, const int *h_in, int n)
+{
+	int *d_in, *d_out;
+	OK(cudaMalloc(&d_in, n * sizeof(int)));
+	OK(cudaMalloc(&d_out, n * sizeof(int)));
+	OK(cudaMemcpy(d_in, h_in, n * sizeof(int), cudaMemcpyHostToDevice));
+	reverse_block<<<n / 256, 256>>>(d_in, d_out);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h_out, d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
+	OK(cudaFree(d_in));
+	OK(cudaFree(d_out));
+}
+
+START_TEST(test_emu_static_shared_and_barrier)
+{
+	int n = 1024, in[1024], out[1024];
+	for (int i = 0; i < n; i++)
+		in[i] = i;
+	run_reverse(out, in, n);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(out[i], 2 * ((i / 256) * 256 + 255 - i % 256) + 1);
+	ck_assert_int_eq(twice(21), 42);   /* __host__ __device__ on the host */
+}
+END_TEST
+
+/* The same result whatever order the threads of a pass run in. */
+START_TEST(test_emu_reverse_order_same_result)
+{
+	int n = 512, in[512], fwd[512], rev[512];
+	for (int i = 0; i < n; i++)
+		in[i] = 3 * i;
+	run_reverse(fwd, in, n);
+	setenv("CUDAEMU_REVERSE", "1", 1);
+	run_reverse(rev, in, n);
+	unsetenv("CUDAEMU_REVERSE");
+	ck_assert_int_eq(memcmp(fwd, rev, sizeof(fwd)), 0);
+}
+END_TEST
+
+/* A tree reduction in dynamic shared memory (the third launch argument). */
+__global__ void block_sum(const float *in, float *out)
+{
+	extern __shared__ float part[];
+	unsigned t = threadIdx.x;
+	part[t] = in[blockIdx.x * blockDim.x + t];
+	__syncthreads();
+	for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+		if (t < s)
+			part[t] += part[t + s];
+		__syncthreads();
+	}
+	if (t == 0)
+		out[blockIdx.x] = part[0];
+}
+
+START_TEST(test_emu_dynamic_shared)
+{
+	const int blocks = 8, threads = 128, n = blocks * threads;
+	float h[1024], sums[8], *d_in, *d_out;
+	for (int i = 0; i < n; i++)
+		h[i] = (float)(i % 7);
+	OK(cudaMalloc(&d_in, n * sizeof(float)));
+	OK(cudaMalloc(&d_out, blocks * sizeof(float)));
+	OK(cudaMemcpy(d_in, h, sizeof(h), cudaMemcpyHostToDevice));
+	block_sum<<<blocks, threads, threads * sizeof(float)>>>(d_in, d_out);
+	OK(cudaMemcpy(sums, d_out, sizeof(sums), cudaMemcpyDeviceToHost));
+	for (int b = 0; b < blocks; b++) {
+		float want = 0;
+		for (int i = 0; i < threads; i++)
+			want += h[b * threads + i];
+		ck_assert_float_eq(sums[b], want);
+	}
+	cudaFree(d_in);
+	cudaFree(d_out);
+}
+END_TEST
+
+/* ------------------------------------------- symbols and managed memory */
+
+__constant__ float coeff[4];
+__device__ int result_sym;
+
+__global__ void use_symbols(float x)
+{
+	result_sym = (int)(coeff[0] + coeff[1] * x + coeff[2] * x * x + coeff[3]);
+}
+
+START_TEST(test_emu_constant_and_device_symbols)
+{
+	float c[4] = {1, 2, 3, 4};
+	int r = 0;
+	OK(cudaMemcpyToSymbol(coeff, c, sizeof(c)));
+	use_symbols<<<1, 1>>>(2.0f);
+	OK(cudaMemcpyFromSymbol(&r, result_sym, sizeof(r)));
+	ck_assert_int_eq(r, 1 + 4 + 12 + 4);
+}
+END_TEST
+
+__global__ void double_all(int *p, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		p[i] *= 2;
+}
+
+START_TEST(test_emu_managed_memory_and_meminfo)
+{
+	int *m;
+	size_t free0, free1, total;
+	OK(cudaMemGetInfo(&free0, &total));
+	ck_assert(total >= 80ull << 30);
+	OK(cudaMallocManaged(&m, 1000 * sizeof(int)));
+	OK(cudaMemGetInfo(&free1, &total));
+	ck_assert_uint_eq(free0 - free1, 1000 * sizeof(int));
+	for (int i = 0; i < 1000; i++)
+		m[i] = i;   /* the host may touch managed memory */
+	double_all<<<(1000 + 127) / 128, 128>>>(m, 1000);
+	OK(cudaDeviceSynchronize());
+	for (int i = 0; i < 1000; i++)
+		ck_assert_int_eq(m[i], 2 * i);
+	OK(cudaFree(m));
+	OK(cudaMemGetInfo(&free1, &total));
+	ck_assert_uint_eq(free1, free0);
+}
+END_TEST
+
+/* ------------------------------------------------------- atomics, math */
+
+__global__ void atomics(int *hist, float *fsum, unsigned *mx, unsigned *mn, int *cas, unsigned *inc)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	atomicAdd(&hist[i % 10], 1);
+	atomicAdd(fsum, 0.5f);
+	atomicMax(mx, (unsigned)i);
+	atomicMin(mn, (unsigned)i + 5);
+	atomicCAS(cas, 0, i + 1);   /* only the first one wins */
+	atomicInc(inc, 7);          /* wraps to 0 after 7 */
+}
+
+START_TEST(test_emu_atomics)
+{
+	int *hist, *cas;
+	float *fsum;
+	unsigned *mx, *mn, *inc;
+	OK(cudaMallocManaged(&hist, 10 * sizeof(int)));
+	OK(cudaMallocManaged(&fsum, sizeof(float)));
+	OK(cudaMallocManaged(&mx, sizeof(unsigned)));
+	OK(cudaMallocManaged(&mn, sizeof(unsigned)));
+	OK(cudaMallocManaged(&cas, sizeof(int)));
+	OK(cudaMallocManaged(&inc, sizeof(unsigned)));
+	memset(hist, 0, 10 * sizeof(int));
+	*fsum = 0, *mx = 0, *mn = ~0u, *cas = 0, *inc = 0;
+	atomics<<<40, 256>>>(hist, fsum, mx, mn, cas, inc);
+	OK(cudaDeviceSynchronize());
+	for (int b = 0; b < 10; b++)
+		ck_assert_int_eq(hist[b], 1024);
+	ck_assert_float_eq(*fsum, 5120.0f);
+	ck_assert_uint_eq(*mx, 10239);
+	ck_assert_uint_eq(*mn, 5);
+	ck_assert(*cas >= 1 && *cas <= 10240);
+	ck_assert_uint_eq(*inc, 10240 % 8);
+}
+END_TEST
+
+__global__ void math(float *out, float x)
+{
+	out[0] = __expf(x);
+	out[1] = __fdividef(x, 4.0f);
+	out[2] = rsqrtf(x);
+	out[3] = (float)min(3, 7) + max(2.5f, 1.0f);
+	out[4] = (float)__popc(0xF0F0u) + (float)__clz(1) + (float)__ffs(8);
+	out[5] = __saturatef(x);
+	out[6] = sqrtf(x) + sinf(x) + __logf(x);
+	out[7] = __int_as_float(__float_as_int(x));
+}
+
+START_TEST(test_emu_math_and_intrinsics)
+{
+	float *d, h[8], x = 2.0f;
+	OK(cudaMalloc(&d, sizeof(h)));
+	math<<<1, 1>>>(d, x);
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	ck_assert_float_eq_tol(h[0], expf(x), 1e-5f);
+	ck_assert_float_eq(h[1], 0.5f);
+	ck_assert_float_eq_tol(h[2], 1.0f / sqrtf(x), 1e-6f);
+	ck_assert_float_eq(h[3], 5.5f);
+	ck_assert_float_eq(h[4], 8 + 31 + 4);
+	ck_assert_float_eq(h[5], 1.0f);
+	ck_assert_float_eq_tol(h[6], sqrtf(x) + sinf(x) + logf(x), 1e-5f);
+	ck_assert_float_eq(h[7], x);
+}
+END_TEST
+
+__global__ void hello(int v)
+{
+	printf("hello from thread %u of block %u: %d\n", threadIdx.x, blockIdx.x, v);
+}
+
+START_TEST(test_emu_printf_from_kernels)
+{
+	char path[] = "/tmp/cudaemu-printf-XXXXXX", buf[4096] = "";
+	int fd = mkstemp(path);
+	fflush(stdout);
+	int saved = dup(1);
+	dup2(fd, 1);
+	hello<<<2, 3>>>(42);
+	cudaDeviceSynchronize();
+	fflush(stdout);
+	dup2(saved, 1);
+	lseek(fd, 0, SEEK_SET);
+	ck_assert_int_gt(read(fd, buf, sizeof(buf) - 1), 0);
+	close(fd);
+	unlink(path);
+	ck_assert_ptr_nonnull(strstr(buf, "hello from thread 2 of block 1: 42"));
+	ck_assert_ptr_nonnull(strstr(buf, "hello from thread 0 of block 0: 42"));
+}
+END_TEST
+
+START_TEST(test_emu_events_and_device)
+{
+	cudaEvent_t a, b;
+	float ms = -1;
+	cudaDeviceProp p;
+	int n, v;
+	OK(cudaEventCreate(&a));
+	OK(cudaEventCreate(&b));
+	OK(cudaEventRecord(a));
+	OK(cudaEventRecord(b));
+	OK(cudaEventSynchronize(b));
+	OK(cudaEventElapsedTime(&ms, a, b));
+	ck_assert(ms >= 0);
+	OK(cudaEventDestroy(a));
+	OK(cudaEventDestroy(b));
+	OK(cudaGetDeviceCount(&n));
+	ck_assert_int_eq(n, 1);
+	OK(cudaGetDeviceProperties(&p, 0));
+	ck_assert_int_eq(p.multiProcessorCount, 132);
+	ck_assert_int_eq(p.major * 10 + p.minor, 90);
+	ck_assert_int_eq(p.maxThreadsPerBlock, 1024);
+	ck_assert_ptr_nonnull(strstr(p.name, "emulated"));
+	OK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
+	ck_assert_int_eq(v, 2048);
+	ck_assert_str_eq(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress");
+	ck_assert_str_eq(cudaGetErrorString(cudaErrorInvalidConfiguration),
+			 "invalid configuration argument");
+}
+END_TEST
+
+/* --------------------------------------------------------- launch rules */
+
+__global__ void nothing(int *p)
+{
+	if (p)
+		*p = 1;
+}
+
+START_TEST(test_emu_invalid_launch_configurations)
+{
+	const dim3 bad_blocks[] = {dim3(1025), dim3(32, 33), dim3(1, 1, 65), dim3(0, 1, 1)};
+	for (const dim3 &b : bad_blocks) {
+		nothing<<<1, b>>>(NULL);
+		ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidConfiguration);
+		/* not sticky: cleared by reading it */
+		ck_assert_int_eq(cudaGetLastError(), cudaSuccess);
+	}
+	nothing<<<dim3(1, 65536), 1>>>(NULL);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidConfiguration);
+	nothing<<<dim3(0), 1>>>(NULL);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidConfiguration);
+	nothing<<<1, 1, 64 * 1024>>>(NULL);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	nothing<<<2, dim3(32, 32)>>>(NULL);   /* 1024 threads is allowed */
+	OK(cudaGetLastError());
+	OK(cudaDeviceSynchronize());
+}
+END_TEST
+
+/* ----------------------------------------------------------- diagnostics */
+
+__global__ void two_barriers(int *p)
+{
+	if (threadIdx.x % 2 == 0) {
+		__syncthreads();
+	} else {
+		__syncthreads();
+	}
+	p[threadIdx.x] = 1;
+}
+
+START_TEST(test_emu_barrier_divergence_is_reported)
+{
+	int *d;
+	OK(cudaMalloc(&d, 64 * sizeof(int)));
+	two_barriers<<<1, 64>>>(d);
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+	const char *why = cudaemu_error_detail();
+	ck_assert_ptr_nonnull(why);
+	ck_assert_msg(strstr(why, "barrier divergence in kernel two_barriers") &&
+		      strstr(why, "32 threads wait at __syncthreads() at check_emu.cu:"),
+		      "%s", why);
+	/* sticky, as on a GPU */
+	ck_assert_int_eq(cudaMalloc(&d, 4), cudaErrorLaunchFailure);
+}
+END_TEST
+
+__global__ void early_return(int *p, int n)
+{
+	__shared__ int s[64];
+	int t = threadIdx.x;
+	if (t >= n)
+		return;
+	s[t] = t;
+	__syncthreads();
+	p[t] = s[n - 1 - t];
+}
+
+START_TEST(test_emu_exited_threads_count_as_arrived)
+{
+	int *d, h[64];
+	OK(cudaMalloc(&d, 64 * sizeof(int)));
+	early_return<<<1, 64>>>(d, 40);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	for (int t = 0; t < 40; t++)
+		ck_assert_int_eq(h[t], 39 - t);
+	/* the strict lint says which threads left */
+	setenv("CUDAEMU_STRICT_BARRIERS", "1", 1);
+	early_return<<<1, 64>>>(d, 40);
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+	ck_assert_ptr_nonnull(strstr(cudaemu_error_detail(), "24 threads (first: thread (40,0,0)) "
+						       "returned without reaching it"));
+}
+END_TEST
+
+__global__ void write_far(float *p, long off)
+{
+	if (blockIdx.x == 1 && threadIdx.x == 3)
+		p[off] = 1.0f;
+}
+
+START_TEST(test_emu_out_of_bounds_names_the_thread)
+{
+	float *d;
+	OK(cudaMalloc(&d, 1000 * sizeof(float)));
+	write_far<<<2, 32>>>(d, 1000 + 300);
+	ck_assert_int_eq(cudaGetLastError(), cudaSuccess);   /* seen at the next sync */
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+	const char *why = cudaemu_error_detail();
+	ck_assert_msg(strstr(why, "thread (3,0,0) of block (1,0,0) made an invalid write") &&
+		      strstr(why, "past the end of a 4000-byte device buffer"), "%s", why);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorIllegalAddress);   /* sticky */
+}
+END_TEST
+
+START_TEST(test_emu_use_after_free)
+{
+	float *d;
+	OK(cudaMalloc(&d, 4096 * sizeof(float)));
+	OK(cudaFree(d));
+	write_far<<<2, 32>>>(d, 5);
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+	ck_assert_ptr_nonnull(strstr(cudaemu_error_detail(), "no device memory"));
+}
+END_TEST
+
+/* The host cannot read device memory, as with a GPU: this test must crash. */
+START_TEST(test_emu_host_dereference_crashes)
+{
+	float *d;
+	OK(cudaMalloc(&d, 64));
+	volatile float x = d[0];
+	(void)x;
+}
+END_TEST
+
+START_TEST(test_emu_memcpy_checks)
+{
+	float *d, h[8];
+	OK(cudaMalloc(&d, 8 * sizeof(float)));
+	ck_assert_int_eq(cudaMemcpy(d, h, 9 * sizeof(float), cudaMemcpyHostToDevice),
+			 cudaErrorInvalidValue);
+	ck_assert_ptr_nonnull(strstr(cudaemu_error_detail(), "past the end of its buffer"));
+	ck_assert_int_eq(cudaMemcpy(h, h + 4, 4, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+	ck_assert_ptr_nonnull(strstr(cudaemu_error_detail(), "not device memory"));
+	ck_assert_int_eq(cudaFree(h), cudaErrorInvalidValue);
+	OK(cudaMemset(d, 0, 8 * sizeof(float)));
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	ck_assert_float_eq(h[7], 0.0f);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("emu");
+	TCase *tc = tcase_create("emu");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_emu_index_builtins);
+	tcase_add_test(tc, test_emu_static_shared_and_barrier);
+	tcase_add_test(tc, test_emu_reverse_order_same_result);
+	tcase_add_test(tc, test_emu_dynamic_shared);
+	tcase_add_test(tc, test_emu_constant_and_device_symbols);
+	tcase_add_test(tc, test_emu_managed_memory_and_meminfo);
+	tcase_add_test(tc, test_emu_atomics);
+	tcase_add_test(tc, test_emu_math_and_intrinsics);
+	tcase_add_test(tc, test_emu_printf_from_kernels);
+	tcase_add_test(tc, test_emu_events_and_device);
+	tcase_add_test(tc, test_emu_invalid_launch_configurations);
+	tcase_add_test(tc, test_emu_barrier_divergence_is_reported);
+	tcase_add_test(tc, test_emu_exited_threads_count_as_arrived);
+	tcase_add_test(tc, test_emu_out_of_bounds_names_the_thread);
+	tcase_add_test(tc, test_emu_use_after_free);
+	tcase_add_test_raise_signal(tc, test_emu_host_dereference_crashes, SIGSEGV);
+	tcase_add_test(tc, test_emu_memcpy_checks);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
