@@ -127,6 +127,13 @@ static int lab_key(struct parse_state *st, const char *key, const char *value)
 		strlist_split(&cfg->symbols, value);
 		return 0;
 	}
+	if (!strcmp(key, "strict_barriers")) {
+		if (parse_bool(value, &cfg->strict_barriers)) {
+			snprintf(st->msg, sizeof(st->msg), "strict_barriers must be yes or no");
+			return -1;
+		}
+		return 0;
+	}
 	if (parse_number(value, &d)) {
 		snprintf(st->msg, sizeof(st->msg), "'%s' must be a number, not '%s'", key, value);
 		return -1;

@@ -30,6 +30,7 @@ struct lab_config {
 	struct strlist symbols;      /* functions the submission must define */
 	double build_timeout, run_timeout;
 	double emulation_slowdown;   /* timeouts are this many times longer in emulation */
+	bool strict_barriers;        /* emulation: a thread returning while others wait is an error */
 	size_t output_limit;
 	struct lab_part *parts;
 	size_t nparts;

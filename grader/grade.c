@@ -439,11 +439,17 @@ static void set_from_check(struct graded_test *t, const struct check_entry *e, d
 	}
 }
 
-static int run_tests(const struct lab_config *cfg, const char *workdir, const char *binary,
-		     unsigned long long seed, struct result *r)
+/*
+ * Runs the test binary on the tests of r not yet run (or, with only, on
+ * those), logs in workdir/<logs>, extra_env added to its environment, and
+ * fills in the results of the tests it ran into out (r's tests by default).
+ */
+static int run_harness(const struct lab_config *cfg, const char *workdir, const char *binary,
+		       struct result *r, const char *logs_name, const char *const *extra_env,
+		       const struct strlist *only, struct graded_test *out)
 {
 	struct strlist argv = STRLIST_INIT;
-	char *logs = xasprintf("%s/logs", workdir), input[64];
+	char *logs = xasprintf("%s/%s", workdir, logs_name), input[64];
 	char **env = grade_child_env();
 	struct run_result res;
 	int ret = -1;
@@ -452,15 +458,27 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 		error("cannot create '%s': %s", logs, strerror(errno));
 		goto out;
 	}
+	for (size_t n = 0; extra_env && extra_env[n]; n++) {
+		size_t len = 0;
+		while (env[len])
+			len++;
+		env = xrealloc(env, (len + 2) * sizeof(*env));
+		env[len] = xstrdup(extra_env[n]);
+		env[len + 1] = NULL;
+	}
+	double slow = r->mode == MODE_EMULATED ? cfg->emulation_slowdown : 1;
 	strlist_push(&argv, binary);
 	strlist_push(&argv, "--xml-dir");
 	strlist_push(&argv, logs);
-	double slow = r->mode == MODE_EMULATED ? cfg->emulation_slowdown : 1;
 	for (size_t p = 0; p < cfg->nparts; p++) {
 		strlist_push(&argv, "--timeout");
 		strlist_pushf(&argv, "%s=%g", cfg->parts[p].name, cfg->parts[p].timeout * slow);
 	}
-	snprintf(input, sizeof(input), "seed=%llu\n", seed);
+	for (size_t i = 0; only && i < only->n; i++) {
+		strlist_push(&argv, "--only");
+		strlist_push(&argv, only->v[i]);
+	}
+	snprintf(input, sizeof(input), "seed=%llu\n", r->seed);
 	struct run_spec spec = {
 		.argv = (const char *const *)argv.v,
 		.envp = (const char *const *)env,
@@ -473,8 +491,6 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 		.max_open_files = 1024,
 	};
 
-	progress("running %zu tests %s ...", r->ntests,
-		 r->mode == MODE_EMULATED ? "on the CPU emulator" : r->gpu.name);
 	if (run_one(&spec, &res))
 		goto out;
 	if (!res.started) {
@@ -486,9 +502,11 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 	char *binary_fate = (res.timed_out || res.signal || res.exit_code > 1)
 				    ? run_describe(&spec, &res) : NULL;
 	for (size_t i = 0; i < r->ntests; i++) {
-		struct graded_test *t = &r->tests[i];
+		struct graded_test *t = &out[i];
 		struct check_log log;
 		const struct lab_part *part = NULL;
+		if (only && !strlist_has(only, r->tests[i].id))
+			continue;
 		char *path = xasprintf("%s/%s.xml", logs, t->id);
 		int rd = checklog_read(path, &log);
 		free(path);
@@ -509,12 +527,13 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 		}
 		checklog_release(&log);
 	}
-	if (res.output_dropped) {
+
+	if (out == r->tests && res.output_dropped) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addstr(&sb, res.output);
 		strbuf_addf(&sb, "\n[... %zu more bytes of output dropped]\n", res.output_dropped);
 		r->output = strbuf_detach(&sb);
-	} else if (res.output_len) {
+	} else if (out == r->tests && res.output_len) {
 		r->output = xstrdup(res.output);
 	}
 	ret = 0;
@@ -526,6 +545,73 @@ out:
 	free(logs);
 	strlist_clear(&argv);
 	return ret;
+}
+
+static size_t first_line_len(const char *s)
+{
+	return s ? strcspn(s, "\n") : 0;
+}
+
+/*
+ * On the emulator, runs every failed test again with each block's threads
+ * in reverse order, on one worker. A verdict that changes means the result
+ * depends on the order threads run in (a missing __syncthreads(), a race),
+ * which the message then says, with what the reversed run saw.
+ */
+static int rerun_reversed(const struct lab_config *cfg, const char *workdir, const char *binary,
+			  struct result *r)
+{
+	static const char *const env[] = {"CUDAEMU_REVERSE=1", "CUDAEMU_WORKERS=1", NULL};
+	struct strlist failed = STRLIST_INIT;
+	struct graded_test *rev;
+	int ret;
+
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].status == TEST_FAIL)
+			strlist_push(&failed, r->tests[i].id);
+	if (!failed.n)
+		return 0;
+	progress("running %zu failed tests again in reverse thread order ...", failed.n);
+	rev = xcalloc(r->ntests, sizeof(*rev));
+	for (size_t i = 0; i < r->ntests; i++) {
+		rev[i] = r->tests[i];
+		rev[i].message = NULL;
+	}
+	ret = run_harness(cfg, workdir, binary, r, "logs-reversed", env, &failed, rev);
+	for (size_t i = 0; !ret && i < r->ntests; i++) {
+		struct graded_test *t = &r->tests[i];
+		if (!strlist_has(&failed, t->id))
+			continue;
+		size_t a = first_line_len(t->message), b = first_line_len(rev[i].message);
+		if (rev[i].status == t->status && a == b && !strncmp(t->message, rev[i].message, a))
+			continue;
+		char *m = xasprintf("%s\nhint: the result depends on the order in which threads run: "
+				    "with each block's threads in reverse order this test %s%s%.*s\n"
+				    "hint: look for a missing __syncthreads() between writing shared "
+				    "memory and reading it, or threads updating one value without an "
+				    "atomic", t->message, rev[i].status == TEST_PASS ? "passes" : "says:",
+				    rev[i].status == TEST_PASS ? "" : "\n  ", (int)b,
+				    rev[i].message ? rev[i].message : "");
+		free(t->message);
+		t->message = m;
+	}
+	for (size_t i = 0; i < r->ntests; i++)
+		free(rev[i].message);
+	free(rev);
+	strlist_clear(&failed);
+	return ret;
+}
+
+static int run_tests(const struct lab_config *cfg, const char *workdir, const char *binary,
+		     struct result *r)
+{
+	progress("running %zu tests %s ...", r->ntests,
+		 r->mode == MODE_EMULATED ? "on the CPU emulator" : r->gpu.name);
+	if (run_harness(cfg, workdir, binary, r, "logs", cfg->strict_barriers && r->mode ==
+			MODE_EMULATED ? (const char *const[]){"CUDAEMU_STRICT_BARRIERS=1", NULL} : NULL,
+			NULL, r->tests))
+		return -1;
+	return r->mode == MODE_EMULATED ? rerun_reversed(cfg, workdir, binary, r) : 0;
 }
 
 /* -------------------------------------------------------------- grading */
@@ -594,7 +680,7 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		if (r->mode == MODE_EMULATED)
 			r->state_reason = xstrdup("emulated on the CPU: a pre-check of correctness, "
 						  "not a grade; run on a GPU for the grade");
-		if (run_tests(cfg, workdir, binary, r->seed, r))
+		if (run_tests(cfg, workdir, binary, r))
 			goto out_workdir;
 	}
 	ret = 0;

@@ -29,6 +29,13 @@ test_expect_success 'the stub fails every test emulated, each saying it launched
 test_expect_success 'the report says the run is emulated' '
 	grep -q "EMULATED on the CPU" r.json.txt && grep -q "PROVISIONAL" r.json.txt
 '
+test_expect_success 'a missing __syncthreads() is named by the reverse-order re-run' '
+	grade_fixture "$T_ROOT/reference/matmul/fixtures/missing-sync" m.json &&
+	jq -r ".tests[] | select(.part == \"k5\" and .name == \"exact\") | .message" m.json >msg &&
+	grep -q "the result depends on the order in which threads run" msg &&
+	grep -q "missing __syncthreads()" msg &&
+	[ "$(jq -r ".tests[] | select(.part == \"k1\" and .name == \"exact\") | .message" m.json | grep -c "order in which")" = 0 ]
+'
 export EXPECT_EMULATED=1
 for dir in "$T_ROOT"/reference/matmul/fixtures/*/; do
 	dir=${dir%/}

@@ -27,7 +27,8 @@ struct part_opts {
 static void usage(const char *lab)
 {
 	fprintf(stderr,
-		"usage: check_%s [--list] [--xml-dir DIR] [--timeout PART=SECONDS]... [PART...]\n"
+		"usage: check_%s [--list] [--xml-dir DIR] [--timeout PART=SECONDS]... "
+		"[--only TEST] [PART...]\n"
 		"The run's seed is read from standard input as 'seed=N'.\n", lab);
 }
 
@@ -118,7 +119,8 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 	double timeout_val[CL_MAX_PARTS];
 	const char *timeout_for[CL_MAX_PARTS];
 	size_t nparts = 0, ntimeouts = 0;
-	const char *xml_dir = NULL;
+	const char *xml_dir = NULL, *only[64];
+	size_t nonly = 0;
 	uint64_t seed;
 	int status = 0;
 
@@ -130,6 +132,8 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--xml-dir") && i + 1 < argc) {
 			xml_dir = argv[++i];
+		} else if (!strcmp(a, "--only") && i + 1 < argc && nonly < 64) {
+			only[nonly++] = argv[++i];   /* only these test functions */
 		} else if (!strcmp(a, "--timeout") && i + 1 < argc && ntimeouts < CL_MAX_PARTS) {
 			char *eq = strchr(argv[++i], '=');
 			if (!eq || (timeout_val[ntimeouts] = atof(eq + 1)) <= 0) {
@@ -183,7 +187,8 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 	int running = 0, max_running = cl_cpu_threads();
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t t = 0; t < lab->ntests; t++) {
-			if (strcmp(lab->tests[t].tcase, parts[p].name))
+			if (strcmp(lab->tests[t].tcase, parts[p].name) ||
+			    (nonly && !cl_part_wanted(lab->tests[t].test->name, only, nonly)))
 				continue;
 			if (running == max_running) {
 				status = reap_one(status);
