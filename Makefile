@@ -81,7 +81,10 @@ EMU_RUNTIME := $(BUILD)/emu/runtime.o $(BUILD)/emu/switch_x86_64.o
 EMU_COMMON_OBJS := $(patsubst %.cu,$(BUILD)/emu/%.o,$(filter-out labs/common/probe.cu,$(wildcard labs/common/*.cu)))
 emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(wildcard labs/$(1)/tests/check_*.cu))
 EMU_LIBS = -pthread $(check_libs) -Wl,--wrap=cudaMalloc -Wl,--wrap=cudaFree
-EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp))
+EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp) $(LABS:%=$(BUILD)/labs/%/link-asan.rsp))
+# The AddressSanitizer build: failed emulated tests run again with it.
+EMU_ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer -DCUDAEMU_SERIAL_SHARED
+EMU_ASAN_RUNTIME := $(BUILD)/emu/runtime-asan.o $(BUILD)/emu/switch_x86_64.o
 TOOLCHAIN := $(BUILD)/toolchain.conf
 
 # --- the grader's own tests ------------------------------------------------
@@ -197,7 +200,8 @@ $(TOOLCHAIN): Makefile | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' '[toolchain]' 'root = $(CURDIR)' 'nvcc = $(NVCC)' 'cxx = $(CXX)' \
 		'nm = $(NM)' 'readelf = $(READELF)' 'nvcc_flags = $(NVCC_FLAGS)' \
-		'probe = $(abspath $(PROBE))' $(if $(EMU),'emu_cxxflags = $(EMU_CXXFLAGS)') > $@
+		'probe = $(abspath $(PROBE))' $(if $(EMU),'emu_cxxflags = $(EMU_CXXFLAGS)' \
+		'emu_asan_cxxflags = $(EMU_CXXFLAGS) $(EMU_ASAN_FLAGS)') > $@
 
 # --- the emulated harnesses
 $(BUILD)/emu/runtime.o: $(EMU_DIR)/runtime.cc | $(DEPS_OK)
@@ -205,6 +209,14 @@ $(BUILD)/emu/runtime.o: $(EMU_DIR)/runtime.cc | $(DEPS_OK)
 	$(quiet) CXX $<
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CXX) -std=c++17 -O2 -g -pthread -Wall -Wextra -Wno-unused-parameter \
+		-I$(CUDA_ROOT)/include -I$(EMU_DIR) -MMD -MP -c $< -o $@
+
+$(BUILD)/emu/runtime-asan.o: $(EMU_DIR)/runtime.cc | $(DEPS_OK)
+	$(call need_nvcc)
+	$(quiet) CXX $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) -std=c++17 -O1 -g -pthread -Wall -Wextra -Wno-unused-parameter \
+		-DCUDAEMU_ASAN -DCUDAEMU_SERIAL_SHARED -fno-omit-frame-pointer \
 		-I$(CUDA_ROOT)/include -I$(EMU_DIR) -MMD -MP -c $< -o $@
 
 $(BUILD)/emu/switch_x86_64.o: $(EMU_DIR)/switch_x86_64.S
@@ -225,7 +237,14 @@ $(BUILD)/labs/%/link-emu.rsp: $(EMU_COMMON_OBJS) $(EMU_RUNTIME) Makefile | $(DEP
 	$(Q)printf '%s\n' $(abspath $(EMU_COMMON_OBJS) $(call emu_lab_objs,$*) $(EMU_RUNTIME)) \
 		$(EMU_LIBS) > $@
 
+$(BUILD)/labs/%/link-asan.rsp: $(EMU_COMMON_OBJS) $(EMU_ASAN_RUNTIME) Makefile | $(DEPS_OK)
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' $(abspath $(EMU_COMMON_OBJS) $(call emu_lab_objs,$*) $(EMU_ASAN_RUNTIME)) \
+		-fsanitize=address $(EMU_LIBS) > $@
+
 $(foreach l,$(LABS),$(eval $(BUILD)/labs/$(l)/link-emu.rsp: $(call emu_lab_objs,$(l))))
+$(foreach l,$(LABS),$(eval $(BUILD)/labs/$(l)/link-asan.rsp: $(call emu_lab_objs,$(l))))
 
 .SECONDARY:
 

@@ -358,6 +358,7 @@ static int toolchain_handler(void *user, const char *section, const char *key, c
 		       : !strcmp(key, "nvcc_flags") ? &tc->nvcc_flags
 		       : !strcmp(key, "probe")      ? &tc->probe
 		       : !strcmp(key, "emu_cxxflags") ? &tc->emu_cxxflags
+		       : !strcmp(key, "emu_asan_cxxflags") ? &tc->emu_asan_cxxflags
 						    : NULL;
 	if (!field)
 		return 1;  /* newer keys from a newer Makefile are harmless */
@@ -404,5 +405,6 @@ void toolchain_free(struct toolchain *tc)
 	free(tc->nvcc_flags);
 	free(tc->probe);
 	free(tc->emu_cxxflags);
+	free(tc->emu_asan_cxxflags);
 	memset(tc, 0, sizeof(*tc));
 }

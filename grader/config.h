@@ -56,6 +56,7 @@ struct toolchain {
 	char *build;       /* its build directory */
 	char *nvcc, *cxx, *nm, *readelf, *nvcc_flags, *probe;
 	char *emu_cxxflags;   /* g++ flags of an emulated build; NULL: no emulator here */
+	char *emu_asan_cxxflags;   /* the same, for the AddressSanitizer diagnostic build */
 };
 int toolchain_load(const char *build_dir, struct toolchain *tc);
 void toolchain_free(struct toolchain *tc);

@@ -193,17 +193,18 @@ static enum run_mode choose_mode(const struct toolchain *tc, const struct grade_
 
 /*
  * Links objs with the lab's harness (the response file `rsp` that make
- * wrote) into workdir/check_<lab>; a failure is the student's link error.
+ * wrote) into workdir/<name>. Returns 0, or 1 when the link failed (its
+ * output in *log), or -1 for the grader's own failure.
  */
 static int link_binary(const struct toolchain *tc, const struct lab_config *cfg,
 		       const struct strlist *objs, const char *rsp, const char *workdir,
-		       char **binary, struct result *r)
+		       const char *name, char **binary, char **log)
 {
 	struct strlist argv = STRLIST_INIT;
 	struct run_result lr;
 	int ret = -1;
 
-	*binary = xasprintf("%s/check_%s", workdir, cfg->name);
+	*binary = xasprintf("%s/%s", workdir, name);
 	strlist_push(&argv, tc->cxx);
 	strlist_push(&argv, "-o");
 	strlist_push(&argv, *binary);
@@ -214,19 +215,53 @@ static int link_binary(const struct toolchain *tc, const struct lab_config *cfg,
 			      .output_limit = LOG_LIMIT};
 	if (run_one(&ls, &lr))
 		goto out;
+	ret = 0;
 	if (!lr.started || lr.timed_out || lr.signal || lr.exit_code) {
 		char *why = run_describe(&ls, &lr);
-		r->build = BUILD_LINK_ERROR;
-		r->build_message = xasprintf("linking with the test harness failed (%s)", why);
-		free(r->build_log);
-		r->build_log = xstrdup(lr.output ? lr.output : "");
+		*log = xasprintf("%s\n%s", why, lr.output ? lr.output : "");
 		free(why);
+		ret = 1;
 	}
 	run_result_release(&lr);
-	ret = 0;
 out:
 	strlist_clear(&argv);
 	return ret;
+}
+
+/* Compiles each rewritten source workdir/<file>.emu.cpp with flags into
+ * workdir/<file>.<suffix>.o; 1 with the compiler's output in *log when it fails. */
+static int compile_emulated(const struct toolchain *tc, const struct lab_config *cfg,
+			    const char *workdir, const char *flags, const char *suffix,
+			    struct strlist *objs, char **log)
+{
+	for (size_t i = 0; i < cfg->files.n; i++) {
+		const char *f = cfg->files.v[i];
+		if (!is_source(f))
+			continue;
+		struct strlist argv = STRLIST_INIT;
+		strlist_push(&argv, tc->cxx);
+		strlist_split(&argv, flags);
+		strlist_pushf(&argv, "-I%s", workdir);
+		strlist_pushf(&argv, "-I%s", cfg->dir);
+		strlist_push(&argv, "-c");
+		strlist_pushf(&argv, "%s/%s.emu.cpp", workdir, f);
+		strlist_push(&argv, "-o");
+		strlist_pushf(objs, "%s/%s.%s.o", workdir, f, suffix);
+		strlist_push(&argv, objs->v[objs->n - 1]);
+		struct run_spec spec = {.argv = (const char *const *)argv.v, .cwd = workdir,
+					.timeout = cfg->build_timeout, .output_limit = LOG_LIMIT};
+		struct run_result res;
+		int rr = run_one(&spec, &res);
+		if (!rr && (!res.started || res.timed_out || res.signal || res.exit_code)) {
+			*log = xasprintf("'%s':\n%s", f, res.output ? res.output : "");
+			rr = 1;
+		}
+		run_result_release(&res);
+		strlist_clear(&argv);
+		if (rr)
+			return rr;
+	}
+	return 0;
 }
 
 /*
@@ -239,66 +274,37 @@ static int emulated_build(const struct toolchain *tc, const struct lab_config *c
 			  const char *workdir, char **binary, struct result *r)
 {
 	struct strlist objs = STRLIST_INIT;
-	char *problem = NULL;
-	int ret = -1;
+	char *problem = NULL, *log = NULL;
+	int ret = -1, rc;
 
 	for (size_t i = 0; i < cfg->files.n && !problem; i++) {
 		const char *f = cfg->files.v[i];
 		if (!is_source(f))
 			continue;
 		char *src_path = xasprintf("%s/%s", workdir, f), *src = read_file(src_path, NULL);
-		char *cpp = xasprintf("%s/%s.emu.cpp", workdir, f), *why = NULL, *out;
+		char *cpp = xasprintf("%s/%s.emu.cpp", workdir, f), *out;
 		free(src_path);
-		if (!src) {
-			free(cpp);
-			goto out;
-		}
-		out = rewrite_cuda(src, f, &why);
+		out = src ? rewrite_cuda(src, f, &problem) : NULL;
 		free(src);
-		if (!out) {
-			problem = why;
-			free(cpp);
-			break;
-		}
-		int wr = write_file_atomic(cpp, out, strlen(out));
+		rc = out ? write_file_atomic(cpp, out, strlen(out)) : problem ? 0 : -1;
 		free(out);
-		if (wr) {
-			free(cpp);
-			goto out;
-		}
-		struct strlist argv = STRLIST_INIT;
-		strlist_push(&argv, tc->cxx);
-		strlist_split(&argv, tc->emu_cxxflags);
-		strlist_pushf(&argv, "-I%s", workdir);
-		strlist_pushf(&argv, "-I%s", cfg->dir);
-		strlist_push(&argv, "-c");
-		strlist_push(&argv, cpp);
-		strlist_push(&argv, "-o");
-		strlist_pushf(&objs, "%s/%s.emu.o", workdir, f);
-		strlist_push(&argv, objs.v[objs.n - 1]);
-		struct run_spec spec = {.argv = (const char *const *)argv.v, .cwd = workdir,
-					.timeout = cfg->build_timeout, .output_limit = LOG_LIMIT};
-		struct run_result res;
-		int rr = run_one(&spec, &res);
-		if (!rr && (!res.started || res.timed_out || res.signal || res.exit_code))
-			problem = xasprintf("the CPU emulator cannot build '%s':\n%s", f,
-					    res.output ? res.output : "");
-		run_result_release(&res);
-		strlist_clear(&argv);
 		free(cpp);
-		if (rr)
+		if (rc)
 			goto out;
 	}
 	if (!problem) {
-		if (link_binary(tc, cfg, &objs, "link-emu.rsp", workdir, binary, r))
+		rc = compile_emulated(tc, cfg, workdir, tc->emu_cxxflags, "emu", &objs, &log);
+		if (rc < 0)
 			goto out;
-		if (r->build == BUILD_LINK_ERROR) {   /* nvcc's link was not tried: ours failed */
-			problem = xasprintf("the CPU emulator cannot link the submission:\n%s",
-					    r->build_log);
-			r->build = BUILD_OK;
-			free(r->build_message);
-			r->build_message = NULL;
-		}
+		if (rc)
+			problem = xasprintf("the CPU emulator cannot build %s", log);
+	}
+	if (!problem) {
+		rc = link_binary(tc, cfg, &objs, "link-emu.rsp", workdir, "check_emu", binary, &log);
+		if (rc < 0)
+			goto out;
+		if (rc)
+			problem = xasprintf("the CPU emulator cannot link the submission: %s", log);
 	}
 	if (problem) {
 		r->mode = MODE_NONE;
@@ -306,6 +312,7 @@ static int emulated_build(const struct toolchain *tc, const struct lab_config *c
 	}
 	ret = 0;
 out:
+	free(log);
 	strlist_clear(&objs);
 	return ret;
 }
@@ -392,9 +399,19 @@ static int build(const struct toolchain *tc, const struct lab_config *cfg,
 	}
 
 	r->mode = choose_mode(tc, o, r);
-	if (r->mode == MODE_GPU &&
-	    link_binary(tc, cfg, &objs, "link.rsp", workdir, binary, r))
-		goto out;
+	if (r->mode == MODE_GPU) {
+		char *link_log = NULL;
+		int rc = link_binary(tc, cfg, &objs, "link.rsp", workdir, "check_gpu", binary,
+				     &link_log);
+		if (rc < 0)
+			goto out;
+		if (rc) {
+			r->build = BUILD_LINK_ERROR;
+			r->build_message = xstrdup("linking with the test harness failed");
+			free(r->build_log);
+			r->build_log = link_log;
+		}
+	}
 	if (r->mode == MODE_EMULATED && emulated_build(tc, cfg, workdir, binary, r))
 		goto out;
 	ret = 0;
@@ -602,8 +619,67 @@ static int rerun_reversed(const struct lab_config *cfg, const char *workdir, con
 	return ret;
 }
 
-static int run_tests(const struct lab_config *cfg, const char *workdir, const char *binary,
-		     struct result *r)
+/*
+ * On the emulator, runs every test that failed or crashed again in the
+ * AddressSanitizer build (byte-exact bounds on device buffers, shared memory
+ * as plain globals, blocks one at a time). What it finds, with the CUDA
+ * thread that did it, is added to the test's message.
+ */
+static int rerun_asan(const struct toolchain *tc, const struct lab_config *cfg,
+		      const char *workdir, struct result *r)
+{
+	static const char *const env[] = {
+		"ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:handle_abort=1:symbolize=1",
+		"CUDAEMU_WORKERS=1", NULL};
+	struct strlist failed = STRLIST_INIT, objs = STRLIST_INIT;
+	struct graded_test *again = NULL;
+	char *binary = NULL, *log = NULL;
+	int ret = 0, rc;
+
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].status == TEST_FAIL || r->tests[i].status == TEST_CRASH)
+			strlist_push(&failed, r->tests[i].id);
+	if (!failed.n || !tc->emu_asan_cxxflags)
+		goto out;
+	progress("running %zu failed tests again with AddressSanitizer ...", failed.n);
+	rc = compile_emulated(tc, cfg, workdir, tc->emu_asan_cxxflags, "asan", &objs, &log);
+	if (!rc)
+		rc = link_binary(tc, cfg, &objs, "link-asan.rsp", workdir, "check_asan", &binary, &log);
+	if (rc) {
+		/* a diagnostic the grader could not build is no verdict: say so, go on */
+		if (rc > 0)
+			warning("the AddressSanitizer build failed: %s", log);
+		ret = rc < 0 ? -1 : 0;
+		goto out;
+	}
+	again = xcalloc(r->ntests, sizeof(*again));
+	for (size_t i = 0; i < r->ntests; i++) {
+		again[i] = r->tests[i];
+		again[i].message = NULL;
+	}
+	ret = run_harness(cfg, workdir, binary, r, "logs-asan", env, &failed, again);
+	for (size_t i = 0; !ret && i < r->ntests; i++) {
+		struct graded_test *t = &r->tests[i];
+		if (!strlist_has(&failed, t->id) || !again[i].message ||
+		    strncmp(again[i].message, "AddressSanitizer: ", 18))
+			continue;
+		char *m = xasprintf("%s\nrun again on the CPU with %s", t->message, again[i].message);
+		free(t->message);
+		t->message = m;
+	}
+	for (size_t i = 0; again && i < r->ntests; i++)
+		free(again[i].message);
+out:
+	free(again);
+	free(binary);
+	free(log);
+	strlist_clear(&failed);
+	strlist_clear(&objs);
+	return ret;
+}
+
+static int run_tests(const struct toolchain *tc, const struct lab_config *cfg,
+		     const char *workdir, const char *binary, struct result *r)
 {
 	progress("running %zu tests %s ...", r->ntests,
 		 r->mode == MODE_EMULATED ? "on the CPU emulator" : r->gpu.name);
@@ -611,7 +687,9 @@ static int run_tests(const struct lab_config *cfg, const char *workdir, const ch
 			MODE_EMULATED ? (const char *const[]){"CUDAEMU_STRICT_BARRIERS=1", NULL} : NULL,
 			NULL, r->tests))
 		return -1;
-	return r->mode == MODE_EMULATED ? rerun_reversed(cfg, workdir, binary, r) : 0;
+	if (r->mode != MODE_EMULATED)
+		return 0;
+	return rerun_reversed(cfg, workdir, binary, r) || rerun_asan(tc, cfg, workdir, r) ? -1 : 0;
 }
 
 /* -------------------------------------------------------------- grading */
@@ -680,7 +758,7 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		if (r->mode == MODE_EMULATED)
 			r->state_reason = xstrdup("emulated on the CPU: a pre-check of correctness, "
 						  "not a grade; run on a GPU for the grade");
-		if (run_tests(cfg, workdir, binary, r))
+		if (run_tests(tc, cfg, workdir, binary, r))
 			goto out_workdir;
 	}
 	ret = 0;

@@ -44,7 +44,13 @@
 #define __global__
 #define __constant__
 #define __managed__
+#ifdef CUDAEMU_SERIAL_SHARED
+/* AddressSanitizer does not watch thread-local storage: in its diagnostic
+ * build blocks run one at a time and shared memory is plain static storage. */
+#define __shared__ static
+#else
 #define __shared__ static __thread
+#endif
 #define __launch_bounds__(...)
 #define __noinline__ __attribute__((noinline))
 #ifndef __CUDACC__

@@ -26,6 +26,14 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#ifdef CUDAEMU_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+/* The harness's reporter of an AddressSanitizer finding, when linked in. */
+extern "C" void cudaemu_on_asan_report(const char *report, const char *who)
+	__attribute__((weak));
+#endif
+
 __thread uint3 threadIdx;
 __thread uint3 blockIdx;
 __thread dim3 blockDim;
@@ -96,6 +104,9 @@ size_t page(void)
 /* The data pages of a, readable and writable or not at all. */
 void protect(const allocation *a, bool accessible)
 {
+#ifdef CUDAEMU_ASAN
+	return;   /* AddressSanitizer watches the host's accesses instead */
+#endif
 	if (!a->managed)
 		mprotect(a->map + page(), a->map_len - 2 * page(),
 			 accessible ? PROT_READ | PROT_WRITE : PROT_NONE);
@@ -139,6 +150,14 @@ cudaError_t device_alloc(void **p, size_t n, bool managed)
 	if (n > total_memory - bytes_in_use)
 		return fail(cudaErrorMemoryAllocation, "cudaMalloc: %zu bytes is more than the "
 			    "emulated device has left (%zu)", n, total_memory - bytes_in_use);
+#ifdef CUDAEMU_ASAN
+	/* AddressSanitizer's redzones watch the buffer to the byte, both ways */
+	void *mem;
+	if (posix_memalign(&mem, 256, n))
+		return fail(cudaErrorMemoryAllocation, "cudaMalloc: %zu bytes: out of memory", n);
+	allocation a = {(char *)mem, n, (char *)mem, n, managed};
+	memset(mem, 0xFF, n);
+#else
 	/* 256-byte aligned as on a GPU, ending at most 255 bytes before the guard */
 	size_t pages = (n + 255 + page() - 1) / page();
 	size_t len = (pages + 2) * page();
@@ -153,6 +172,7 @@ cudaError_t device_alloc(void **p, size_t n, bool managed)
 	memset(a.ptr, 0xFF, n);   /* born as NaN, like memory nobody wrote */
 	if (!managed)
 		protect(&a, false);
+#endif
 	pthread_mutex_lock(&alloc_lock);
 	if (nallocs == alloc_cap) {
 		alloc_cap = alloc_cap ? 2 * alloc_cap : 64;
@@ -188,6 +208,8 @@ struct worker {
 	size_t shmem_len;
 	fiber fibers[max_threads];
 	void *sched_sp;
+	const void *sched_bottom;   /* the worker thread's own stack */
+	size_t sched_size;
 	int current, nthreads;
 	/* the pass in progress: the fibers it runs, in order, and how far it got */
 	int order[max_threads];
@@ -243,11 +265,29 @@ void *fiber_stack_top(worker *w, int t)
 }
 
 /*
+ * Switches stacks; under AddressSanitizer, tells it which stack is about to
+ * run (bottom and size) and that the switch is over, as its fiber API asks.
+ * A fiber that is done never comes back (exiting).
+ */
+inline void switch_stack(void **save, void *to, const void *bottom, size_t size, bool exiting)
+{
+#ifdef CUDAEMU_ASAN
+	void *fake = NULL;
+	__sanitizer_start_switch_fiber(exiting ? NULL : &fake, bottom, size);
+	cudaemu_switch(save, to);
+	__sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#else
+	(void)bottom, (void)size, (void)exiting;
+	cudaemu_switch(save, to);
+#endif
+}
+
+/*
  * Leaves the running fiber (saving its stack pointer in *save) for the next
  * fiber of the pass, or for the scheduler when the pass is over: one switch
  * per CUDA thread per barrier phase.
  */
-void switch_next(worker *w, void **save)
+void switch_next(worker *w, void **save, bool exiting = false)
 {
 	if (++w->pos < w->norder) {
 		int t = w->order[w->pos];
@@ -255,27 +295,38 @@ void switch_next(worker *w, void **save)
 		w->current = t;
 		threadIdx = f->tid;
 		f->state = RUNNING;
-		cudaemu_switch(save, f->sp);
+		switch_stack(save, f->sp, (char *)fiber_stack_top(w, t) - stack_size, stack_size,
+			     exiting);
 	} else {
-		cudaemu_switch(save, w->sched_sp);
+		switch_stack(save, w->sched_sp, w->sched_bottom, w->sched_size, exiting);
 	}
 }
 
 void fiber_main(void *)
 {
 	worker *w = self;
+#ifdef CUDAEMU_ASAN
+	__sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
 	w->ls->l->run(w->ls->l->closure);
 	fiber *f = &w->fibers[w->current];
 	f->state = DONE;
 	w->ndone++;
-	switch_next(w, &f->sp);
+	switch_next(w, &f->sp, true);
 	__builtin_unreachable();
 }
 
 /* Lays out a new fiber's stack so that the first switch to it enters fiber_main. */
 void *fiber_init(void *top)
 {
-	uint64_t *sp = (uint64_t *)((char *)top - 64);
+	/* 7 words popped by cudaemu_switch, plus 8 bytes so that after its `ret`
+	 * the stack is 16-byte aligned, as the trampoline's call needs */
+	uint64_t *sp = (uint64_t *)((char *)top - 72);
+
+#ifdef CUDAEMU_ASAN
+	/* a stack used by an earlier CUDA thread still carries its redzones */
+	__asan_unpoison_memory_region((char *)top - stack_size, stack_size);
+#endif
 
 	/* popped by cudaemu_switch: r15 r14 r13 r12 rbx rbp, then the return address */
 	sp[2] = (uint64_t)(uintptr_t)fiber_main;          /* r13 */
@@ -404,7 +455,7 @@ void describe_fault(const launch_state *ls)
 		      f->addr, where);
 }
 
-void on_fault(int sig, siginfo_t *si, void *uc)
+[[maybe_unused]] void on_fault(int sig, siginfo_t *si, void *uc)
 {
 	worker *w = self;
 
@@ -431,9 +482,20 @@ void *worker_main(void *arg)
 	stack_t ss = {};
 
 	self = w;
+	pthread_attr_t attr;
+	if (!pthread_getattr_np(pthread_self(), &attr)) {
+		void *bottom;
+		pthread_attr_getstack(&attr, &bottom, &w->sched_size);
+		w->sched_bottom = bottom;
+		pthread_attr_destroy(&attr);
+	}
+#ifndef CUDAEMU_ASAN   /* AddressSanitizer keeps a signal stack of its own */
 	ss.ss_sp = w->altstack;
 	ss.ss_size = SIGSTKSZ * 4;
 	sigaltstack(&ss, NULL);
+#else
+	(void)ss;
+#endif
 	blockDim = l->block;
 	gridDim = l->grid;
 	w->nthreads = (int)(l->block.x * l->block.y * l->block.z);
@@ -461,6 +523,9 @@ int worker_count(unsigned long long nblocks)
 {
 	const char *env = getenv("CUDAEMU_WORKERS");
 	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CUDAEMU_SERIAL_SHARED
+	n = 1;   /* shared memory is plain static storage: one block at a time */
+#endif
 	if (n < 1)
 		n = 1;
 	if (n > 256)
@@ -489,6 +554,23 @@ void size_shmem(worker *w, size_t n)
 }
 
 size_t shmem_offset;   /* where the n bytes start in every worker's buffer */
+
+#ifdef CUDAEMU_ASAN
+/* Adds to AddressSanitizer's report which CUDA thread made the access. */
+void asan_report(const char *report)
+{
+	worker *w = self;
+	char who[512] = "";
+
+	if (w && w->in_block)
+		snprintf(who, sizeof(who), "the access was made by CUDA thread (%u,%u,%u) of block "
+			 "(%u,%u,%u) in kernel %s (launched at %s:%d)", threadIdx.x, threadIdx.y,
+			 threadIdx.z, blockIdx.x, blockIdx.y, blockIdx.z, w->ls->l->kernel,
+			 w->ls->l->file, w->ls->l->line);
+	if (cudaemu_on_asan_report)
+		cudaemu_on_asan_report(report, who);
+}
+#endif
 
 const char *error_name(cudaError_t e);
 
@@ -531,11 +613,15 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 	while (npool < nw)
 		pool[npool++] = new_worker();
 
+#ifdef CUDAEMU_ASAN
+	__asan_set_error_report_callback(asan_report);   /* ASan reports faults itself */
+#else
 	struct sigaction sa = {}, old_segv, old_bus;
 	sa.sa_sigaction = on_fault;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
 	sigaction(SIGSEGV, &sa, &old_segv);
 	sigaction(SIGBUS, &sa, &old_bus);
+#endif
 	first_fault.set = false;
 	protect_all(true);
 
@@ -550,8 +636,10 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 		pthread_join(pool[i]->thread, NULL);
 
 	protect_all(false);
+#ifndef CUDAEMU_ASAN
 	sigaction(SIGSEGV, &old_segv, NULL);
 	sigaction(SIGBUS, &old_bus, NULL);
+#endif
 	self = NULL;
 	if (ls.failed == 1 && first_fault.set) {
 		describe_fault(&ls);
@@ -619,7 +707,11 @@ cudaError_t cudaFree(void *p)
 	pthread_mutex_lock(&alloc_lock);
 	for (size_t i = 0; i < nallocs; i++)
 		if (allocs[i].ptr == p) {
+#ifdef CUDAEMU_ASAN
+			free(allocs[i].map);   /* into ASan's quarantine: a later use is reported */
+#else
 			munmap(allocs[i].map, allocs[i].map_len);
+#endif
 			bytes_in_use -= allocs[i].size;
 			allocs[i] = allocs[--nallocs];
 			pthread_mutex_unlock(&alloc_lock);

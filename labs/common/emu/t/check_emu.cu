@@ -357,6 +357,26 @@ START_TEST(test_emu_invalid_launch_configurations)
 }
 END_TEST
 
+/* A CUDA thread's stack is 16-byte aligned, as the x86-64 ABI requires:
+ * aligned SSE spills (and an aligned local) must not fault. */
+__global__ void aligned_locals(int *ok)
+{
+	alignas(16) float v[4] = {1, 2, 3, 4};
+	volatile uintptr_t a = (uintptr_t)v;
+	ok[threadIdx.x] = (a % 16 == 0) && v[3] == 4;
+}
+
+START_TEST(test_emu_stack_alignment)
+{
+	int *d, h[64];
+	OK(cudaMalloc(&d, sizeof(h)));
+	aligned_locals<<<1, 64>>>(d);
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	for (int t = 0; t < 64; t++)
+		ck_assert_int_eq(h[t], 1);
+}
+END_TEST
+
 /* ----------------------------------------------------------- diagnostics */
 
 __global__ void two_barriers(int *p)
@@ -490,6 +510,7 @@ int main(void)
 	tcase_add_test(tc, test_emu_printf_from_kernels);
 	tcase_add_test(tc, test_emu_events_and_device);
 	tcase_add_test(tc, test_emu_invalid_launch_configurations);
+	tcase_add_test(tc, test_emu_stack_alignment);
 	tcase_add_test(tc, test_emu_barrier_divergence_is_reported);
 	tcase_add_test(tc, test_emu_exited_threads_count_as_arrived);
 	tcase_add_test(tc, test_emu_out_of_bounds_names_the_thread);
