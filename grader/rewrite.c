@@ -174,17 +174,95 @@ static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, st
 	return semi + 1;
 }
 
+/*
+ * `__shared__ T name[d1][d2];` inside a function body at i (pointing at
+ * "__shared__"): a reference into the block's shared-memory arena, laid out
+ * in the order the block reaches the declarations, ending at a guard page
+ * as the GPU's shared memory ends. 0 (left to the macro) for any other form.
+ */
+static size_t static_shared(const char *s, const char *code, size_t n, size_t i,
+			    struct strbuf *out)
+{
+	size_t p = i + 10, semi, dims, name_end, name_start;
+
+	for (semi = p; semi < n && !(code[semi] && s[semi] == ';'); semi++)
+		if (code[semi] && strchr(",=(){}", s[semi]))
+			return 0;
+	if (semi == n)
+		return 0;
+	name_end = semi;
+	while (name_end > p && isspace((unsigned char)s[name_end - 1]))
+		name_end--;
+	dims = name_end;
+	while (name_end > p && s[name_end - 1] == ']') {
+		while (name_end > p && s[name_end - 1] != '[')
+			name_end--;
+		if (name_end == p)
+			return 0;
+		name_end--;
+		while (name_end > p && isspace((unsigned char)s[name_end - 1]))
+			name_end--;
+	}
+	name_start = name_end;
+	while (name_start > p && ident_char(s[name_start - 1]))
+		name_start--;
+	if (name_start == name_end || name_start == p)
+		return 0;
+
+	struct strbuf type = STRBUF_INIT, d = STRBUF_INIT;
+	for (size_t t = p; t < name_start; t++) {
+		if (!strncmp(s + t, "__align__", 9) && strchr(s + t, ')')) {
+			t = (size_t)(strchr(s + t, ')') - s);
+			continue;
+		}
+		if (!strncmp(s + t, "volatile", 8) && !ident_char(s[t + 8]) &&
+		    (t == p || !ident_char(s[t - 1])))
+			continue;   /* kept below, on the reference */
+		if (s[t] != '\n')
+			strbuf_add(&type, s + t, 1);
+	}
+	for (size_t t = name_end; t < dims; t++)
+		if (s[t] != '\n')
+			strbuf_add(&d, s + t, 1);
+	bool vol = memmem(s + p, name_start - p, "volatile", 8) != NULL;
+	strbuf_addf(out, "%s%s (&%.*s)%s = *(%s%s (*)%s)cudaemu_static_shared(__COUNTER__, "
+		    "sizeof(%s%s));", vol ? "volatile " : "", type.buf, (int)(name_end - name_start),
+		    s + name_start, d.buf ? d.buf : "", vol ? "volatile " : "", type.buf,
+		    d.buf ? d.buf : "", type.buf, d.buf ? d.buf : "");
+	for (size_t t = i; t <= semi; t++)
+		if (s[t] == '\n')
+			strbuf_addstr(out, "\n");
+	strbuf_release(&type);
+	strbuf_release(&d);
+	return semi + 1;
+}
+
 char *rewrite_cuda(const char *src, const char *name, char **why)
 {
 	size_t n = strlen(src), done = 0;
 	char *code = code_map(src, n);
 	struct strbuf out = STRBUF_INIT;
+	int depth = 0;   /* braces: shared memory inside functions only */
 
 	*why = NULL;
 	strbuf_addf(&out, "#line 1 \"%s\"\n", name);
 	for (size_t i = 0; i < n; i++) {
 		if (!code[i])
 			continue;
+		depth += src[i] == '{' ? 1 : src[i] == '}' ? -1 : 0;
+		if (depth > 0 && src[i] == '_' && !strncmp(src + i, "__shared__", 10) &&
+		    !ident_char(src[i + 10]) && (i == 0 || !ident_char(src[i - 1]))) {
+			struct strbuf decl = STRBUF_INIT;
+			size_t next = static_shared(src, code, n, i, &decl);
+			if (next) {
+				strbuf_add(&out, src + done, i - done);
+				strbuf_add(&out, decl.buf, decl.len);
+				done = i = next;
+				i--;
+			}
+			strbuf_release(&decl);
+			continue;
+		}
 		if (src[i] == 'e' && !strncmp(src + i, "extern", 6) && !ident_char(src[i + 6]) &&
 		    (i == 0 || !ident_char(src[i - 1]))) {
 			struct strbuf decl = STRBUF_INIT;

@@ -55,6 +55,20 @@ START_TEST(test_rewrite_dynamic_shared)
 }
 END_TEST
 
+START_TEST(test_rewrite_static_shared)
+{
+	EXPECT("void k() { __shared__ float As[16][16]; }",
+	       "void k() {  float  (&As)[16][16] = *( float  (*)[16][16])"
+	       "cudaemu_static_shared(__COUNTER__, sizeof( float [16][16])); }");
+	EXPECT("void k() { __shared__ int n; }",
+	       "void k() {  int  (&n) = *( int  (*))cudaemu_static_shared(__COUNTER__, "
+	       "sizeof( int )); }");
+	/* at file scope, with several names or an initializer: left to the macro */
+	EXPECT("__shared__ float g[4];", "__shared__ float g[4];");
+	EXPECT("void k() { __shared__ float a[4], b[4]; }", "void k() { __shared__ float a[4], b[4]; }");
+}
+END_TEST
+
 START_TEST(test_rewrite_refuses_what_it_cannot_follow)
 {
 	char *why;
@@ -78,6 +92,7 @@ Suite *rewrite_suite(void)
 
 	tcase_add_test(tc, test_rewrite_launches);
 	tcase_add_test(tc, test_rewrite_dynamic_shared);
+	tcase_add_test(tc, test_rewrite_static_shared);
 	tcase_add_test(tc, test_rewrite_refuses_what_it_cannot_follow);
 	suite_add_tcase(s, tc);
 	return s;

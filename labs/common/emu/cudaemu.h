@@ -75,6 +75,9 @@ extern "C" void cudaemu_syncthreads(const char *file, int line, int site);
 
 /* Dynamic shared memory of the running block (the third launch argument). */
 extern "C" void *cudaemu_dyn_shmem(void);
+/* Where the running block's `__shared__` array of declaration `site` is
+ * (the grader rewrites each declaration in a function into a call). */
+extern "C" void *cudaemu_static_shared(int site, size_t size);
 
 /* ------------------------------------------------------------- atomics */
 namespace cudaemu {

@@ -220,6 +220,13 @@ struct worker {
 	int phase_site, nwaiting, ndone;
 	bool mismatch;
 	bool in_block;
+	/* static __shared__ arrays of the running block, in the order the block
+	 * reaches their declarations: each in a slot of its own that ends at a
+	 * guard page, so writing past any of them faults (on a GPU, past the
+	 * block's last one does); slots are kept from block to block */
+	struct { int site; char *p; size_t size; } sites[64];
+	int nsites;
+	struct { char *map; size_t len; } slots[64];
 	sigjmp_buf jb;
 	pthread_t thread;
 	struct launch_state *ls;
@@ -243,7 +250,24 @@ struct fault {
 	void *addr;
 	bool write;
 	uint3 tid, bid;
+	worker *w;
 } first_fault;
+
+/* A new block has no shared arrays yet. */
+void shared_block_start(worker *w)
+{
+	w->nsites = 0;
+}
+
+void shared_block_end(worker *w)
+{
+#ifdef CUDAEMU_ASAN
+	for (int i = 0; i < w->nsites; i++)
+		free(w->sites[i].p);
+#else
+	(void)w;
+#endif
+}
 
 worker *new_worker(void)
 {
@@ -438,7 +462,17 @@ void describe_fault(const launch_state *ls)
 	char where[512];
 	allocation *a = find_near(f->addr);
 
-	if (a && c >= a->ptr + a->size)
+	const char *shared_end = NULL;
+	size_t shared_size = 0;
+	for (int i = 0; f->w && i < f->w->nsites; i++) {
+		const char *p = f->w->sites[i].p;
+		if (c >= p && c < p + f->w->sites[i].size + page())
+			shared_end = p + f->w->sites[i].size, shared_size = f->w->sites[i].size;
+	}
+	if (shared_end)
+		snprintf(where, sizeof(where), "%zu bytes past the end of a %zu-byte __shared__ array",
+			 (size_t)(c - shared_end), shared_size);
+	else if (a && c >= a->ptr + a->size)
 		snprintf(where, sizeof(where), "%zu bytes past the end of a %zu-byte device buffer",
 			 (size_t)(c - (a->ptr + a->size)), a->size);
 	else if (a && c < a->ptr)
@@ -470,6 +504,7 @@ void describe_fault(const launch_state *ls)
 		first_fault.write = (((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 		first_fault.tid = threadIdx;
 		first_fault.bid = blockIdx;
+		first_fault.w = w;
 	}
 	siglongjmp(w->jb, 1);
 }
@@ -510,9 +545,11 @@ void *worker_main(void *arg)
 		blockIdx.x = (unsigned)(b % l->grid.x);
 		blockIdx.y = (unsigned)(b / l->grid.x % l->grid.y);
 		blockIdx.z = (unsigned)(b / ((unsigned long long)l->grid.x * l->grid.y));
+		shared_block_start(w);
 		w->in_block = true;
 		bool ok = run_block(w, ls);
 		w->in_block = false;
+		shared_block_end(w);
 		if (!ok && !__atomic_exchange_n(&ls->failed, 2, __ATOMIC_SEQ_CST))
 			break;
 	}
@@ -667,6 +704,42 @@ extern "C" void cudaemu_syncthreads(const char *file, int line, int site)
 	}
 	w->nwaiting++;
 	switch_next(w, &f->sp);
+}
+
+extern "C" void *cudaemu_static_shared(int site, size_t size)
+{
+	worker *w = self;
+	if (!w || !w->in_block)
+		return NULL;
+	for (int i = 0; i < w->nsites; i++)
+		if (w->sites[i].site == site)
+			return w->sites[i].p;
+	if (w->nsites == 64)
+		abort();
+#ifdef CUDAEMU_ASAN
+	/* a heap block of its own: AddressSanitizer watches its bounds to the byte */
+	char *p = (char *)malloc(size ? size : 1);
+#else
+	int i = w->nsites;
+	size_t len = (size + page() - 1) / page() * page() + page();
+	if (w->slots[i].len < len) {
+		if (w->slots[i].map)
+			munmap(w->slots[i].map, w->slots[i].len);
+		w->slots[i].map = (char *)mmap(NULL, len, PROT_READ | PROT_WRITE,
+					       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (w->slots[i].map == MAP_FAILED)
+			abort();
+		w->slots[i].len = len;
+		mprotect(w->slots[i].map + len - page(), page(), PROT_NONE);
+	}
+	/* 16-byte aligned, ending at most 15 bytes before the guard page */
+	char *p = (char *)((uintptr_t)(w->slots[i].map + w->slots[i].len - page() - size) &
+			   ~(uintptr_t)15);
+#endif
+	w->sites[w->nsites].site = site;
+	w->sites[w->nsites].size = size;
+	w->sites[w->nsites++].p = p;
+	return p;
 }
 
 extern "C" void *cudaemu_dyn_shmem(void)

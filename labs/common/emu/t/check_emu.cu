@@ -454,6 +454,29 @@ START_TEST(test_emu_out_of_bounds_names_the_thread)
 }
 END_TEST
 
+/* Past the end of a block's __shared__ array faults, as on an H100. */
+__global__ void shared_past_end(int *out)
+{
+	__shared__ int a[32];
+	__shared__ int b[32];
+	a[threadIdx.x] = 1;
+	b[threadIdx.x + (threadIdx.x == 31)] = 2;
+	__syncthreads();
+	out[threadIdx.x] = a[threadIdx.x] + b[threadIdx.x];
+}
+
+START_TEST(test_emu_shared_overflow_faults)
+{
+	int *d;
+	OK(cudaMalloc(&d, 32 * sizeof(int)));
+	shared_past_end<<<1, 32>>>(d);
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+	const char *why = cudaemu_error_detail();
+	ck_assert_msg(strstr(why, "thread (31,0,0) of block (0,0,0) made an invalid write") &&
+		      strstr(why, "0 bytes past the end of a 128-byte __shared__ array"), "%s", why);
+}
+END_TEST
+
 START_TEST(test_emu_use_after_free)
 {
 	float *d;
@@ -514,6 +537,7 @@ int main(void)
 	tcase_add_test(tc, test_emu_barrier_divergence_is_reported);
 	tcase_add_test(tc, test_emu_exited_threads_count_as_arrived);
 	tcase_add_test(tc, test_emu_out_of_bounds_names_the_thread);
+	tcase_add_test(tc, test_emu_shared_overflow_faults);
 	tcase_add_test(tc, test_emu_use_after_free);
 	tcase_add_test_raise_signal(tc, test_emu_host_dereference_crashes, SIGSEGV);
 	tcase_add_test(tc, test_emu_memcpy_checks);
