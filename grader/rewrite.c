@@ -56,6 +56,13 @@ static bool ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
+/* Whether the word w (a whole identifier) starts at s + i. */
+static bool word_at(const char *s, size_t i, const char *w)
+{
+	size_t n = strlen(w);
+	return !strncmp(s + i, w, n) && !ident_char(s[i + n]) && (i == 0 || !ident_char(s[i - 1]));
+}
+
 /* Start of the kernel expression that ends just before position end:
  * `k`, `ns::k`, `k<float, 16>`, `ns::k<T>`. Returns end when there is none. */
 static size_t kernel_start(const char *s, const char *code, size_t end)
@@ -131,7 +138,7 @@ static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, st
 
 	while (p < n && isspace((unsigned char)s[p]))
 		p++;
-	if (strncmp(s + p, "__shared__", 10) || ident_char(s[p + 10]))
+	if (!word_at(s, p, "__shared__"))
 		return 0;
 	type_start = p + 10;
 	for (semi = type_start; semi < n && !(code[semi] && s[semi] == ';'); semi++)
@@ -215,8 +222,7 @@ static size_t static_shared(const char *s, const char *code, size_t n, size_t i,
 			t = (size_t)(strchr(s + t, ')') - s);
 			continue;
 		}
-		if (!strncmp(s + t, "volatile", 8) && !ident_char(s[t + 8]) &&
-		    (t == p || !ident_char(s[t - 1])))
+		if (word_at(s, t, "volatile"))
 			continue;   /* kept below, on the reference */
 		if (s[t] != '\n')
 			strbuf_add(&type, s + t, 1);
@@ -250,23 +256,14 @@ char *rewrite_cuda(const char *src, const char *name, char **why)
 		if (!code[i])
 			continue;
 		depth += src[i] == '{' ? 1 : src[i] == '}' ? -1 : 0;
-		if (depth > 0 && src[i] == '_' && !strncmp(src + i, "__shared__", 10) &&
-		    !ident_char(src[i + 10]) && (i == 0 || !ident_char(src[i - 1]))) {
+		/* a declaration of shared memory: its rewrite replaces it */
+		size_t (*decl_at)(const char *, const char *, size_t, size_t, struct strbuf *) =
+			depth > 0 && word_at(src, i, "__shared__") ? static_shared
+			: word_at(src, i, "extern")                 ? dyn_shared
+								    : NULL;
+		if (decl_at) {
 			struct strbuf decl = STRBUF_INIT;
-			size_t next = static_shared(src, code, n, i, &decl);
-			if (next) {
-				strbuf_add(&out, src + done, i - done);
-				strbuf_add(&out, decl.buf, decl.len);
-				done = i = next;
-				i--;
-			}
-			strbuf_release(&decl);
-			continue;
-		}
-		if (src[i] == 'e' && !strncmp(src + i, "extern", 6) && !ident_char(src[i + 6]) &&
-		    (i == 0 || !ident_char(src[i - 1]))) {
-			struct strbuf decl = STRBUF_INIT;
-			size_t next = dyn_shared(src, code, n, i, &decl);
+			size_t next = decl_at(src, code, n, i, &decl);
 			if (next) {
 				strbuf_add(&out, src + done, i - done);
 				strbuf_add(&out, decl.buf, decl.len);
