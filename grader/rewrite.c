@@ -222,8 +222,10 @@ static size_t static_shared(const char *s, const char *code, size_t n, size_t i,
 			t = (size_t)(strchr(s + t, ')') - s);
 			continue;
 		}
-		if (word_at(s, t, "volatile"))
-			continue;   /* kept below, on the reference */
+		if (word_at(s, t, "volatile")) {
+			t += strlen("volatile") - 1;   /* kept below, on the reference */
+			continue;
+		}
 		if (s[t] != '\n')
 			strbuf_add(&type, s + t, 1);
 	}

@@ -63,6 +63,9 @@ START_TEST(test_rewrite_static_shared)
 	EXPECT("void k() { __shared__ int n; }",
 	       "void k() {  int  (&n) = *( int  (*))cudaemu_static_shared(__COUNTER__, "
 	       "sizeof( int )); }");
+	EXPECT("void k() { __shared__ volatile int v[2]; }",
+	       "void k() { volatile   int  (&v)[2] = *(volatile   int  (*)[2])"
+	       "cudaemu_static_shared(__COUNTER__, sizeof(  int [2])); }");
 	/* at file scope, with several names or an initializer: left to the macro */
 	EXPECT("__shared__ float g[4];", "__shared__ float g[4];");
 	EXPECT("void k() { __shared__ float a[4], b[4]; }", "void k() { __shared__ float a[4], b[4]; }");
