@@ -119,6 +119,31 @@ START_TEST(test_emu_reverse_order_same_result)
 }
 END_TEST
 
+/* A shared scalar and a volatile shared array, written by one thread, read by all. */
+__global__ void shared_scalar(int *out)
+{
+	__shared__ int leader;
+	__shared__ volatile int flags[4];
+	if (threadIdx.x == 0) {
+		leader = 7;
+		for (int i = 0; i < 4; i++)
+			flags[i] = i * i;
+	}
+	__syncthreads();
+	out[threadIdx.x] = leader + flags[threadIdx.x % 4];
+}
+
+START_TEST(test_emu_shared_scalar_and_volatile)
+{
+	int *d, h[32];
+	OK(cudaMalloc(&d, sizeof(h)));
+	shared_scalar<<<1, 32>>>(d);
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	for (int t = 0; t < 32; t++)
+		ck_assert_int_eq(h[t], 7 + (t % 4) * (t % 4));
+}
+END_TEST
+
 /* A tree reduction in dynamic shared memory (the third launch argument). */
 __global__ void block_sum(const float *in, float *out)
 {
@@ -526,6 +551,7 @@ int main(void)
 	tcase_add_test(tc, test_emu_static_shared_and_barrier);
 	tcase_add_test(tc, test_emu_reverse_order_same_result);
 	tcase_add_test(tc, test_emu_dynamic_shared);
+	tcase_add_test(tc, test_emu_shared_scalar_and_volatile);
 	tcase_add_test(tc, test_emu_constant_and_device_symbols);
 	tcase_add_test(tc, test_emu_managed_memory_and_meminfo);
 	tcase_add_test(tc, test_emu_atomics);
