@@ -30,7 +30,7 @@ extern char **environ;
 #define LOG_LIMIT (64 * 1024)
 
 /* The grader's environment without Check's and cudalab's own variables. */
-char **grade_child_env(void)
+static char **grade_child_env(void)
 {
 	struct strlist env = STRLIST_INIT;
 

@@ -24,9 +24,6 @@ struct grade_opts {
 int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		     const struct grade_opts *o, struct result *r);
 
-/* What the test binary of cfg's lab is given as its environment. */
-char **grade_child_env(void);
-
 /*
  * The driver's version in /proc/driver/nvidia/version's text ("... Kernel
  * Module for x86_64  580.65.06  Release Build ..."), or NULL.

@@ -273,10 +273,12 @@ worker *new_worker(void)
 {
 	worker *w = (worker *)calloc(1, sizeof(worker));
 	size_t one = stack_size + page();
+	if (!w)
+		abort();
 	w->stacks = (char *)mmap(NULL, one * max_threads, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	w->altstack = (char *)malloc(SIGSTKSZ * 4);
-	if (!w || w->stacks == MAP_FAILED || !w->altstack)
+	if (w->stacks == MAP_FAILED || !w->altstack)
 		abort();
 	for (int t = 0; t < max_threads; t++)
 		mprotect(w->stacks + t * one, page(), PROT_NONE);
@@ -590,7 +592,6 @@ void size_shmem(worker *w, size_t n)
 	mprotect(w->shmem + len - page(), page(), PROT_NONE);
 }
 
-size_t shmem_offset;   /* where the n bytes start in every worker's buffer */
 
 #ifdef CUDAEMU_ASAN
 /* Adds to AddressSanitizer's report which CUDA thread made the access. */
@@ -662,7 +663,6 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 	first_fault.set = false;
 	protect_all(true);
 
-	shmem_offset = 0;
 	for (int i = 0; i < nw; i++) {
 		pool[i]->ls = &ls;
 		size_shmem(pool[i], l->shmem);
