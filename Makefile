@@ -28,7 +28,11 @@ endif
 NVCC ?= $(firstword $(shell command -v nvcc 2>/dev/null) \
 		$(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc)) \
 		$(wildcard /usr/local/cuda/bin/nvcc))
-CUDA_ROOT := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
+# The toolkit's root as nvcc itself reports it (its TOP), so a wrapper script
+# on PATH such as /usr/local/bin/nvcc still leads to the headers and libraries.
+CUDA_ROOT := $(if $(NVCC),$(realpath $(shell $(NVCC) --dryrun -c -x cu /dev/null \
+		-o /dev/null 2>&1 | sed -n 's/^\#\$$ TOP=//p')))
+CUDA_ROOT := $(or $(CUDA_ROOT),$(patsubst %/bin/nvcc,%,$(realpath $(NVCC))))
 CUDA_LIB  := $(firstword $(wildcard $(CUDA_ROOT)/lib64 $(CUDA_ROOT)/targets/x86_64-linux/lib))
 CC       ?= cc
 CXX      ?= g++
