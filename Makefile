@@ -64,7 +64,9 @@ CUDALAB  := $(BUILD)/bin/cudalab
 
 # --- the lab harnesses (trusted, built once) -------------------------------
 LABS        := $(patsubst labs/%/lab.conf,%,$(wildcard labs/*/lab.conf))
-COMMON_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(filter-out labs/common/probe.cu,$(wildcard labs/common/*.cu)))
+# bench.cu is the timing engine: it goes into the timing drivers only
+COMMON_SRCS := $(filter-out labs/common/probe.cu labs/common/bench.cu,$(wildcard labs/common/*.cu))
+COMMON_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(COMMON_SRCS))
 PROBE       := $(BUILD)/bin/cudalab-probe
 # Launches, allocations and frees made by student code are recorded by the
 # harness (labs/common/launch.cu) through these link-time wraps.
@@ -75,6 +77,17 @@ HARNESS_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread $(check_libs) \
 lab_objs = $(patsubst %.cu,$(BUILD)/%.o,$(wildcard labs/$(1)/tests/check_*.cu))
 LAB_RSPS := $(LABS:%=$(BUILD)/labs/%/link.rsp)
 
+# --- the timing drivers: labs with a tests/bench_<lab>.cu. The driver links
+# the submission's object beside the reference's, whose launchers (the lab's
+# `symbols`) are renamed cl_ref_<name> and whose every other symbol is made
+# local, so the two never clash and a submission cannot call the reference.
+OBJCOPY ?= objcopy
+BENCH_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/bench_$(l).cu),$(l)))
+BENCH_RSPS := $(BENCH_LABS:%=$(BUILD)/labs/%/link-bench.rsp)
+BENCH_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread
+lab_symbols = $(shell sed -n 's/^symbols *= *//p' labs/$(1)/lab.conf)
+ref_objs = $(patsubst %.cu,$(BUILD)/%.o,$(wildcard reference/$(1)/*.cu))
+
 # --- CPU emulation (x86-64): the same harnesses built with g++ on the
 # emulator in labs/common/emu, for machines without a GPU.
 EMU := $(if $(filter x86_64,$(shell uname -m)),1)
@@ -82,7 +95,7 @@ EMU_DIR := labs/common/emu
 EMU_CXXFLAGS = -std=c++17 -O2 -g -pthread -I$(CUDA_ROOT)/include -I$(CURDIR)/$(EMU_DIR) \
 	       -include cudaemu.h
 EMU_RUNTIME := $(BUILD)/emu/runtime.o $(BUILD)/emu/switch_x86_64.o
-EMU_COMMON_OBJS := $(patsubst %.cu,$(BUILD)/emu/%.o,$(filter-out labs/common/probe.cu,$(wildcard labs/common/*.cu)))
+EMU_COMMON_OBJS := $(patsubst %.cu,$(BUILD)/emu/%.o,$(COMMON_SRCS))
 emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(wildcard labs/$(1)/tests/check_*.cu))
 EMU_LIBS = -pthread $(check_libs) -Wl,--wrap=cudaMalloc -Wl,--wrap=cudaFree
 EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp) $(LABS:%=$(BUILD)/labs/%/link-asan.rsp))
@@ -98,7 +111,7 @@ DEPS_OK   := $(BUILD)/.deps-ok
 
 .PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format
 
-all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(EMU_RSPS) $(TOOLCHAIN)
+all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(EMU_RSPS) $(TOOLCHAIN)
 
 help:
 	@echo 'cudalab targets:'
@@ -164,7 +177,7 @@ $(BUILD)/grader/%.o: grader/%.c | $(DEPS_OK)
 $(CUDALAB): $(BUILD)/grader/main.o $(GR_OBJS)
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -o $@ $^ $(pkg_libs)
+	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm
 
 $(BUILD)/t/unit/%.o: grader/t/unit/%.c | $(DEPS_OK)
 	$(quiet) CC $<
@@ -174,13 +187,37 @@ $(BUILD)/t/unit/%.o: grader/t/unit/%.c | $(DEPS_OK)
 $(UNIT_BIN): $(UNIT_SRCS:grader/t/unit/%.c=$(BUILD)/t/unit/%.o) $(filter-out $(BUILD)/grader/cmd-%.o,$(GR_OBJS))
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -o $@ $^ $(pkg_libs)
+	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm
 
 $(BUILD)/labs/%.o: labs/%.cu | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) NVCC $<
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/common -I$(dir $<).. -MMD -MP $(check_nvcc_cflags) -c $< -o $@
+	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/common -I$(dir $<).. -MMD -MP \
+		$(check_nvcc_cflags) -DCL_CUDA_LIB='"$(CUDA_LIB)"' -c $< -o $@
+
+# The reference, for the timing driver: built like the harness, then renamed
+# and localized (see BENCH_LABS).
+$(BUILD)/reference/%.o: reference/%.cu | $(DEPS_OK)
+	$(call need_nvcc)
+	$(quiet) NVCC $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP \
+		-c $< -o $@.tmp
+	$(Q)$(OBJCOPY) $(foreach s,$(call lab_symbols,$(firstword $(subst /, ,$*))), \
+		--redefine-sym $(s)=cl_ref_$(s)) $@.tmp
+	$(Q)$(OBJCOPY) $(foreach s,$(call lab_symbols,$(firstword $(subst /, ,$*))), \
+		--keep-global-symbol=cl_ref_$(s)) $@.tmp $@
+	$(Q)rm -f $@.tmp
+
+$(BUILD)/labs/%/link-bench.rsp: $(BUILD)/labs/common/bench.o Makefile | $(DEPS_OK)
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' $(abspath $(BUILD)/labs/$*/tests/bench_$*.o $(BUILD)/labs/common/bench.o \
+		$(call ref_objs,$*)) $(BENCH_LIBS) > $@
+
+$(foreach l,$(BENCH_LABS),$(eval $(BUILD)/labs/$(l)/link-bench.rsp: \
+	$(BUILD)/labs/$(l)/tests/bench_$(l).o $(call ref_objs,$(l)) labs/$(l)/lab.conf))
 
 $(PROBE): labs/common/probe.cu | $(DEPS_OK)
 	$(call need_nvcc)

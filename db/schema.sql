@@ -64,10 +64,32 @@ CREATE TABLE test_results (
 	bonus       INTEGER NOT NULL,
 	message     TEXT,
 	seconds     REAL,
+	kind        TEXT NOT NULL DEFAULT 'correctness' -- correctness, or timing (points by ratio)
+	            CHECK (kind IN ('correctness', 'timing')),
 	PRIMARY KEY (run_id, part, name)
+);
+
+-- What the timing driver measured for each timed kernel of a run.
+CREATE TABLE timings (
+	run_id      INTEGER NOT NULL REFERENCES runs(id),
+	part        TEXT NOT NULL,
+	size        INTEGER NOT NULL,
+	samples     INTEGER NOT NULL,           -- pairs of timed calls
+	capped      INTEGER NOT NULL,           -- stopped by the time cap, not the noise target
+	student_ms  REAL,                       -- medians
+	reference_ms REAL,
+	ratio       REAL,                       -- student_ms / reference_ms
+	student_spread REAL,                    -- robust coefficient of variation
+	reference_spread REAL,
+	student_gflops REAL,
+	reference_gflops REAL,
+	floor_ms    REAL,                       -- the device's physical limit
+	sm_clock_mhz REAL,
+	flagged     INTEGER NOT NULL,           -- below the floor: for a person to look at
+	PRIMARY KEY (run_id, part, size)
 );
 
 CREATE INDEX runs_by_submission ON runs(submission_id);
 CREATE INDEX submissions_by_student ON submissions(student_id, lab_id);
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

@@ -43,8 +43,15 @@ int cmd_labs(int argc, char **argv)
 			       part->bonus ? " [bonus]" : "");
 			for (size_t t = 0; t < part->ntests; t++)
 				printf(" %s=%g", part->tests[t].name, part->tests[t].points);
+			for (size_t t = 0; t < cfg.ntimings; t++)
+				if (!strcmp(cfg.timings[t].part, part->name))
+					printf(" time@%d=%g", cfg.timings[t].size, cfg.timings[t].points);
 			printf("\n");
 		}
+		if (cfg.ntimings)
+			printf("  timed on a GPU against the reference: all points up to %g times "
+			       "its time, none from %g times\n", cfg.timings[0].full_ratio,
+			       cfg.timings[0].zero_ratio);
 		config_free(&cfg);
 	}
 	strlist_clear(&labs);

@@ -148,6 +148,10 @@ static int lab_key(struct parse_state *st, const char *key, const char *value)
 		cfg->output_limit = (size_t)d;
 	else if (!strcmp(key, "emulation_slowdown") && d >= 1)
 		cfg->emulation_slowdown = d;
+	else if (!strcmp(key, "timing_cap") && d > 0)
+		cfg->timing_cap = d;
+	else if (!strcmp(key, "timing_timeout") && d > 0)
+		cfg->timing_timeout = d;
 	else {
 		snprintf(st->msg, sizeof(st->msg), "unknown key '%s' in [lab]", key);
 		return -1;
@@ -179,6 +183,54 @@ static int part_key(struct parse_state *st, struct lab_part *p, const char *key,
 	return 0;
 }
 
+static struct lab_timing *find_or_add_timing(struct lab_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->ntimings; i++)
+		if (!strcmp(cfg->timings[i].name, name))
+			return &cfg->timings[i];
+	cfg->timings = xrealloc(cfg->timings, (cfg->ntimings + 1) * sizeof(*cfg->timings));
+	struct lab_timing *t = &cfg->timings[cfg->ntimings++];
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(name);
+	t->full_ratio = 1.15;
+	t->zero_ratio = 3.0;
+	return t;
+}
+
+static int timing_key(struct parse_state *st, struct lab_timing *t, const char *key,
+		      const char *value)
+{
+	double d;
+
+	if (!strcmp(key, "part")) {
+		if (!valid_name(value)) {
+			snprintf(st->msg, sizeof(st->msg), "bad part name '%s'", value);
+			return -1;
+		}
+		free(t->part);
+		t->part = xstrdup(value);
+		return 0;
+	}
+	if (parse_number(value, &d)) {
+		snprintf(st->msg, sizeof(st->msg), "'%s' must be a number, not '%s'", key, value);
+		return -1;
+	}
+	if (!strcmp(key, "size") && d >= 1 && d <= 1 << 20 && d == (int)d)
+		t->size = (int)d;
+	else if (!strcmp(key, "points"))
+		t->points = d;
+	else if (!strcmp(key, "full_ratio") && d >= 1)
+		t->full_ratio = d;
+	else if (!strcmp(key, "zero_ratio") && d > 1)
+		t->zero_ratio = d;
+	else {
+		snprintf(st->msg, sizeof(st->msg), "bad key or value '%s = %s' in [timing %s]", key,
+			 value, t->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct parse_state *st = user;
@@ -198,6 +250,14 @@ static int handler(void *user, const char *section, const char *key, const char 
 		} else {
 			ret = part_key(st, find_or_add_part(st->cfg, name), key, value);
 		}
+	} else if (!strncmp(section, "timing ", 7)) {
+		const char *name = section + 7;
+		if (!valid_name(name)) {
+			snprintf(st->msg, sizeof(st->msg), "bad timing name '%s'", name);
+			ret = -1;
+		} else {
+			ret = timing_key(st, find_or_add_timing(st->cfg, name), key, value);
+		}
 	} else {
 		snprintf(st->msg, sizeof(st->msg), "unknown key '%s' in [%s]", key, section);
 		ret = -1;
@@ -213,6 +273,8 @@ void config_init(struct lab_config *cfg)
 	cfg->run_timeout = 300;
 	cfg->output_limit = 64 * 1024;
 	cfg->emulation_slowdown = 10;
+	cfg->timing_cap = 1.0;
+	cfg->timing_timeout = 30;
 }
 
 int config_parse(const char *path, struct lab_config *cfg)
@@ -253,7 +315,32 @@ int config_validate(const struct lab_config *cfg, const char *path)
 			return error("%s: [part %s] has no tests", path, cfg->parts[i].name);
 	if (cfg->run_timeout <= 0 || cfg->build_timeout <= 0)
 		return error("%s: timeouts must be positive", path);
+	for (size_t i = 0; i < cfg->ntimings; i++) {
+		struct lab_timing *t = &cfg->timings[i];
+		if (!t->part)
+			t->part = xstrdup(t->name);
+		if (!lab_find_part(cfg, t->part))
+			return error("%s: [timing %s] times part '%s', which has no [part] section",
+				     path, t->name, t->part);
+		if (!t->size)
+			return error("%s: [timing %s] needs a size", path, t->name);
+		if (t->zero_ratio <= t->full_ratio)
+			return error("%s: [timing %s]: zero_ratio must be above full_ratio", path,
+				     t->name);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(cfg->timings[j].part, t->part) && cfg->timings[j].size == t->size)
+				return error("%s: [timing %s] and [timing %s] are the same kernel "
+					     "and size", path, cfg->timings[j].name, t->name);
+	}
 	return 0;
+}
+
+const struct lab_part *lab_find_part(const struct lab_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nparts; i++)
+		if (!strcmp(cfg->parts[i].name, name))
+			return &cfg->parts[i];
+	return NULL;
 }
 
 int config_load(const char *root, const char *lab, struct lab_config *cfg)
@@ -303,6 +390,11 @@ void config_free(struct lab_config *cfg)
 		free(cfg->parts[i].title);
 	}
 	free(cfg->parts);
+	for (size_t i = 0; i < cfg->ntimings; i++) {
+		free(cfg->timings[i].name);
+		free(cfg->timings[i].part);
+	}
+	free(cfg->timings);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -313,6 +405,9 @@ double lab_max_points(const struct lab_config *cfg, bool with_bonus)
 		if (with_bonus || !cfg->parts[i].bonus)
 			for (size_t t = 0; t < cfg->parts[i].ntests; t++)
 				sum += cfg->parts[i].tests[t].points;
+	for (size_t i = 0; i < cfg->ntimings; i++)
+		if (with_bonus || !lab_find_part(cfg, cfg->timings[i].part)->bonus)
+			sum += cfg->timings[i].points;
 	return sum;
 }
 

@@ -22,6 +22,19 @@ struct lab_part {
 	size_t ntests;
 };
 
+/*
+ * A timed kernel: the launcher of part at one size, scored by the ratio
+ * t_student / t_reference: all points up to full_ratio, none from
+ * zero_ratio on, a straight line between.
+ */
+struct lab_timing {
+	char *name;        /* the section's name: [timing NAME] */
+	char *part;        /* the graded part whose launcher is timed */
+	int size;
+	double points;
+	double full_ratio, zero_ratio;
+};
+
 struct lab_config {
 	char *name, *title, *version;
 	char *dir;                   /* <root>/labs/<name> */
@@ -34,6 +47,10 @@ struct lab_config {
 	size_t output_limit;
 	struct lab_part *parts;
 	size_t nparts;
+	struct lab_timing *timings;
+	size_t ntimings;
+	double timing_cap;           /* seconds of sampling per timed kernel, at most */
+	double timing_timeout;       /* seconds a timed kernel may take in all before the driver is stopped */
 	struct strlist allow_undefined, deny_defined;
 };
 
@@ -48,7 +65,9 @@ void config_free(struct lab_config *cfg);
 /* The lab names under <root>/labs, sorted. */
 int config_list_labs(const char *root, struct strlist *names);
 
+/* Points of every test and timed kernel; bonus parts' too when with_bonus. */
 double lab_max_points(const struct lab_config *cfg, bool with_bonus);
+const struct lab_part *lab_find_part(const struct lab_config *cfg, const char *name);
 
 /* build/toolchain.conf, written by make. */
 struct toolchain {

@@ -8,6 +8,7 @@
 #include "db.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,7 +60,10 @@ static sqlite3_stmt *prepare(struct db *db, const char *sql, const char *types, 
 		} else if (types[i] == 'i') {
 			rc = sqlite3_bind_int64(st, i + 1, va_arg(ap, long long));
 		} else {
-			rc = sqlite3_bind_double(st, i + 1, va_arg(ap, double));
+			/* NaN and infinities (a time not measured) are stored as NULL */
+			double d = va_arg(ap, double);
+			rc = isfinite(d) ? sqlite3_bind_double(st, i + 1, d)
+					 : sqlite3_bind_null(st, i + 1);
 		}
 		if (rc != SQLITE_OK) {
 			va_end(ap);
@@ -286,14 +290,26 @@ static int store(struct db *db, const struct result *r, long long *run_id)
 
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct graded_test *t = &r->tests[i];
-		sqlite3_stmt *st = prepare(db, "INSERT INTO test_results VALUES "
-					       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-					   "itttddit", *run_id, t->part, t->name,
+		sqlite3_stmt *st = prepare(db, "INSERT INTO test_results(run_id, part, name, status, "
+					       "points, max_points, bonus, message, kind, seconds) "
+					       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+					   "itttddittd", *run_id, t->part, t->name,
 					   test_status_name(t->status), t->points, t->max_points,
-					   (long long)t->bonus, t->message);
-		if (st && t->seconds >= 0)
-			sqlite3_bind_double(st, 9, t->seconds);
+					   (long long)t->bonus, t->message, test_kind_name(t->kind),
+					   t->seconds >= 0 ? t->seconds : NAN);
 		if (step(db, st, NULL))
+			return -1;
+		const struct timing_measure *m = t->timing;
+		if (!m || !m->measured)
+			continue;
+		if (step(db, prepare(db, "INSERT INTO timings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+					 "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+				     "itiiiddddddddd" "i", *run_id, t->part, (long long)m->size,
+				     (long long)m->samples, (long long)m->capped, m->student_ms,
+				     m->reference_ms, m->ratio, m->student_spread,
+				     m->reference_spread, m->student_gflops, m->reference_gflops,
+				     m->floor_ms, m->sm_clock_mhz, (long long)m->flagged),
+			 NULL))
 			return -1;
 	}
 	return 0;

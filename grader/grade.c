@@ -13,6 +13,7 @@
 #include "intake.h"
 #include "rewrite.h"
 #include "run.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -522,7 +523,7 @@ static int run_harness(const struct lab_config *cfg, const char *workdir, const 
 		struct graded_test *t = &out[i];
 		struct check_log log;
 		const struct lab_part *part = NULL;
-		if (only && !strlist_has(only, r->tests[i].id))
+		if (t->kind != KIND_CORRECTNESS || (only && !strlist_has(only, r->tests[i].id)))
 			continue;
 		char *path = xasprintf("%s/%s.xml", logs, t->id);
 		int rd = checklog_read(path, &log);
@@ -692,6 +693,54 @@ static int run_tests(const struct toolchain *tc, const struct lab_config *cfg,
 	return rerun_reversed(cfg, workdir, binary, r) || rerun_asan(tc, cfg, workdir, r) ? -1 : 0;
 }
 
+/* --------------------------------------------------------------- timing */
+
+/*
+ * On a GPU, once the correctness tests ran: links the submission's objects
+ * with the lab's timing driver and times every kernel whose part passed.
+ */
+static int time_kernels(const struct toolchain *tc, const struct lab_config *cfg,
+			const char *workdir, struct result *r)
+{
+	struct strlist objs = STRLIST_INIT;
+	char *rsp = xasprintf("%s/labs/%s/link-bench.rsp", tc->build, cfg->name);
+	char *binary = NULL, *log = NULL, **env = NULL;
+	int ret = 0;
+
+	if (!timing_plan(cfg, r))
+		goto out;
+	if (access(rsp, R_OK)) {
+		timing_not_run(r, "this lab has no timing driver built (tests/bench_<lab>.cu)");
+		goto out;
+	}
+	for (size_t i = 0; i < cfg->files.n; i++)
+		if (is_source(cfg->files.v[i]))
+			strlist_pushf(&objs, "%s/%s.o", workdir, cfg->files.v[i]);
+	ret = link_binary(tc, cfg, &objs, "link-bench.rsp", workdir, "bench_gpu", &binary, &log);
+	if (ret > 0) {
+		/* the same objects linked with the tests: what clashes is the submission's */
+		for (size_t i = 0; i < r->ntests; i++)
+			if (r->tests[i].kind == KIND_TIMING && r->tests[i].status == TEST_NOT_RUN) {
+				r->tests[i].status = TEST_CRASH;
+				r->tests[i].message = xasprintf("the timing driver could not be linked "
+								"with the submission:\n%s", log);
+			}
+		ret = 0;
+		goto out;
+	}
+	if (ret)
+		goto out;
+	env = grade_child_env();
+	ret = timing_run(cfg, workdir, binary, (const char *const *)env, r);
+out:
+	free_env(env);
+	free(binary);
+	free(log);
+	free(rsp);
+	strlist_clear(&objs);
+	return ret;
+}
+
 /* -------------------------------------------------------------- grading */
 
 static unsigned long long fresh_seed(void)
@@ -758,7 +807,7 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		if (r->mode == MODE_EMULATED)
 			r->state_reason = xstrdup("emulated on the CPU: a pre-check of correctness, "
 						  "not a grade; run on a GPU for the grade");
-		if (run_tests(tc, cfg, workdir, binary, r))
+		if (run_tests(tc, cfg, workdir, binary, r) || time_kernels(tc, cfg, workdir, r))
 			goto out_workdir;
 	}
 	ret = 0;

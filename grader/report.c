@@ -4,6 +4,7 @@
  */
 #include "report.h"
 
+#include <math.h>
 #include <string.h>
 
 static void print_indented(FILE *out, const char *text, const char *indent)
@@ -46,6 +47,53 @@ static void print_build(FILE *out, const struct result *r)
 	}
 }
 
+static void print_timing(FILE *out, const struct result *r)
+{
+	bool any = false, header = false;
+
+	for (size_t i = 0; i < r->ntests; i++)
+		any |= r->tests[i].kind == KIND_TIMING;
+	if (!any)
+		return;
+	if (!r->timing.ran) {
+		fprintf(out, "\ntiming      not run: %s\n",
+			r->timing.reason ? r->timing.reason
+					 : "no kernel passed its correctness tests");
+		return;
+	}
+	fprintf(out, "\ntiming on %s", r->gpu.name ? r->gpu.name : "the GPU");
+	if (isfinite(r->timing.peak_gflops))
+		fprintf(out, " (FP32 peak %.1f TFLOP/s)", r->timing.peak_gflops / 1e3);
+	fprintf(out, ", against the reference in the same run:\n");
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct graded_test *t = &r->tests[i];
+		const struct timing_measure *m = t->timing;
+		if (t->kind != KIND_TIMING)
+			continue;
+		if (!header)
+			fprintf(out, "%-6s %5s %12s %12s %7s %9s\n", "part", "N", "yours GF/s",
+				"ref. GF/s", "ratio", "points");
+		header = true;
+		char pts[32];
+		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
+		if (m->measured)
+			fprintf(out, "%-6s %5d %12.0f %12.0f %7.3f %9s%s\n", t->part, m->size,
+				m->student_gflops, m->reference_gflops, m->ratio, pts,
+				m->flagged ? "  FLAGGED for review" : "");
+		else
+			fprintf(out, "%-6s %5d %12s %12s %7s %9s  %s\n", t->part, m->size, "-", "-",
+				"-", pts, status_label(t->status));
+	}
+	for (size_t i = 0; i < r->timing.nceilings; i++)
+		fprintf(out, "%s at N=%d: %.1f TFLOP/s (%.3f ms), for comparison, not graded\n",
+			r->timing.ceiling_name, r->timing.ceilings[i].size,
+			r->timing.ceilings[i].gflops / 1e3, r->timing.ceilings[i].ms);
+	if (r->timing.ceiling_note)
+		fprintf(out, "%s: not measured (%s)\n",
+			r->timing.ceiling_name ? r->timing.ceiling_name : "ceiling",
+			r->timing.ceiling_note);
+}
+
 void report_result(FILE *out, const struct result *r)
 {
 	size_t nfail = 0;
@@ -76,6 +124,8 @@ void report_result(FILE *out, const struct result *r)
 			pts, secs, t->bonus ? "  (bonus)" : "");
 		nfail += t->status != TEST_PASS && t->status != TEST_NOT_RUN;
 	}
+
+	print_timing(out, r);
 
 	if (nfail) {
 		fprintf(out, "\nfailures:\n");

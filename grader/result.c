@@ -7,6 +7,7 @@
 #include "result.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,12 @@ static const char *const build_names[] = {"not-attempted", "ok",           "refu
 					  "compile-error", "audit-failed", "link-error"};
 static const char *const state_names[] = {"complete", "incomplete", "not-built"};
 static const char *const mode_names[] = {"none", "gpu", "emulated"};
+static const char *const kind_names[] = {"correctness", "timing"};
+
+const char *test_kind_name(enum test_kind k)
+{
+	return kind_names[k];
+}
 
 const char *run_mode_name(enum run_mode m)
 {
@@ -46,7 +53,7 @@ void result_init(struct result *r, const struct lab_config *cfg)
 	r->lab_version = xstrdup(cfg->version ? cfg->version : "0");
 	for (size_t p = 0; p < cfg->nparts; p++)
 		n += cfg->parts[p].ntests;
-	r->tests = xcalloc(n, sizeof(*r->tests));
+	r->tests = xcalloc(n + cfg->ntimings, sizeof(*r->tests));
 	for (size_t p = 0; p < cfg->nparts; p++)
 		for (size_t t = 0; t < cfg->parts[p].ntests; t++) {
 			struct graded_test *tr = &r->tests[r->ntests++];
@@ -58,6 +65,21 @@ void result_init(struct result *r, const struct lab_config *cfg)
 			tr->status = TEST_NOT_RUN;
 			tr->seconds = -1;
 		}
+	for (size_t i = 0; i < cfg->ntimings; i++) {
+		const struct lab_timing *lt = &cfg->timings[i];
+		struct graded_test *tr = &r->tests[r->ntests++];
+		tr->part = xstrdup(lt->part);
+		tr->name = xasprintf("time@%d", lt->size);
+		tr->id = xasprintf("time_%s_%s_%d", cfg->name, lt->part, lt->size);
+		tr->kind = KIND_TIMING;
+		tr->timing = xcalloc(1, sizeof(*tr->timing));
+		tr->timing->size = lt->size;
+		tr->max_points = lt->points;
+		tr->bonus = lab_find_part(cfg, lt->part)->bonus;
+		tr->status = TEST_NOT_RUN;
+		tr->seconds = -1;
+	}
+	r->timing.peak_gflops = r->timing.copy_gbs = r->timing.clock_mhz = NAN;
 }
 
 void result_mark_not_run(struct result *r, const char *why)
@@ -82,7 +104,9 @@ void result_finish(struct result *r)
 	r->score = r->max_score = r->bonus_score = 0;
 	for (size_t i = 0; i < r->ntests; i++) {
 		struct graded_test *t = &r->tests[i];
-		t->points = t->status == TEST_PASS ? t->max_points : 0;
+		/* a timed kernel's points are set by its ratio (timing.c), and may be partial */
+		if (t->kind != KIND_TIMING || (t->status != TEST_PASS && t->status != TEST_FAIL))
+			t->points = t->status == TEST_PASS ? t->max_points : 0;
 		if (t->bonus)
 			r->bonus_score += t->points;
 		else
@@ -92,7 +116,7 @@ void result_finish(struct result *r)
 	}
 	if (r->build != BUILD_OK)
 		r->state = RUN_NOT_BUILT;
-	else if (not_run || r->mode != MODE_GPU)
+	else if (not_run || r->mode != MODE_GPU || r->timing.flagged)
 		r->state = RUN_INCOMPLETE;
 	else
 		r->state = RUN_COMPLETE;
@@ -114,6 +138,48 @@ int result_exit_code(const struct result *r)
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *timing_json(const struct timing_measure *m)
+{
+	if (!m->measured)
+		return json_pack("{s:i, s:b}", "size", m->size, "measured", 0);
+	return json_pack("{s:i, s:b, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+			 "size", m->size, "measured", 1, "samples", m->samples, "capped",
+			 m->capped, "student_ms", num_or_null(m->student_ms), "reference_ms",
+			 num_or_null(m->reference_ms), "student_spread",
+			 num_or_null(m->student_spread), "reference_spread",
+			 num_or_null(m->reference_spread), "ratio", num_or_null(m->ratio),
+			 "student_gflops", num_or_null(m->student_gflops), "reference_gflops",
+			 num_or_null(m->reference_gflops), "floor_ms", num_or_null(m->floor_ms),
+			 "sm_clock_mhz", num_or_null(m->sm_clock_mhz), "flagged", m->flagged);
+}
+
+static json_t *timing_summary_json(const struct result *r)
+{
+	json_t *o = json_object(), *ceil = json_array();
+
+	json_object_set_new(o, "ran", json_boolean(r->timing.ran));
+	json_object_set_new(o, "reason", str_or_null(r->timing.reason));
+	json_object_set_new(o, "peak_gflops", num_or_null(r->timing.peak_gflops));
+	json_object_set_new(o, "copy_gbs", num_or_null(r->timing.copy_gbs));
+	json_object_set_new(o, "clock_mhz", num_or_null(r->timing.clock_mhz));
+	for (size_t i = 0; i < r->timing.nceilings; i++)
+		json_array_append_new(ceil, json_pack("{s:s, s:i, s:o, s:o}", "name",
+						      r->timing.ceiling_name, "size",
+						      r->timing.ceilings[i].size, "ms",
+						      num_or_null(r->timing.ceilings[i].ms), "gflops",
+						      num_or_null(r->timing.ceilings[i].gflops)));
+	json_object_set_new(o, "ceilings", ceil);
+	json_object_set_new(o, "ceiling_note", str_or_null(r->timing.ceiling_note));
+	json_object_set_new(o, "seconds", json_real(r->timing.seconds));
+	json_object_set_new(o, "flagged", json_boolean(r->timing.flagged));
+	return o;
 }
 
 char *result_to_json(const struct result *r, bool indent)
@@ -161,9 +227,13 @@ char *result_to_json(const struct result *r, bool indent)
 				      t->max_points, "bonus", t->bonus, "message",
 				      str_or_null(t->message));
 		json_object_set_new(o, "seconds", t->seconds >= 0 ? json_real(t->seconds) : json_null());
+		json_object_set_new(o, "kind", json_string(test_kind_name(t->kind)));
+		if (t->timing)
+			json_object_set_new(o, "timing", timing_json(t->timing));
 		json_array_append_new(tests, o);
 	}
 	json_object_set_new(doc, "tests", tests);
+	json_object_set_new(doc, "timing", timing_summary_json(r));
 	json_object_set_new(doc, "score", json_real(r->score));
 	json_object_set_new(doc, "max_score", json_real(r->max_score));
 	json_object_set_new(doc, "bonus_score", json_real(r->bonus_score));
@@ -205,7 +275,12 @@ void result_release(struct result *r)
 		free(r->tests[i].name);
 		free(r->tests[i].id);
 		free(r->tests[i].message);
+		free(r->tests[i].timing);
 	}
+	free(r->timing.reason);
+	free(r->timing.ceiling_name);
+	free(r->timing.ceilings);
+	free(r->timing.ceiling_note);
 	free(r->tests);
 	free(r->state_reason);
 	free(r->output);

@@ -36,9 +36,31 @@ enum run_state {
 	RUN_NOT_BUILT,        /* the submission did not build: zero */
 };
 
+enum test_kind {
+	KIND_CORRECTNESS,     /* a Check test: all points or none */
+	KIND_TIMING,          /* a timed kernel: points by its time against the reference's */
+};
+
+/* What the timing driver measured for one kernel at one size. */
+struct timing_measure {
+	int size;
+	int samples;           /* pairs of timed calls */
+	bool capped;           /* stopped by the time cap before the noise target */
+	double student_ms, reference_ms;           /* medians */
+	double student_spread, reference_spread;   /* robust coefficient of variation */
+	double ratio;                              /* student_ms / reference_ms */
+	double student_gflops, reference_gflops;
+	double floor_ms;       /* the fastest this device could possibly do it; NaN unknown */
+	double sm_clock_mhz;   /* at the end of the measurement; NaN unknown */
+	bool measured;         /* the fields above hold a measurement */
+	bool flagged;          /* faster than the floor: for a person to look at */
+};
+
 struct graded_test {
-	char *part, *name;     /* lab.conf's part and test name */
-	char *id;              /* Check's test function */
+	char *part, *name;     /* lab.conf's part and test name ("time@2048" when timed) */
+	char *id;              /* Check's test function, or time_<lab>_<part>_<size> */
+	enum test_kind kind;
+	struct timing_measure *timing;   /* KIND_TIMING only */
 	enum test_status status;
 	double points, max_points;
 	bool bonus;
@@ -70,6 +92,20 @@ struct result {
 	enum run_state state;
 	char *state_reason;    /* why incomplete */
 	char *output;          /* what the test binary printed (capped) */
+	struct {
+		bool ran;          /* the timing driver ran on a GPU */
+		char *reason;      /* why not, when it did not */
+		double peak_gflops, copy_gbs, clock_mhz;   /* the device's, NaN unknown */
+		char *ceiling_name;                        /* "cuBLAS", or NULL */
+		struct ceiling {
+			int size;
+			double ms, gflops;
+		} *ceilings;
+		size_t nceilings;
+		char *ceiling_note;   /* why the ceiling was not measured */
+		double seconds;       /* wall time of the timing phase */
+		bool flagged;         /* some kernel needs a person's look */
+	} timing;
 	unsigned long long seed;  /* the inputs' seed, to reproduce a run */
 };
 
@@ -83,6 +119,7 @@ int result_exit_code(const struct result *r);
 struct graded_test *result_find(struct result *r, const char *part, const char *name);
 
 const char *test_status_name(enum test_status s);
+const char *test_kind_name(enum test_kind k);
 const char *build_state_name(enum build_state s);
 const char *run_state_name(enum run_state s);
 const char *run_mode_name(enum run_mode m);

@@ -61,7 +61,7 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	char *json, *problem;
 
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 2);
+	ck_assert_int_eq(db_schema_version(db), 3);
 	make_result(&r, "ada", "aa", 60);
 	ck_assert_int_eq(db_store_run(db, &r, &id1), 0);
 	result_release(&r);
@@ -118,14 +118,15 @@ START_TEST(test_db_migrates_version_1)
 	result_release(&r);
 	db_close(db);
 	/* back to what version 1 had */
-	char *sql = xasprintf("sqlite3 '%s' 'ALTER TABLE runs DROP COLUMN mode; "
+	char *sql = xasprintf("sqlite3 '%s' 'DROP TABLE timings; ALTER TABLE test_results "
+			      "DROP COLUMN kind; ALTER TABLE runs DROP COLUMN mode; "
 			      "PRAGMA user_version = 1'", path);
 	ck_assert_int_eq(system(sql), 0);
 	free(sql);
 
 	db = db_open(path, unit_root());
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 2);
+	ck_assert_int_eq(db_schema_version(db), 3);
 	ck_assert_int_eq(db_list_runs(db, NULL, NULL, 10, &runs, &n), 0);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(runs[0].mode, "gpu");

@@ -41,7 +41,8 @@ int unit_parse_lab(const char *text, struct lab_config *cfg)
 int main(void)
 {
 	Suite *(*const suites[])(void) = {audit_suite,  config_suite, result_suite,  db_suite,
-					  intake_suite, run_suite,    checklog_suite, rewrite_suite};
+					  intake_suite, run_suite,    checklog_suite, rewrite_suite,
+					  timing_suite};
 	SRunner *sr = srunner_create(NULL);
 	int failed;
 

@@ -13,6 +13,7 @@ Suite *intake_suite(void);
 Suite *run_suite(void);
 Suite *checklog_suite(void);
 Suite *rewrite_suite(void);
+Suite *timing_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);

@@ -1,0 +1,368 @@
+/*
+ * Unit tests of timing.c: points of a ratio, what the driver's lines do to a
+ * result, and timing_run against a stand-in driver (a shell script) that
+ * crashes and hangs, so the restart logic is tested without a GPU.
+ */
+#include "db.h"
+#include "timing.h"
+#include "unit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define TOKEN "0123abcd"
+
+static struct lab_config cfg;
+
+static const char *const lab_text =
+	"[lab]\nname = demo\nfiles = a.cu\ntiming_cap = 0.5\ntiming_timeout = 20\n"
+	"[part p1]\ntests = a:1\n[part p2]\ntests = a:1\n[part p3]\nbonus = yes\ntests = a:1\n"
+	"[timing p1]\nsize = 64\npoints = 2\n"
+	"[timing p2]\nsize = 128\npoints = 2\nfull_ratio = 1.1\nzero_ratio = 2\n"
+	"[timing p3]\nsize = 32\npoints = 1\n";
+
+static void setup(void)
+{
+	ck_assert_int_eq(unit_parse_lab(lab_text, &cfg), 0);
+}
+
+static void teardown(void)
+{
+	config_free(&cfg);
+}
+
+/* A GPU run whose correctness tests all passed. */
+static void gpu_result(struct result *r)
+{
+	result_init(r, &cfg);
+	r->build = BUILD_OK;
+	r->mode = MODE_GPU;
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].kind == KIND_CORRECTNESS)
+			r->tests[i].status = TEST_PASS;
+}
+
+static struct graded_test *timed(struct result *r, const char *part)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].kind == KIND_TIMING && !strcmp(r->tests[i].part, part))
+			return &r->tests[i];
+	ck_abort_msg("no timed kernel of %s", part);
+	return NULL;
+}
+
+static void pending_all(struct result *r, struct strlist *pending)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].kind == KIND_TIMING)
+			strlist_push(pending, r->tests[i].id);
+}
+
+#define DEVICE "{\"token\":\"" TOKEN "\",\"type\":\"device\",\"status\":\"ok\",\"name\":\"G\"," \
+	       "\"peak_gflops\":1000,\"copy_gbs\":500,\"clock_mhz\":1500}\n"
+#define SIDE(ms) "{\"median_ms\":" #ms ",\"spread\":0.001,\"rse\":0.0003,\"gflops\":100}"
+#define CASE(part, size, status, stu, ref, ratio, floor)                                  \
+	"{\"token\":\"" TOKEN "\",\"type\":\"case\",\"part\":\"" part "\",\"size\":" #size     \
+	",\"status\":\"" status "\",\"message\":\"C[1][2] = nan, expected 3\",\"samples\":12," \
+	"\"capped\":false,\"student\":" SIDE(stu) ",\"reference\":" SIDE(ref)                 \
+	",\"ratio\":" #ratio ",\"floor_ms\":" #floor ",\"sm_clock_mhz\":[1500,1490],"          \
+	"\"seconds\":0.2}\n"
+
+START_TEST(test_timing_points_are_a_line_between_two_ratios)
+{
+	const struct lab_timing *t = &cfg.timings[0];   /* 2 points, 1.15 .. 3.0 */
+
+	ck_assert_double_eq(timing_points(t, 0.5), 2);
+	ck_assert_double_eq(timing_points(t, 1.15), 2);
+	ck_assert_double_eq(timing_points(t, 2.075), 1);
+	ck_assert_double_eq(timing_points(t, 3.0), 0);
+	ck_assert_double_eq(timing_points(t, 40), 0);
+	ck_assert_double_eq(timing_points(t, NAN), 0);
+	ck_assert_double_eq(timing_points(t, -1), 0);
+	/* rounded to hundredths */
+	ck_assert_double_eq(timing_points(&cfg.timings[1], 1.5), 1.11);
+}
+END_TEST
+
+START_TEST(test_timing_config_is_checked)
+{
+	static const char *const bad[] = {
+		"[timing p9]\nsize = 64\n",                         /* no such part */
+		"[timing p1]\npoints = 1\n",                        /* no size */
+		"[timing p1]\nsize = 64\nfull_ratio = 2\nzero_ratio = 1.5\n",
+		"[timing p1]\nsize = 0\n",
+		"[timing p1]\nsize = 64.5\n",
+		"[timing p1]\nsize = 64\nspeed = fast\n",
+		"[timing a]\npart = p1\nsize = 64\n[timing b]\npart = p1\nsize = 64\n",
+	};
+	struct lab_config c;
+
+	ck_assert_uint_eq(cfg.ntimings, 3);
+	ck_assert_str_eq(cfg.timings[1].part, "p2");
+	ck_assert_double_eq(cfg.timings[1].full_ratio, 1.1);
+	ck_assert_double_eq(cfg.timings[0].zero_ratio, 3.0);
+	ck_assert_double_eq(cfg.timing_cap, 0.5);
+	ck_assert_double_eq(cfg.timing_timeout, 20);
+	/* timed kernels count toward the maximum, a bonus part's toward the bonus */
+	ck_assert_double_eq(lab_max_points(&cfg, false), 6);
+	ck_assert_double_eq(lab_max_points(&cfg, true), 8);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *text = xasprintf("[lab]\nname = demo\nfiles = a.cu\n[part p1]\ntests = a:1\n%s",
+				       bad[i]);
+		ck_assert_msg(unit_parse_lab(text, &c) == -1, "accepted:\n%s", text);
+		config_free(&c);
+		free(text);
+	}
+}
+END_TEST
+
+START_TEST(test_timing_plan_times_only_what_passed_on_a_gpu)
+{
+	struct result r;
+
+	gpu_result(&r);
+	r.tests[1].status = TEST_FAIL;   /* p2's correctness test */
+	ck_assert_uint_eq(timing_plan(&cfg, &r), 2);
+	ck_assert_int_eq(timed(&r, "p2")->status, TEST_FAIL);
+	ck_assert_ptr_nonnull(strstr(timed(&r, "p2")->message, "not timed"));
+	ck_assert_int_eq(timed(&r, "p1")->status, TEST_NOT_RUN);
+	result_release(&r);
+
+	gpu_result(&r);
+	r.mode = MODE_EMULATED;
+	ck_assert_uint_eq(timing_plan(&cfg, &r), 0);
+	ck_assert_int_eq(timed(&r, "p1")->status, TEST_NOT_RUN);
+	ck_assert_ptr_nonnull(strstr(timed(&r, "p1")->message, "needs a GPU"));
+	result_finish(&r);
+	ck_assert_int_eq(r.state, RUN_INCOMPLETE);   /* never zero: not run */
+	result_release(&r);
+}
+END_TEST
+
+START_TEST(test_timing_read_scores_only_lines_with_the_token)
+{
+	struct result r;
+	struct strlist pending = STRLIST_INIT;
+	bool device_ok = false, ended = false;
+	const char *text =
+		"garbage the submission printed\n"
+		"{\"token\":\"forged\",\"type\":\"case\",\"part\":\"p2\",\"size\":128,"
+		"\"status\":\"ok\",\"ratio\":0.5}\n"
+		/* duplicate keys: refused, so a second "ratio" cannot override */
+		"{\"token\":\"" TOKEN "\",\"token\":\"" TOKEN "\",\"type\":\"end\"}\n"
+		DEVICE
+		CASE("p1", 64, "ok", 1.05, 1.0, 1.05, 0.01)
+		CASE("p2", 128, "ok", 1.55, 1.0, 1.55, 0.01)
+		CASE("p3", 999, "ok", 1.0, 1.0, 1.0, 0.01)   /* not a timed size: ignored */
+		"{\"token\":\"" TOKEN "\",\"type\":\"ceiling\",\"name\":\"cuBLAS\",\"size\":64,"
+		"\"status\":\"ok\",\"timing\":{\"median_ms\":0.1,\"gflops\":5000}}\n";
+
+	gpu_result(&r);
+	pending_all(&r, &pending);
+	timing_read(text, TOKEN, &cfg, &r, &pending, &device_ok, &ended);
+	ck_assert(device_ok);
+	ck_assert(!ended);
+	ck_assert_uint_eq(pending.n, 1);   /* p3 */
+	struct graded_test *t1 = timed(&r, "p1"), *t2 = timed(&r, "p2");
+	ck_assert_int_eq(t1->status, TEST_PASS);
+	ck_assert_double_eq(t1->points, 2);
+	ck_assert(t1->timing->measured);
+	ck_assert_int_eq(t1->timing->samples, 12);
+	ck_assert_double_eq(t1->timing->sm_clock_mhz, 1490);
+	ck_assert_ptr_nonnull(strstr(t1->message, "ratio 1.050"));
+	ck_assert_int_eq(t2->status, TEST_FAIL);   /* 1.55 on 1.1 .. 2: 1 point */
+	ck_assert_double_eq(t2->points, 1);
+	ck_assert_ptr_nonnull(strstr(t2->message, "full points up to 1.10"));
+	ck_assert_uint_eq(r.timing.nceilings, 1);
+	ck_assert_str_eq(r.timing.ceiling_name, "cuBLAS");
+	ck_assert_double_eq(r.timing.peak_gflops, 1000);
+
+	timed(&r, "p3")->status = TEST_PASS;
+	timed(&r, "p3")->points = 1;
+	result_finish(&r);
+	ck_assert_double_eq(t2->points, 1);   /* result_finish keeps partial points */
+	ck_assert_double_eq(r.score, 3 + 2 + 1 + 1);
+	ck_assert_double_eq(r.max_score, 6);
+
+	char *json = result_to_json(&r, false);
+	ck_assert_ptr_nonnull(strstr(json, "\"kind\":\"timing\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"ratio\":1.55"));
+	free(json);
+	strlist_clear(&pending);
+	result_release(&r);
+}
+END_TEST
+
+START_TEST(test_timing_read_wrong_output_and_the_floor)
+{
+	struct result r;
+	struct strlist pending = STRLIST_INIT;
+	bool device_ok = false, ended = false;
+	const char *text = DEVICE CASE("p1", 64, "wrong", 1.0, 1.0, 1.0, 0.01)
+		CASE("p2", 128, "ok", 0.004, 1.0, 0.004, 0.01)
+		CASE("p3", 32, "error", 1.0, 1.0, 1.0, 0.01)
+		"{\"token\":\"" TOKEN "\",\"type\":\"end\"}\n";
+
+	gpu_result(&r);
+	pending_all(&r, &pending);
+	timing_read(text, TOKEN, &cfg, &r, &pending, &device_ok, &ended);
+	ck_assert(ended);
+	ck_assert_uint_eq(pending.n, 0);
+	ck_assert_int_eq(timed(&r, "p1")->status, TEST_FAIL);
+	ck_assert_ptr_nonnull(strstr(timed(&r, "p1")->message, "C[1][2] = nan"));
+	ck_assert_ptr_nonnull(strstr(timed(&r, "p1")->message, "every timed call is checked"));
+	ck_assert_int_eq(timed(&r, "p3")->status, TEST_CRASH);
+	/* faster than the floor: no points, and the run is for a person to look at */
+	struct graded_test *t2 = timed(&r, "p2");
+	ck_assert_int_eq(t2->status, TEST_FAIL);
+	ck_assert_double_eq(t2->points, 0);
+	ck_assert(t2->timing->flagged);
+	ck_assert_ptr_nonnull(strstr(t2->message, "flagged for review"));
+	result_finish(&r);
+	ck_assert_int_eq(r.state, RUN_INCOMPLETE);
+	ck_assert_ptr_nonnull(strstr(r.state_reason, "flagged for review"));
+	ck_assert_int_eq(result_exit_code(&r), EXIT_INCOMPLETE);
+	strlist_clear(&pending);
+	result_release(&r);
+}
+END_TEST
+
+START_TEST(test_timing_is_stored_in_the_gradebook)
+{
+	char *dir = unit_tmpdir(), *path = xasprintf("%s/g.db", dir), *cmd, out[256] = "";
+	struct strlist pending = STRLIST_INIT;
+	bool device_ok, ended;
+	struct result r;
+	long long id;
+	FILE *p;
+
+	gpu_result(&r);
+	r.student = xstrdup("ada");
+	r.started_at = xstrdup("2026-11-22T00:00:00Z");
+	pending_all(&r, &pending);
+	timing_read(DEVICE CASE("p1", 64, "ok", 1.2, 1.0, 1.2, 0.01), TOKEN, &cfg, &r, &pending,
+		    &device_ok, &ended);
+	result_finish(&r);
+	struct db *db = db_open(path, unit_root());
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(db_store_run(db, &r, &id), 0);
+	db_close(db);
+	cmd = xasprintf("sqlite3 '%s' \"SELECT t.part, t.size, t.samples, t.ratio, t.flagged, "
+			"r.kind, r.points FROM timings t JOIN test_results r ON r.run_id = t.run_id "
+			"AND r.part = t.part AND r.kind = 'timing'; SELECT count(*) FROM test_results "
+			"WHERE kind = 'timing' AND status = 'not-run'\"", path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	/* 1.2 on 1.15 .. 3.0 of 2 points: 1.95 */
+	ck_assert_str_eq(out, "p1|64|12|1.2|0|timing|1.95\n2\n");
+	strlist_clear(&pending);
+	result_release(&r);
+	remove_tree(dir);
+	free(cmd);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+/*
+ * A stand-in driver: answers like bench_<lab>, but dies by SIGSEGV when asked
+ * to time p2 and hangs on p3 when told so, so timing_run has to restart it.
+ */
+static const char *const fake_driver =
+	"#!/bin/sh\n"
+	"out= cases=\n"
+	"while [ $# -gt 0 ]; do case $1 in --out) out=$2;; --case) cases=\"$cases $2\";; esac;"
+	" shift 2; done\n"
+	"while read -r l; do case $l in token=*) tok=${l#token=};; esac; done\n"
+	"[ -n \"$NOGPU\" ] && { echo \"{\\\"token\\\":\\\"$tok\\\",\\\"type\\\":\\\"device\\\","
+	"\\\"status\\\":\\\"unavailable\\\",\\\"message\\\":\\\"no device\\\"}\" >\"$out\"; exit 3; }\n"
+	"echo \"{\\\"token\\\":\\\"$tok\\\",\\\"type\\\":\\\"device\\\",\\\"status\\\":\\\"ok\\\"}\""
+	" >\"$out\"\n"
+	"for c in $cases; do p=${c%%:*} n=${c#*:}\n"
+	"  [ $p = p2 ] && { echo 'launcher blew up' >&2; kill -SEGV $$; }\n"
+	"  [ $p = p3 ] && [ -n \"$HANG\" ] && sleep 100\n"
+	"  echo \"{\\\"token\\\":\\\"$tok\\\",\\\"type\\\":\\\"case\\\",\\\"part\\\":\\\"$p\\\","
+	"\\\"size\\\":$n,\\\"status\\\":\\\"ok\\\",\\\"samples\\\":10,\\\"student\\\":"
+	"{\\\"median_ms\\\":1,\\\"gflops\\\":1},\\\"reference\\\":{\\\"median_ms\\\":1,"
+	"\\\"gflops\\\":1},\\\"ratio\\\":1.0}\" >>\"$out\"\n"
+	"done\n"
+	"echo \"{\\\"token\\\":\\\"$tok\\\",\\\"type\\\":\\\"end\\\"}\" >>\"$out\"\n";
+
+static char *write_driver(const char *dir)
+{
+	char *path = xasprintf("%s/bench_demo", dir);
+	ck_assert_int_eq(write_file_atomic(path, fake_driver, strlen(fake_driver)), 0);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	return path;
+}
+
+START_TEST(test_timing_run_restarts_after_a_crash)
+{
+	char *dir = unit_tmpdir(), *driver = write_driver(dir);
+	struct result r;
+
+	gpu_result(&r);
+	progress_quiet = true;
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, &r), 0);
+	ck_assert(r.timing.ran);
+	ck_assert_int_eq(timed(&r, "p1")->status, TEST_PASS);
+	ck_assert_int_eq(timed(&r, "p2")->status, TEST_CRASH);
+	ck_assert_ptr_nonnull(strstr(timed(&r, "p2")->message, "signal 11"));
+	ck_assert_ptr_nonnull(strstr(timed(&r, "p2")->message, "launcher blew up"));
+	/* timed by a second driver, after the first died on p2 */
+	ck_assert_int_eq(timed(&r, "p3")->status, TEST_PASS);
+	result_release(&r);
+
+	/* a driver that hangs costs the kernel it hung on */
+	setenv("HANG", "1", 1);
+	cfg.timing_cap = 0.01;
+	cfg.timing_timeout = 1;
+	gpu_result(&r);
+	timed(&r, "p2")->status = TEST_FAIL;   /* as if already decided */
+	double t0 = now_seconds();
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, &r), 0);
+	unsetenv("HANG");
+	ck_assert_int_eq(timed(&r, "p1")->status, TEST_PASS);
+	ck_assert_int_eq(timed(&r, "p3")->status, TEST_TIMEOUT);
+	ck_assert(now_seconds() - t0 < 10);
+	result_release(&r);
+
+	/* no GPU for the driver: not run, not charged */
+	setenv("NOGPU", "1", 1);
+	gpu_result(&r);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, &r), 0);
+	unsetenv("NOGPU");
+	progress_quiet = false;
+	ck_assert(!r.timing.ran);
+	ck_assert_int_eq(timed(&r, "p1")->status, TEST_NOT_RUN);
+	ck_assert_ptr_nonnull(strstr(timed(&r, "p1")->message, "no device"));
+	result_release(&r);
+
+	remove_tree(dir);
+	free(driver);
+	free(dir);
+}
+END_TEST
+
+Suite *timing_suite(void)
+{
+	Suite *s = suite_create("timing");
+	TCase *tc = tcase_create("timing");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_timing_points_are_a_line_between_two_ratios);
+	tcase_add_test(tc, test_timing_config_is_checked);
+	tcase_add_test(tc, test_timing_plan_times_only_what_passed_on_a_gpu);
+	tcase_add_test(tc, test_timing_read_scores_only_lines_with_the_token);
+	tcase_add_test(tc, test_timing_read_wrong_output_and_the_floor);
+	tcase_add_test(tc, test_timing_run_restarts_after_a_crash);
+	tcase_add_test(tc, test_timing_is_stored_in_the_gradebook);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,412 @@
+/*
+ * timing.c - the timing step (DESIGN.md): after the correctness tests, on a
+ * GPU, the lab's timing driver (labs/<lab>/tests/bench_<lab>.cu) times each
+ * kernel lab.conf lists against the reference, in one process; this file
+ * decides what to time, runs the driver through run.c, reads its JSON lines
+ * and scores each ratio.
+ *
+ * Must not: measure anything itself, or trust the driver's output beyond
+ * its lines that carry this run's token: the driver runs student code.
+ */
+#include "timing.h"
+
+#include "run.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+
+double timing_points(const struct lab_timing *t, double ratio)
+{
+	if (!(ratio > 0) || ratio >= t->zero_ratio)
+		return 0;
+	if (ratio <= t->full_ratio)
+		return t->points;
+	double p = t->points * (t->zero_ratio - ratio) / (t->zero_ratio - t->full_ratio);
+	return round(p * 100) / 100;
+}
+
+static const struct lab_timing *timing_of(const struct lab_config *cfg,
+					  const struct graded_test *t)
+{
+	for (size_t i = 0; i < cfg->ntimings; i++)
+		if (!strcmp(cfg->timings[i].part, t->part) && cfg->timings[i].size == t->timing->size)
+			return &cfg->timings[i];
+	return NULL;
+}
+
+static void set_verdict(struct graded_test *t, enum test_status s, char *message)
+{
+	t->status = s;
+	free(t->message);
+	t->message = message;
+}
+
+void timing_not_run(struct result *r, const char *why)
+{
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct graded_test *t = &r->tests[i];
+		if (t->kind == KIND_TIMING && t->status == TEST_NOT_RUN && !t->message)
+			t->message = xasprintf("not run: %s", why);
+	}
+	if (!r->timing.reason)
+		r->timing.reason = xstrdup(why);
+}
+
+/* Whether every correctness test of part passed. */
+static bool part_passed(const struct result *r, const char *part)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].kind == KIND_CORRECTNESS && !strcmp(r->tests[i].part, part) &&
+		    r->tests[i].status != TEST_PASS)
+			return false;
+	return true;
+}
+
+size_t timing_plan(const struct lab_config *cfg, struct result *r)
+{
+	size_t left = 0;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct graded_test *t = &r->tests[i];
+		if (t->kind != KIND_TIMING || t->status != TEST_NOT_RUN)
+			continue;
+		if (r->mode != MODE_GPU)
+			continue;
+		if (!part_passed(r, t->part)) {
+			t->points = 0;
+			set_verdict(t, TEST_FAIL,
+				    xasprintf("not timed: part %s must pass all its correctness tests "
+					      "first", t->part));
+			continue;
+		}
+		left++;
+	}
+	if (r->mode == MODE_EMULATED)
+		timing_not_run(r, "timing needs a GPU; this run was emulated on the CPU");
+	else if (r->mode == MODE_NONE)
+		timing_not_run(r, "no GPU");
+	(void)cfg;
+	return left;
+}
+
+/* ---------------------------------------------------- the driver's lines */
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static void read_side(json_t *o, double *ms, double *spread, double *gflops)
+{
+	*ms = num(o, "median_ms");
+	*spread = num(o, "spread");
+	*gflops = num(o, "gflops");
+}
+
+static char *rate_text(const struct timing_measure *m)
+{
+	return xasprintf("yours %.0f GFLOP/s (%.3f ms), the reference's %.0f GFLOP/s (%.3f ms): "
+			 "ratio %.3f over %d pairs of timed calls",
+			 m->student_gflops, m->student_ms, m->reference_gflops, m->reference_ms,
+			 m->ratio, m->samples);
+}
+
+static void score_case(const struct lab_config *cfg, struct result *r, struct graded_test *t,
+		       json_t *o)
+{
+	const struct lab_timing *lt = timing_of(cfg, t);
+	struct timing_measure *m = t->timing;
+	const char *status = str(o, "status"), *msg = str(o, "message");
+	json_t *clocks = json_object_get(o, "sm_clock_mhz");
+
+	t->seconds = num(o, "seconds");
+	if (!(t->seconds >= 0))
+		t->seconds = -1;
+	m->samples = (int)num(o, "samples");
+	m->capped = json_is_true(json_object_get(o, "capped"));
+	read_side(json_object_get(o, "student"), &m->student_ms, &m->student_spread,
+		  &m->student_gflops);
+	read_side(json_object_get(o, "reference"), &m->reference_ms, &m->reference_spread,
+		  &m->reference_gflops);
+	m->ratio = num(o, "ratio");
+	m->floor_ms = num(o, "floor_ms");
+	m->sm_clock_mhz = json_is_array(clocks) && json_is_number(json_array_get(clocks, 1))
+				  ? json_number_value(json_array_get(clocks, 1)) : NAN;
+	t->points = 0;
+
+	if (!status || strcmp(status, "ok")) {
+		bool wrong = status && !strcmp(status, "wrong");
+		set_verdict(t, wrong ? TEST_FAIL : TEST_CRASH,
+			    xasprintf("%s\nhint: %s", msg && *msg ? msg : "the timing driver failed",
+				      wrong ? "the output of every timed call is checked: each call "
+					      "must compute all of C from the inputs it gets, which "
+					      "change between calls (no results kept from an earlier "
+					      "call, no work left running after it returns)"
+					    : "a launcher that works once must keep working when "
+					      "it is called again and again"));
+		return;
+	}
+	m->measured = m->samples > 0 && isfinite(m->ratio);
+	if (!m->measured) {
+		set_verdict(t, TEST_CRASH, xstrdup("the timing driver reported no usable times"));
+		return;
+	}
+	char *rates = rate_text(m);
+	if (isfinite(m->floor_ms) && m->student_ms < m->floor_ms) {
+		m->flagged = true;
+		r->timing.flagged = true;
+		set_verdict(t, TEST_FAIL,
+			    xasprintf("%s\nflagged for review, not scored: %.3f ms is faster than "
+				      "this GPU can do it at all (%.3f ms: the work at its peak "
+				      "FP32 rate, or the data at its copy bandwidth)",
+				      rates, m->student_ms, m->floor_ms));
+		if (!r->state_reason)
+			r->state_reason = xasprintf("the time of %s at N=%d is below what the GPU "
+						    "can physically do: flagged for review",
+						    t->part, m->size);
+		free(rates);
+		return;
+	}
+	t->points = timing_points(lt, m->ratio);
+	if (t->points >= t->max_points) {
+		set_verdict(t, TEST_PASS, rates);
+		return;
+	}
+	set_verdict(t, TEST_FAIL,
+		    xasprintf("%s\nfull points up to %.2f times the reference's time, none from "
+			      "%.2f on\nhint: compare your launch configuration and memory access "
+			      "pattern with what the handout asks for: consecutive threads "
+			      "(threadIdx.x) should read consecutive addresses", rates,
+			      lt->full_ratio, lt->zero_ratio));
+	free(rates);
+}
+
+static struct graded_test *pending_test(struct result *r, const struct strlist *pending,
+					const char *part, int size)
+{
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct graded_test *t = &r->tests[i];
+		if (t->kind == KIND_TIMING && !strcmp(t->part, part) && t->timing->size == size &&
+		    strlist_has(pending, t->id))
+			return t;
+	}
+	return NULL;
+}
+
+static void strlist_remove(struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s)) {
+			free(l->v[i]);
+			memmove(&l->v[i], &l->v[i + 1], (l->n - i) * sizeof(*l->v));
+			l->n--;
+			return;
+		}
+}
+
+static void read_device(struct result *r, json_t *o, bool *device_ok)
+{
+	const char *status = str(o, "status");
+
+	if (!status || strcmp(status, "ok")) {
+		free(r->timing.reason);
+		r->timing.reason = xstrdup(str(o, "message") ? str(o, "message")
+							     : "the timing driver found no GPU");
+		return;
+	}
+	*device_ok = true;
+	r->timing.peak_gflops = num(o, "peak_gflops");
+	r->timing.copy_gbs = num(o, "copy_gbs");
+	r->timing.clock_mhz = num(o, "clock_mhz");
+}
+
+static void read_ceiling(struct result *r, json_t *o)
+{
+	const char *name = str(o, "name"), *status = str(o, "status");
+
+	if (name && !r->timing.ceiling_name)
+		r->timing.ceiling_name = xstrdup(name);
+	if (!status || strcmp(status, "ok")) {
+		free(r->timing.ceiling_note);
+		r->timing.ceiling_note = xstrdup(str(o, "message") ? str(o, "message") : "failed");
+		return;
+	}
+	json_t *tm = json_object_get(o, "timing");
+	r->timing.ceilings = xrealloc(r->timing.ceilings,
+				      (r->timing.nceilings + 1) * sizeof(*r->timing.ceilings));
+	struct ceiling *c = &r->timing.ceilings[r->timing.nceilings++];
+	c->size = (int)num(o, "size");
+	c->ms = num(tm, "median_ms");
+	c->gflops = num(tm, "gflops");
+}
+
+void timing_read(const char *text, const char *token, const struct lab_config *cfg,
+		 struct result *r, struct strlist *pending, bool *device_ok, bool *ended)
+{
+	*ended = false;
+	for (const char *l = text; l && *l;) {
+		size_t n = strcspn(l, "\n");
+		json_t *o = json_loadb(l, n, JSON_REJECT_DUPLICATES, NULL);
+		const char *type = json_is_object(o) ? str(o, "type") : NULL;
+		const char *tok = json_is_object(o) ? str(o, "token") : NULL;
+		l += n + (l[n] == '\n');
+		if (!type || !tok || strcmp(tok, token)) {
+			json_decref(o);
+			continue;
+		}
+		if (!strcmp(type, "device")) {
+			read_device(r, o, device_ok);
+		} else if (!strcmp(type, "ceiling")) {
+			read_ceiling(r, o);
+		} else if (!strcmp(type, "end")) {
+			*ended = true;
+		} else if (!strcmp(type, "case") && str(o, "part")) {
+			struct graded_test *t = pending_test(r, pending, str(o, "part"),
+							     (int)num(o, "size"));
+			if (t) {
+				score_case(cfg, r, t, o);
+				strlist_remove(pending, t->id);
+			}
+		}
+		json_decref(o);
+	}
+}
+
+/* ------------------------------------------------------------- running */
+
+static void new_token(char out[33])
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != sizeof(b))
+		for (size_t i = 0; i < sizeof(b); i++)
+			b[i] = (unsigned char)(rand() ^ (int)(now_seconds() * 1e6));
+	for (size_t i = 0; i < sizeof(b); i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+/* The last line of the driver's output that says something, for a message. */
+static char *last_words(const char *out)
+{
+	const char *best = NULL;
+	size_t best_n = 0;
+
+	for (const char *l = out; l && *l;) {
+		size_t n = strcspn(l, "\n");
+		if (n)
+			best = l, best_n = n > 300 ? 300 : n;
+		l += n + (l[n] == '\n');
+	}
+	return best ? xasprintf(": %.*s", (int)best_n, best) : xstrdup("");
+}
+
+int timing_run(const struct lab_config *cfg, const char *workdir, const char *binary,
+	       const char *const *env, struct result *r)
+{
+	struct strlist pending = STRLIST_INIT;
+	double t0 = now_seconds();
+	int ret = 0;
+
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].kind == KIND_TIMING && r->tests[i].status == TEST_NOT_RUN)
+			strlist_push(&pending, r->tests[i].id);
+
+	/* each round either times every kernel left, or ends one of them */
+	for (int round = 0; pending.n; round++) {
+		struct strlist argv = STRLIST_INIT;
+		struct run_result res;
+		char token[33], *out = xasprintf("%s/timing-%d.jsonl", workdir, round);
+		bool device_ok = false, ended = false;
+
+		new_token(token);
+		strlist_push(&argv, binary);
+		strlist_push(&argv, "--out");
+		strlist_push(&argv, out);
+		strlist_push(&argv, "--cap");
+		strlist_pushf(&argv, "%g", cfg->timing_cap);
+		for (size_t i = 0; i < r->ntests; i++) {
+			struct graded_test *t = &r->tests[i];
+			if (t->kind == KIND_TIMING && strlist_has(&pending, t->id)) {
+				strlist_push(&argv, "--case");
+				strlist_pushf(&argv, "%s:%d", t->part, t->timing->size);
+			}
+		}
+		char *input = xasprintf("seed=%llu\ntoken=%s\n", r->seed + (unsigned long long)round,
+					token);
+		struct run_spec spec = {
+			.argv = (const char *const *)argv.v,
+			.envp = env,
+			.cwd = workdir,
+			.input = input,
+			/* timing_timeout per kernel, and as much again to start */
+			.timeout = (pending.n + 1) * cfg->timing_timeout,
+			.output_limit = cfg->output_limit,
+			.max_file_bytes = 64ul << 20,
+			.max_open_files = 1024,
+		};
+		progress("timing %zu kernel%s against the reference ...", pending.n,
+			 pending.n == 1 ? "" : "s");
+		ret = run_one(&spec, &res);
+		if (!ret && !res.started)
+			ret = error("cannot run the timing driver: %s", res.output);
+		char *text = !ret && !access(out, R_OK) ? read_file(out, NULL) : NULL;
+		if (!ret) {
+			timing_read(text ? text : "", token, cfg, r, &pending, &device_ok, &ended);
+			if (!device_ok) {
+				/* no GPU for the driver: the grader's problem, not the student's */
+				char *fate = run_describe(&spec, &res), *words = last_words(res.output);
+				char *why = r->timing.reason
+						    ? xasprintf("the timing driver found no GPU: %s",
+								r->timing.reason)
+						    : xasprintf("the timing driver %s before it started%s",
+								fate, words);
+				free(r->timing.reason);
+				r->timing.reason = NULL;
+				timing_not_run(r, why);
+				free(why);
+				free(fate);
+				free(words);
+				strlist_clear(&pending);
+			} else if (pending.n) {
+				/* it stopped inside the first kernel it had not reported */
+				struct graded_test *t = NULL;
+				for (size_t i = 0; i < r->ntests && !t; i++)
+					if (strlist_has(&pending, r->tests[i].id))
+						t = &r->tests[i];
+				char *fate = run_describe(&spec, &res), *words = last_words(res.output);
+				set_verdict(t, res.timed_out ? TEST_TIMEOUT : TEST_CRASH,
+					    xasprintf("the timing driver %s while timing this kernel%s%s",
+						      fate, words, ended ? " (and said it was done)" : ""));
+				t->points = 0;
+				strlist_remove(&pending, t->id);
+				free(fate);
+				free(words);
+			}
+			r->timing.ran = device_ok;
+		}
+		free(text);
+		free(input);
+		free(out);
+		if (!ret)
+			run_result_release(&res);
+		strlist_clear(&argv);
+		if (ret)
+			break;
+	}
+	r->timing.seconds = now_seconds() - t0;
+	strlist_clear(&pending);
+	return ret;
+}

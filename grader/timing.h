@@ -1,0 +1,47 @@
+/*
+ * timing.h - the timing step: which kernels are timed, running the lab's
+ * timing driver, reading what it measured, and the points of a ratio.
+ */
+#ifndef TIMING_H
+#define TIMING_H
+
+#include "config.h"
+#include "result.h"
+
+/*
+ * Points of a kernel that took ratio times the reference's time: all of
+ * t->points up to t->full_ratio, none from t->zero_ratio on, a straight line
+ * between (rounded to hundredths).
+ */
+double timing_points(const struct lab_timing *t, double ratio);
+
+/*
+ * Marks the timed kernels that cannot run, and says why: their part failed
+ * a correctness test (0 points, a final verdict), or the run is not on a GPU
+ * (not run). Returns how many are left to time.
+ */
+size_t timing_plan(const struct lab_config *cfg, struct result *r);
+
+/*
+ * Reads the driver's JSON lines (text), keeping only lines with the token,
+ * and scores what they report into r. Sets *device_ok when the driver found
+ * its GPU and *ended when it reported the end of its run. Lines of kernels
+ * not in pending are ignored; kernels it reports are removed from pending
+ * (their test ids).
+ */
+void timing_read(const char *text, const char *token, const struct lab_config *cfg,
+		 struct result *r, struct strlist *pending, bool *device_ok, bool *ended);
+
+/*
+ * Runs the linked driver (binary) on every kernel timing_plan left, in
+ * workdir, with env, filling r. A driver that dies or hangs costs only the
+ * kernel it was timing, which is charged to the submission; the rest are
+ * timed by a new driver. -1 only for the grader's own failures.
+ */
+int timing_run(const struct lab_config *cfg, const char *workdir, const char *binary,
+	       const char *const *env, struct result *r);
+
+/* Marks every timed kernel not yet timed as not run, with why (also r->timing.reason). */
+void timing_not_run(struct result *r, const char *why);
+
+#endif
