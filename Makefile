@@ -85,6 +85,7 @@ OBJCOPY ?= objcopy
 BENCH_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/bench_$(l).cu),$(l)))
 BENCH_RSPS := $(BENCH_LABS:%=$(BUILD)/labs/%/link-bench.rsp)
 BENCH_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread
+BENCH_SELFTEST := $(BUILD)/t/bench-selftest
 lab_symbols = $(shell sed -n 's/^symbols *= *//p' labs/$(1)/lab.conf)
 ref_objs = $(patsubst %.cu,$(BUILD)/%.o,$(wildcard reference/$(1)/*.cu))
 
@@ -159,8 +160,14 @@ check-unit: $(UNIT_BIN)
 check-shell: all
 	$(Q)grader/t/run-tests.sh --cpu
 
-check-gpu: all
+check-gpu: all $(BENCH_SELFTEST)
 	$(Q)grader/t/run-tests.sh --gpu
+
+# The timing engine's own GPU test (grader/t/t4002-timing-engine.sh).
+$(BENCH_SELFTEST): $(BUILD)/labs/common/t/bench_selftest.o $(BUILD)/labs/common/bench.o
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) -o $@ $^ $(BENCH_LIBS)
 
 clean:
 	rm -rf $(BUILD)

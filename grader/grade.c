@@ -794,12 +794,14 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 	if (build(tc, cfg, o, workdir, r, &binary))
 		goto out_workdir;
 	if (r->build != BUILD_OK) {
+		timing_not_run(r, "the submission was not built");
 		result_mark_not_run(r, "not run: the submission was not built");
 	} else if (r->mode == MODE_NONE) {
 		if (!r->state_reason)
 			r->state_reason = xasprintf("no CUDA device (%s), and %s", r->gpu.reason,
 						    o->emulate < 0 ? "no CPU emulator on this machine"
 								   : "emulation is off");
+		timing_not_run(r, r->state_reason);
 		char *why = xasprintf("not run: %s", r->state_reason);
 		result_mark_not_run(r, why);
 		free(why);

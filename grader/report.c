@@ -53,7 +53,7 @@ static void print_timing(FILE *out, const struct result *r)
 
 	for (size_t i = 0; i < r->ntests; i++)
 		any |= r->tests[i].kind == KIND_TIMING;
-	if (!any)
+	if (!any || r->build != BUILD_OK)   /* the build is the story then */
 		return;
 	if (!r->timing.ran) {
 		fprintf(out, "\ntiming      not run: %s\n",

@@ -24,8 +24,9 @@ test_expect_success 'a submission folder that does not exist is a usage error' '
 '
 test_expect_success 'cudalab labs lists matmul with its parts and points' '
 	"$CUDALAB" labs >out &&
-	grep -q "^matmul: .*(40 points + 10 bonus)" out &&
-	grep -q "k5 .*\[bonus\]: exact=4 random=4 config=2" out
+	grep -q "^matmul: .*(50 points + 12.5 bonus)" out &&
+	grep -q "k5 .*\[bonus\]: exact=4 random=4 config=2 time@2048=2.5" out &&
+	grep -q "none from 3 times" out
 '
 test_expect_success 'make help lists the targets' '
 	make -s -C "$T_ROOT" help >out && grep -q "make test LAB=name" out && grep -q check-gpu out

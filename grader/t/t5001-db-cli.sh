@@ -2,8 +2,8 @@
 # The gradebook from the command line: init, runs appended on regrade, show.
 . "$(dirname "$0")/lib.sh"
 
-test_expect_success 'db init creates a gradebook at the latest schema version (2)' '
-	"$CUDALAB" db init --db g.db >out && grep -q "schema version 2" out &&
+test_expect_success 'db init creates a gradebook at the latest schema version (3)' '
+	"$CUDALAB" db init --db g.db >out && grep -q "schema version 3" out &&
 	[ "$(sqlite3 g.db "PRAGMA journal_mode")" = wal ]
 '
 test_expect_success 'db show on an empty gradebook says so' '
@@ -14,7 +14,7 @@ test_expect_success 'grading twice appends two runs and keeps both' '
 	"$CUDALAB" grade matmul "$T_ROOT/reference/matmul/fixtures/no-compile" --student ada --db g.db -q >/dev/null
 	[ "$(sqlite3 g.db "SELECT count(*) FROM runs")" = 2 ] &&
 	[ "$(sqlite3 g.db "SELECT count(*) FROM submissions")" = 1 ] &&
-	[ "$(sqlite3 g.db "SELECT count(*) FROM test_results")" = 30 ]
+	[ "$(sqlite3 g.db "SELECT count(*) FROM test_results")" = 40 ]
 '
 test_expect_success 'db show lists the runs, filtered by student' '
 	"$CUDALAB" db show --db g.db --student ada >out &&

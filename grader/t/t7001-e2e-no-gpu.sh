@@ -17,8 +17,10 @@ test_expect_success 'cudalab test exits 4 and writes an incomplete, provisional 
 	[ "$(jq -r .mode r.json)" = none ] &&
 	[ "$(jq -r .gpu.name r.json)" = none ] && [ "$(jq -r .gpu.available r.json)" = false ] &&
 	jq -r .status_reason r.json | grep -q "no CUDA device" &&
-	[ "$(jq "[.tests[] | select(.status == \"not-run\")] | length" r.json)" = 15 ] &&
-	[ "$(jq .score r.json)" = 0 ]
+	[ "$(jq "[.tests[] | select(.status == \"not-run\")] | length" r.json)" = 20 ] &&
+	[ "$(jq .score r.json)" = 0 ] &&
+	[ "$(jq -r .timing.ran r.json)" = false ] &&
+	grep -q "^timing      not run: no CUDA device" out
 '
 test_expect_success 'the result names the files by hash' '
 	[ "$(jq -r ".files[0].sha256" r.json)" = "$(sha256sum "$T_ROOT/reference/matmul/matmul.cu" | cut -d" " -f1)" ]

@@ -14,8 +14,13 @@ test_expect_success 'the reference passes every test emulated, provisionally (ex
 	awk -v a="$t0" -v b="$EPOCHREALTIME" "BEGIN { printf \"emulated suite: %.1f s\\n\", b - a }" &&
 	[ "$(cat r.json.exit)" = 4 ] && [ "$(jq -r .mode r.json)" = emulated ] &&
 	[ "$(jq -r .status r.json)" = incomplete ] && [ "$(jq .provisional r.json)" = true ] &&
-	[ "$(jq "[.tests[] | select(.status != \"pass\")] | length" r.json)" = 0 ] || {
+	[ "$(jq "[.tests[] | select(.kind == \"correctness\" and .status != \"pass\")] | length" r.json)" = 0 ] || {
 		jq -r ".tests[] | select(.status != \"pass\") | .message" r.json; false; }
+'
+test_expect_success 'emulated, the timed kernels are not run (never zero), with the reason' '
+	[ "$(jq "[.tests[] | select(.kind == \"timing\" and .status == \"not-run\")] | length" r.json)" = 5 ] &&
+	jq -r ".tests[] | select(.kind == \"timing\") | .message" r.json | grep -q "timing needs a GPU" &&
+	grep -q "^timing      not run: timing needs a GPU" r.json.txt
 '
 test_expect_success 'the emulated run is in the gradebook as emulated' '
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT mode || \" \" || status FROM runs ORDER BY id DESC LIMIT 1")" = "emulated incomplete" ]
@@ -23,8 +28,8 @@ test_expect_success 'the emulated run is in the gradebook as emulated' '
 test_expect_success 'the stub fails every test emulated, each saying it launched nothing' '
 	grade_fixture "$T_ROOT/student_template/matmul" s.json &&
 	[ "$(cat s.json.exit)" = 4 ] &&
-	[ "$(jq "[.tests[] | select(.status != \"fail\")] | length" s.json)" = 0 ] &&
-	[ "$(jq "[.tests[] | select(.message | contains(\"launched no kernel\") | not)] | length" s.json)" = 0 ]
+	[ "$(jq "[.tests[] | select(.kind == \"correctness\" and .status != \"fail\")] | length" s.json)" = 0 ] &&
+	[ "$(jq "[.tests[] | select(.kind == \"correctness\") | select(.message | contains(\"launched no kernel\") | not)] | length" s.json)" = 0 ]
 '
 test_expect_success 'the report says the run is emulated' '
 	grep -q "EMULATED on the CPU" r.json.txt && grep -q "PROVISIONAL" r.json.txt

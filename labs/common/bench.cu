@@ -261,11 +261,11 @@ struct timer {
 
 /*
  * One timed call of who's launcher: poison its output, flush the L2 (each
- * time with a new byte, so nothing can be skipped), then the start event, the
- * call, a device-wide synchronize and the end event. The flush and the start
- * event are queued before the call, so the call's own launch is overlapped
- * by the flush and not counted. Returns the milliseconds, or a negative
- * number with the CUDA error in *err.
+ * time with a new byte, so nothing can be skipped), wait for the device to be
+ * idle, then the start event, the call, a device-wide synchronize and the end
+ * event. The few microseconds of launch and synchronize inside the measured
+ * time are the same for the submission and the reference. Returns the
+ * milliseconds, or a negative number with the CUDA error in *err.
  */
 static double time_call(const struct cl_bench_lab *lab, void *ctx, struct device *d,
 			struct timer *t, const char *part, enum cl_who who, cudaError_t *err)
@@ -274,6 +274,8 @@ static double time_call(const struct cl_bench_lab *lab, void *ctx, struct device
 
 	lab->poison(ctx, who);
 	CL_BENCH_CHECK(cudaMemsetAsync(d->flush, (int)(d->flush_value++ & 0xff), d->flush_bytes));
+	/* idle before the start: work on another stream cannot begin before it */
+	CL_BENCH_CHECK(cudaDeviceSynchronize());
 	CL_BENCH_CHECK(cudaEventRecord(t->start));
 	lab->call(ctx, part, who);
 	*err = cudaGetLastError();

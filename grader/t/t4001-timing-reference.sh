@@ -1,0 +1,38 @@
+#!/bin/bash
+# On a GPU: the reference timed against itself gets every timing point, with
+# each ratio within 2 % of 1; the measurements reach the result document, the
+# report and the gradebook. (The cheating fixtures are in t3002.)
+. "$(dirname "$0")/lib.sh"
+require_gpu
+
+test_expect_success 'the reference gets every timing point, each ratio within 2 % of 1' '
+	grade_fixture "$T_ROOT/reference/matmul" r.json &&
+	[ "$(cat r.json.exit)" = 0 ] || { cat r.json.txt; false; } &&
+	[ "$(jq -r .timing.ran r.json)" = true ] &&
+	[ "$(jq "[.tests[] | select(.kind == \"timing\")] | length" r.json)" = 5 ] &&
+	[ "$(jq "[.tests[] | select(.kind == \"timing\" and .points == .max_points)] | length" r.json)" = 5 ] &&
+	[ "$(jq "[.tests[] | select(.kind == \"timing\") | .timing |
+		select(.ratio > 0.98 and .ratio < 1.02)] | length" r.json)" = 5 ] || {
+		jq -c ".tests[] | select(.kind == \"timing\") | .timing" r.json; false; }
+'
+test_expect_success 'each timed kernel has its medians, samples, spread and the floor' '
+	[ "$(jq "[.tests[] | select(.kind == \"timing\") | .timing |
+		select(.samples >= 10 or .capped) | select(.student_ms > .floor_ms) |
+		select(.student_spread < 0.05 and .reference_gflops > 0) |
+		select(.flagged == false)] | length" r.json)" = 5 ]
+'
+test_expect_success 'the report shows GFLOP/s, ratio and points, and the cuBLAS ceiling' '
+	grep -q "^timing on .*against the reference" r.json.txt &&
+	grep -Eq "^k4 +2048 +[0-9]+ +[0-9]+ +(0\.9|1\.0)[0-9]+ +2\.5/2\.5" r.json.txt &&
+	grep -q "^cuBLAS at N=2048: .* TFLOP/s" r.json.txt
+'
+test_expect_success 'the gradebook holds one timings row per timed kernel' '
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM timings WHERE flagged = 0 AND ratio
+		BETWEEN 0.98 AND 1.02")" = 5 ] &&
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM test_results WHERE kind = '"'"'timing'"'"'
+		AND status = '"'"'pass'"'"'")" = 5 ]
+'
+test_expect_success 'the timing phase adds at most a few seconds' '
+	jq -e ".timing.seconds < 5" r.json >/dev/null || { jq .timing r.json; false; }
+'
+test_done
