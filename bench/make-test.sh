@@ -15,14 +15,16 @@ for i in $(seq "$n"); do
 	t1=$EPOCHREALTIME
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }' >"$tmp/wall$i"
 	build=$(jq .build.seconds "$tmp/r$i.json")
-	tests=$(jq '[.tests[].seconds // 0] | add' "$tmp/r$i.json")
-	printf 'run %d: wall %s s, build %.3f s, tests %.3f s (sum of test times), exit %s\n' \
-		"$i" "$(cat "$tmp/wall$i")" "$build" "$tests" "$(jq .exit_code "$tmp/r$i.json")"
-	printf '%s %s\n' "$(cat "$tmp/wall$i")" "$build" >>"$tmp/all"
+	tests=$(jq '[.tests[] | select(.kind != "timing") | .seconds // 0] | add' "$tmp/r$i.json")
+	timing=$(jq '.timing.seconds // 0' "$tmp/r$i.json")
+	printf 'run %d: wall %s s, build %.3f s, tests %.3f s (sum of test times), timing %.3f s, exit %s\n' \
+		"$i" "$(cat "$tmp/wall$i")" "$build" "$tests" "$timing" "$(jq .exit_code "$tmp/r$i.json")"
+	printf '%s %s %s\n' "$(cat "$tmp/wall$i")" "$build" "$timing" >>"$tmp/all"
 done
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 wall=$(cut -d' ' -f1 "$tmp/all" | median)
 build=$(cut -d' ' -f2 "$tmp/all" | median)
-awk -v w="$wall" -v b="$build" -v n="$n" -v lab="$lab" -v subdir="$sub" 'BEGIN {
-	printf "make test LAB=%s SUB=%s, median of %d: wall %.2f s = build %.2f s + tests and the rest %.2f s\n",
-		lab, subdir, n, w, b, w - b }'
+timing=$(cut -d' ' -f3 "$tmp/all" | median)
+awk -v w="$wall" -v b="$build" -v t="$timing" -v n="$n" -v lab="$lab" -v subdir="$sub" 'BEGIN {
+	printf "make test LAB=%s SUB=%s, median of %d: wall %.2f s = build %.2f s + timing %.2f s + tests and the rest %.2f s\n",
+		lab, subdir, n, w, b, t, w - b - t }'
