@@ -39,7 +39,7 @@ int cmd_labs(int argc, char **argv)
 		printf("\n");
 		for (size_t p = 0; p < cfg.nparts; p++) {
 			const struct lab_part *part = &cfg.parts[p];
-			printf("  %-6s %s%s:", part->name, part->title ? part->title : "",
+			printf("  %-9s %s%s:", part->name, part->title ? part->title : "",
 			       part->bonus ? " [bonus]" : "");
 			for (size_t t = 0; t < part->ntests; t++)
 				printf(" %s=%g", part->tests[t].name, part->tests[t].points);

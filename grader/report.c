@@ -47,8 +47,19 @@ static void print_build(FILE *out, const struct result *r)
 	}
 }
 
+/* Width of the part column: the longest part name, at least 6. */
+static int part_width(const struct result *r)
+{
+	int w = 6;
+	for (size_t i = 0; i < r->ntests; i++)
+		if ((int)strlen(r->tests[i].part) > w)
+			w = (int)strlen(r->tests[i].part);
+	return w;
+}
+
 static void print_timing(FILE *out, const struct result *r)
 {
+	int pw = part_width(r);
 	bool any = false, header = false;
 
 	for (size_t i = 0; i < r->ntests; i++)
@@ -71,17 +82,17 @@ static void print_timing(FILE *out, const struct result *r)
 		if (t->kind != KIND_TIMING)
 			continue;
 		if (!header)
-			fprintf(out, "%-6s %5s %12s %12s %7s %9s\n", "part", "N", "yours GF/s",
+			fprintf(out, "%-*s %5s %12s %12s %7s %9s\n", pw, "part", "N", "yours GF/s",
 				"ref. GF/s", "ratio", "points");
 		header = true;
 		char pts[32];
 		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
 		if (m->measured)
-			fprintf(out, "%-6s %5d %12.0f %12.0f %7.3f %9s%s\n", t->part, m->size,
+			fprintf(out, "%-*s %5d %12.0f %12.0f %7.3f %9s%s\n", pw, t->part, m->size,
 				m->student_gflops, m->reference_gflops, m->ratio, pts,
 				m->flagged ? "  FLAGGED for review" : "");
 		else
-			fprintf(out, "%-6s %5d %12s %12s %7s %9s  %s\n", t->part, m->size, "-", "-",
+			fprintf(out, "%-*s %5d %12s %12s %7s %9s  %s\n", pw, t->part, m->size, "-", "-",
 				"-", pts, status_label(t->status));
 	}
 	for (size_t i = 0; i < r->timing.nceilings; i++)
@@ -113,14 +124,15 @@ void report_result(FILE *out, const struct result *r)
 	if (r->mode == MODE_EMULATED)
 		fprintf(out, "mode        EMULATED on the CPU: results are a pre-check, not a grade\n");
 
-	fprintf(out, "\n%-6s %-10s %-8s %9s %8s\n", "part", "test", "result", "points", "time");
+	int pw = part_width(r);
+	fprintf(out, "\n%-*s %-10s %-8s %9s %8s\n", pw, "part", "test", "result", "points", "time");
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct graded_test *t = &r->tests[i];
 		char pts[32], secs[16] = "";
 		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
 		if (t->seconds >= 0)
 			snprintf(secs, sizeof(secs), "%.2f s", t->seconds);
-		fprintf(out, "%-6s %-10s %-8s %9s %8s%s\n", t->part, t->name, status_label(t->status),
+		fprintf(out, "%-*s %-10s %-8s %9s %8s%s\n", pw, t->part, t->name, status_label(t->status),
 			pts, secs, t->bonus ? "  (bonus)" : "");
 		nfail += t->status != TEST_PASS && t->status != TEST_NOT_RUN;
 	}

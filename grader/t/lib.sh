@@ -62,12 +62,21 @@ cpu_only() {
 	[ "${CUDALAB_TEST_MODE:-cpu}" = cpu ] || skip_all "runs under make check"
 }
 
-# grade_fixture DIR JSON [EXTRA ARGS]: grades DIR, keeps its exit code in $T_TMP/exit.
+# lab_of DIR: the lab a submission folder belongs to, from its path
+# (reference/<lab>/..., student_template/<lab>); matmul otherwise.
+lab_of() {
+	local lab
+	lab=$(printf '%s\n' "$1" | sed -n 's#.*/\(reference\|student_template\)/\([^/]*\).*#\2#p')
+	echo "${lab:-matmul}"
+}
+
+# grade_fixture DIR JSON [EXTRA ARGS]: grades DIR (for the lab its path names),
+# keeps its exit code in JSON.exit.
 grade_fixture() {
 	local dir=$1 json=$2
 	shift 2
-	"$CUDALAB" grade matmul "$dir" --student "fixture-$(basename "$dir")" -q --json "$json" "$@" \
-		>"$json.txt" 2>&1
+	"$CUDALAB" grade "$(lab_of "$dir")" "$dir" --student "fixture-$(basename "$dir")" -q \
+		--json "$json" "$@" >"$json.txt" 2>&1
 	echo $? >"$json.exit"
 }
 

@@ -6,10 +6,10 @@
 cpu_only
 gpu_available && skip_all "a GPU is here: t3002 grades the fixtures"
 
-for dir in "$T_ROOT/student_template/matmul" "$T_ROOT/reference/matmul" \
-	"$T_ROOT"/reference/matmul/fixtures/*/; do
+for dir in "$T_ROOT"/student_template/*/ "$T_ROOT"/reference/*/ "$T_ROOT"/reference/*/fixtures/*/; do
 	dir=${dir%/}
-	name=$(basename "$dir")
+	[ "$(basename "$dir")" = fixtures ] && continue
+	name="$(lab_of "$dir")/$(basename "$dir")"
 	[ -f "$dir/expect" ] && built=$(awk '$1 == "build" { print $2 }' "$dir/expect") || built=ok
 	if [ "$built" = ok ]; then
 		test_expect_success "$name builds and links; with no GPU nothing is graded (exit 4)" '

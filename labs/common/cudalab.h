@@ -87,6 +87,12 @@ struct cl_ledger {
  */
 void cl_ledger_begin(void);
 const struct cl_ledger *cl_ledger_end(void);
+/*
+ * After cl_ledger_begin: the nth cudaMalloc of the call (counting from 0)
+ * fails with cudaErrorMemoryAllocation, as on a device that is full, so a
+ * test can see whether the student's code checks for it.
+ */
+void cl_ledger_fail_malloc(int nth);
 
 /*
  * What the CPU emulator knows about the last error (the CUDA thread that

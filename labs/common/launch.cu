@@ -38,6 +38,8 @@ static struct ledger_state {
 	struct cl_launch pending;      /* configuration pushed by <<<...>>> */
 	void *alloc_ptr[MAX_ALLOCS];
 	size_t alloc_size[MAX_ALLOCS];
+	int mallocs;                   /* cudaMalloc calls seen since begin */
+	int fail_at;                   /* the one to fail, counting from 1; 0 none */
 } ledger;
 
 
@@ -228,8 +230,17 @@ extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3
 
 #endif
 
+void cl_ledger_fail_malloc(int nth)
+{
+	ledger.fail_at = nth + 1;
+}
+
 extern "C" cudaError_t __wrap_cudaMalloc(void **p, size_t n)
 {
+	if (ledger.active && ledger.fail_at && ++ledger.mallocs == ledger.fail_at) {
+		*p = NULL;   /* as a device without room answers */
+		return cudaErrorMemoryAllocation;
+	}
 	cudaError_t err = __real_cudaMalloc(p, n);
 	if (ledger.active && err == cudaSuccess) {
 		for (int i = 0; i < MAX_ALLOCS; i++)

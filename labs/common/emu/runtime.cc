@@ -1122,6 +1122,8 @@ const error_text errors[] = {
 	{cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
 	{cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle",
 	 "invalid resource handle"},
+	{cudaErrorNotYetImplemented, "cudaErrorNotYetImplemented",
+	 "function not yet implemented"},
 	{cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
 

@@ -1,0 +1,24 @@
+#!/bin/bash
+# On a GPU: the grid lab's reference scores full marks, the stub zero with a
+# message on every test, and every grid fixture gets its pinned verdict.
+. "$(dirname "$0")/lib.sh"
+require_gpu
+
+test_expect_success 'the grid reference passes every test (exit 0)' '
+	grade_fixture "$T_ROOT/reference/grid" r.json &&
+	[ "$(cat r.json.exit)" = 0 ] &&
+	[ "$(jq .score r.json)" = 43 ] && [ "$(jq -r .status r.json)" = complete ] || {
+		cat r.json.txt; false; }
+'
+test_expect_success 'the grid stub fails every test, each with what to do (exit 1)' '
+	grade_fixture "$T_ROOT/student_template/grid" s.json &&
+	[ "$(cat s.json.exit)" = 1 ] && [ "$(jq .score s.json)" = 0 ] &&
+	[ "$(jq "[.tests[] | select(.message | test(\"launched no kernel|no answer yet|not yet implemented\") | not)] | length" s.json)" = 0 ]
+'
+for dir in "$T_ROOT"/reference/grid/fixtures/*/; do
+	dir=${dir%/}
+	test_expect_success "grid/$(basename "$dir") gets its verdict" '
+		grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
+	'
+done
+test_done
