@@ -137,3 +137,15 @@ check_expect() {
 		cat "$json.findings"; }
 	return $ok
 }
+
+# test_fixtures LAB [SUFFIX]: one test per fixture of LAB, each graded and held
+# to its expect file (EXPECT_EMULATED=1 for the emulated verdicts).
+test_fixtures() {
+	local lab=$1 suffix=${2:-} dir
+	for dir in "$T_ROOT"/reference/"$lab"/fixtures/*/; do
+		dir=${dir%/}
+		test_expect_success "$lab/$(basename "$dir") gets its verdict$suffix" '
+			grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
+		'
+	done
+}

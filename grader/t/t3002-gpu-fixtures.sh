@@ -4,10 +4,5 @@
 . "$(dirname "$0")/lib.sh"
 require_gpu
 
-for dir in "$T_ROOT"/reference/matmul/fixtures/*/; do
-	dir=${dir%/}
-	test_expect_success "$(basename "$dir"): $(grep -m1 '^[a-z0-9]* [a-z*]* ' "$dir/expect" | grep -v '^build\|^exit' || echo verdict)" '
-		grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
-	'
-done
+test_fixtures matmul
 test_done

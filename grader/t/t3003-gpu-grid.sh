@@ -15,10 +15,5 @@ test_expect_success 'the grid stub fails every test, each with what to do (exit 
 	[ "$(cat s.json.exit)" = 1 ] && [ "$(jq .score s.json)" = 0 ] &&
 	[ "$(jq "[.tests[] | select(.message | test(\"launched no kernel|no answer yet|not yet implemented\") | not)] | length" s.json)" = 0 ]
 '
-for dir in "$T_ROOT"/reference/grid/fixtures/*/; do
-	dir=${dir%/}
-	test_expect_success "grid/$(basename "$dir") gets its verdict" '
-		grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
-	'
-done
+test_fixtures grid
 test_done

@@ -51,10 +51,5 @@ test_expect_success 'a shared-memory overflow is named by the AddressSanitizer r
 	grep -q "made by CUDA thread (15,15,0) of block (0,0,0)" msg
 '
 export EXPECT_EMULATED=1
-for dir in "$T_ROOT"/reference/matmul/fixtures/*/; do
-	dir=${dir%/}
-	test_expect_success "$(basename "$dir") gets the same verdict emulated" '
-		grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
-	'
-done
+test_fixtures matmul " emulated"
 test_done

@@ -22,10 +22,5 @@ test_expect_success 'the grid stub fails every test, each with what to do' '
 		jq -r ".tests[] | .message" s.json; false; }
 '
 export EXPECT_EMULATED=1
-for dir in "$T_ROOT"/reference/grid/fixtures/*/; do
-	dir=${dir%/}
-	test_expect_success "grid/$(basename "$dir") gets its verdict emulated" '
-		grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
-	'
-done
+test_fixtures grid " emulated"
 test_done
