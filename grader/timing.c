@@ -395,7 +395,7 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 				free(fate);
 				free(words);
 			}
-			r->timing.ran = device_ok;
+			r->timing.ran |= device_ok;   /* an earlier round may have run */
 		}
 		free(text);
 		free(input);
