@@ -4,6 +4,7 @@
  * crashes and hangs, so the restart logic is tested without a GPU.
  */
 #include "db.h"
+#include "report.h"
 #include "timing.h"
 #include "unit.h"
 
@@ -269,6 +270,43 @@ START_TEST(test_timing_is_stored_in_the_gradebook)
 }
 END_TEST
 
+/* The terminal report: a row per timed kernel with both rates, and the ceiling. */
+START_TEST(test_timing_report_table)
+{
+	struct strlist pending = STRLIST_INIT;
+	bool device_ok, ended;
+	struct result r;
+	char *text = NULL;
+	size_t len = 0;
+
+	gpu_result(&r);
+	r.gpu.name = xstrdup("Test GPU");
+	pending_all(&r, &pending);
+	timing_read(DEVICE CASE("p1", 64, "ok", 1.2, 1.0, 1.2, 0.01)
+		    CASE("p2", 128, "ok", 0.004, 1.0, 0.004, 0.01)
+		    "{\"token\":\"" TOKEN "\",\"type\":\"ceiling\",\"name\":\"cuBLAS\","
+		    "\"size\":64,\"status\":\"ok\",\"timing\":{\"median_ms\":0.5,"
+		    "\"gflops\":50000}}\n",
+		    TOKEN, &cfg, &r, &pending, &device_ok, &ended);
+	r.timing.ran = device_ok;
+	result_finish(&r);
+	FILE *f = open_memstream(&text, &len);
+	report_result(f, &r);
+	fclose(f);
+	ck_assert_msg(strstr(text, "timing on Test GPU (FP32 peak 1.0 TFLOP/s)"), "%s", text);
+	ck_assert_msg(strstr(text, "\np1        64          100          100   1.200    1.95/2\n"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "FLAGGED for review"), "%s", text);
+	ck_assert_msg(strstr(text, "\np3        32            -            -       -       0/1  not run\n"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "cuBLAS at N=64: 50.0 TFLOP/s (0.500 ms)"), "%s", text);
+	ck_assert_msg(strstr(text, "INCOMPLETE"), "%s", text);
+	free(text);
+	strlist_clear(&pending);
+	result_release(&r);
+}
+END_TEST
+
 /*
  * A stand-in driver: answers like bench_<lab>, but dies by SIGSEGV when asked
  * to time p2 and hangs on p3 when told so, so timing_run has to restart it.
@@ -363,6 +401,7 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, test_timing_read_wrong_output_and_the_floor);
 	tcase_add_test(tc, test_timing_run_restarts_after_a_crash);
 	tcase_add_test(tc, test_timing_is_stored_in_the_gradebook);
+	tcase_add_test(tc, test_timing_report_table);
 	suite_add_tcase(s, tc);
 	return s;
 }
