@@ -209,7 +209,7 @@ $(BUILD)/reference/%.o: reference/%.cu | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) NVCC $<
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP \
+	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP -MT $@ \
 		-c $< -o $@.tmp
 	$(Q)$(OBJCOPY) $(foreach s,$(call lab_symbols,$(firstword $(subst /, ,$*))), \
 		--redefine-sym $(s)=cl_ref_$(s)) $@.tmp
