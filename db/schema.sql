@@ -39,8 +39,9 @@ CREATE TABLE runs (
 	started_at  TEXT NOT NULL,
 	seconds     REAL NOT NULL,
 	host        TEXT,
-	mode        TEXT NOT NULL DEFAULT 'gpu' -- gpu, emulated (CPU: never a grade), none
-	            CHECK (mode IN ('gpu', 'emulated', 'none')),
+	mode        TEXT NOT NULL DEFAULT 'gpu' -- gpu; emulated (CPU emulator: never a grade);
+	            -- cpu (a lab whose tests need no GPU, run natively: a grade); none
+	            CHECK (mode IN ('gpu', 'emulated', 'cpu', 'none')),
 	gpu         TEXT,                     -- device name, or 'none'
 	driver      TEXT,
 	cuda_runtime TEXT,
@@ -92,4 +93,4 @@ CREATE TABLE timings (
 CREATE INDEX runs_by_submission ON runs(submission_id);
 CREATE INDEX submissions_by_student ON submissions(student_id, lab_id);
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

@@ -127,9 +127,9 @@ static int lab_key(struct parse_state *st, const char *key, const char *value)
 		strlist_split(&cfg->symbols, value);
 		return 0;
 	}
-	if (!strcmp(key, "strict_barriers")) {
-		if (parse_bool(value, &cfg->strict_barriers)) {
-			snprintf(st->msg, sizeof(st->msg), "strict_barriers must be yes or no");
+	if (!strcmp(key, "strict_barriers") || !strcmp(key, "needs_gpu")) {
+		if (parse_bool(value, key[0] == 's' ? &cfg->strict_barriers : &cfg->needs_gpu)) {
+			snprintf(st->msg, sizeof(st->msg), "%s must be yes or no", key);
 			return -1;
 		}
 		return 0;
@@ -275,6 +275,7 @@ void config_init(struct lab_config *cfg)
 	cfg->emulation_slowdown = 10;
 	cfg->timing_cap = 1.0;
 	cfg->timing_timeout = 30;
+	cfg->needs_gpu = true;
 }
 
 int config_parse(const char *path, struct lab_config *cfg)

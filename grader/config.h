@@ -44,6 +44,7 @@ struct lab_config {
 	double build_timeout, run_timeout;
 	double emulation_slowdown;   /* timeouts are this many times longer in emulation */
 	bool strict_barriers;        /* emulation: a thread returning while others wait is an error */
+	bool needs_gpu;              /* false: the tests call no CUDA and run natively anywhere */
 	size_t output_limit;
 	struct lab_part *parts;
 	size_t nparts;

@@ -182,9 +182,11 @@ static char *join_lines(const struct strlist *l)
 }
 
 /* Where the tests run: the GPU, the CPU emulator, or nowhere. */
-static enum run_mode choose_mode(const struct toolchain *tc, const struct grade_opts *o,
-				 const struct result *r)
+static enum run_mode choose_mode(const struct toolchain *tc, const struct lab_config *cfg,
+				 const struct grade_opts *o, const struct result *r)
 {
+	if (!cfg->needs_gpu)   /* its tests call no CUDA: the native binary runs anywhere */
+		return MODE_CPU;
 	if (o->emulate <= 0 && r->gpu.available)
 		return MODE_GPU;
 	if (o->emulate != 0 && tc->emu_cxxflags)
@@ -399,8 +401,8 @@ static int build(const struct toolchain *tc, const struct lab_config *cfg,
 		goto out;
 	}
 
-	r->mode = choose_mode(tc, o, r);
-	if (r->mode == MODE_GPU) {
+	r->mode = choose_mode(tc, cfg, o, r);
+	if (r->mode == MODE_GPU || r->mode == MODE_CPU) {
 		char *link_log = NULL;
 		int rc = link_binary(tc, cfg, &objs, "link.rsp", workdir, "check_gpu", binary,
 				     &link_log);
@@ -683,7 +685,9 @@ static int run_tests(const struct toolchain *tc, const struct lab_config *cfg,
 		     const char *workdir, const char *binary, struct result *r)
 {
 	progress("running %zu tests %s ...", r->ntests,
-		 r->mode == MODE_EMULATED ? "on the CPU emulator" : r->gpu.name);
+		 r->mode == MODE_EMULATED ? "on the CPU emulator"
+		 : r->mode == MODE_CPU    ? "on the CPU (this lab needs no GPU)"
+					  : r->gpu.name);
 	if (run_harness(cfg, workdir, binary, r, "logs", cfg->strict_barriers && r->mode ==
 			MODE_EMULATED ? (const char *const[]){"CUDAEMU_STRICT_BARRIERS=1", NULL} : NULL,
 			NULL, r->tests))

@@ -123,6 +123,8 @@ void report_result(FILE *out, const struct result *r)
 		fprintf(out, "gpu         none: %s\n", r->gpu.reason);
 	if (r->mode == MODE_EMULATED)
 		fprintf(out, "mode        EMULATED on the CPU: results are a pre-check, not a grade\n");
+	else if (r->mode == MODE_CPU)
+		fprintf(out, "mode        on the CPU: this lab's tests need no GPU; a grade\n");
 
 	int pw = part_width(r);
 	fprintf(out, "\n%-*s %-10s %-8s %9s %8s\n", pw, "part", "test", "result", "points", "time");

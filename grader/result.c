@@ -15,7 +15,7 @@ static const char *const test_names[] = {"pass", "fail", "timeout", "crash", "no
 static const char *const build_names[] = {"not-attempted", "ok",           "refused",
 					  "compile-error", "audit-failed", "link-error"};
 static const char *const state_names[] = {"complete", "incomplete", "not-built"};
-static const char *const mode_names[] = {"none", "gpu", "emulated"};
+static const char *const mode_names[] = {"none", "gpu", "emulated", "cpu"};
 static const char *const kind_names[] = {"correctness", "timing"};
 
 const char *test_kind_name(enum test_kind k)
@@ -116,7 +116,7 @@ void result_finish(struct result *r)
 	}
 	if (r->build != BUILD_OK)
 		r->state = RUN_NOT_BUILT;
-	else if (not_run || r->mode != MODE_GPU || r->timing.flagged)
+	else if (not_run || (r->mode != MODE_GPU && r->mode != MODE_CPU) || r->timing.flagged)
 		r->state = RUN_INCOMPLETE;
 	else
 		r->state = RUN_COMPLETE;

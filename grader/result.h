@@ -28,6 +28,7 @@ enum run_mode {
 	MODE_NONE,            /* nothing ran the tests */
 	MODE_GPU,
 	MODE_EMULATED,        /* on the CPU emulator: a pre-check, never a grade */
+	MODE_CPU,             /* natively on the CPU: the lab's tests need no GPU; a grade */
 };
 
 enum run_state {

@@ -17,7 +17,7 @@ test_expect_success 'grade without --student is a usage error' '
 	"$CUDALAB" grade matmul "$T_ROOT/reference/matmul"; [ $? -eq 2 ]
 '
 test_expect_success 'an unknown lab is a usage error that lists the labs' '
-	"$CUDALAB" test nolab --no-db 2>err; [ $? -eq 2 ] && grep -q "no lab .nolab.; the labs are: grid matmul" err
+	"$CUDALAB" test nolab --no-db 2>err; [ $? -eq 2 ] && grep -q "no lab .nolab.; the labs are: grid matmul occupancy" err
 '
 test_expect_success 'a submission folder that does not exist is a usage error' '
 	"$CUDALAB" grade matmul /nonexistent --student x 2>err; [ $? -eq 2 ] && grep -q "does not exist" err

@@ -61,7 +61,7 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	char *json, *problem;
 
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 3);
+	ck_assert_int_eq(db_schema_version(db), 4);
 	make_result(&r, "ada", "aa", 60);
 	ck_assert_int_eq(db_store_run(db, &r, &id1), 0);
 	result_release(&r);
@@ -126,12 +126,60 @@ START_TEST(test_db_migrates_version_1)
 
 	db = db_open(path, unit_root());
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 3);
+	ck_assert_int_eq(db_schema_version(db), 4);
 	ck_assert_int_eq(db_list_runs(db, NULL, NULL, 10, &runs, &n), 0);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(runs[0].mode, "gpu");
 	ck_assert_double_eq(runs[0].score, 60);
 	db_free_runs(runs, n);
+	db_close(db);
+}
+END_TEST
+
+/*
+ * Version 4 rebuilds runs, which test_results and timings refer to: the rows,
+ * their ids and the references survive, and a 'cpu' run can be stored.
+ */
+START_TEST(test_db_migrates_version_3)
+{
+	struct db *db = db_open(path, unit_root());
+	struct result r;
+	struct run_summary *runs;
+	size_t n;
+	long long id1, id2, id3;
+	char *problem = NULL, *sql;
+
+	make_result(&r, "ada", "aa", 60);
+	ck_assert_int_eq(db_store_run(db, &r, &id1), 0);
+	result_release(&r);
+	make_result(&r, "bob", "bb", 7);
+	ck_assert_int_eq(db_store_run(db, &r, &id2), 0);
+	result_release(&r);
+	db_close(db);
+	sql = xasprintf("sqlite3 '%s' 'PRAGMA user_version = 3'", path);
+	ck_assert_int_eq(system(sql), 0);
+	free(sql);
+
+	db = db_open(path, unit_root());
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(db_schema_version(db), 4);
+	ck_assert_int_eq(db_verify(db, &problem), 0);
+	ck_assert_int_eq(db_list_runs(db, NULL, NULL, 10, &runs, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(runs[0].id, id2);
+	ck_assert_double_eq(runs[0].score, 7);
+	ck_assert_int_eq(runs[1].id, id1);
+	db_free_runs(runs, n);
+	make_result(&r, "cy", "cc", 60);
+	r.mode = MODE_CPU;
+	result_finish(&r);
+	ck_assert_int_eq(r.state, RUN_COMPLETE);   /* a lab that needs no GPU grades on the CPU */
+	ck_assert_int_eq(db_store_run(db, &r, &id3), 0);
+	result_release(&r);
+	ck_assert_int_eq(db_list_runs(db, "cy", NULL, 10, &runs, &n), 0);
+	ck_assert_str_eq(runs[0].mode, "cpu");
+	db_free_runs(runs, n);
+	ck_assert_int_eq(db_verify(db, &problem), 0);
 	db_close(db);
 }
 END_TEST
@@ -216,6 +264,7 @@ Suite *db_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_db_creates_schema_and_stores_runs);
 	tcase_add_test(tc, test_db_migrates_version_1);
+	tcase_add_test(tc, test_db_migrates_version_3);
 	tcase_add_test(tc, test_db_refuses_a_newer_schema);
 	tcase_add_test(tc, test_db_survives_a_killed_writer);
 	suite_add_tcase(s, tc);

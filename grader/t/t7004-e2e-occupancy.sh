@@ -1,0 +1,26 @@
+#!/bin/bash
+# The occupancy lab needs no GPU: with or without one, its tests run natively
+# on the CPU and the result is a grade (mode cpu, complete). The reference
+# scores full marks, the stub zero, and every fixture gets its pinned verdict.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'the occupancy reference gets full marks on the CPU: a grade (exit 0)' '
+	grade_fixture "$T_ROOT/reference/occupancy" r.json &&
+	[ "$(cat r.json.exit)" = 0 ] && [ "$(jq -r .mode r.json)" = cpu ] &&
+	[ "$(jq -r .status r.json)" = complete ] && [ "$(jq .provisional r.json)" = false ] &&
+	[ "$(jq .score r.json)" = 10 ] || { cat r.json.txt; false; }
+'
+test_expect_success 'the run is in the gradebook as a complete cpu run' '
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT mode || \" \" || status FROM runs ORDER BY id DESC LIMIT 1")" = "cpu complete" ]
+'
+test_expect_success 'the report says the tests ran on the CPU and are a grade' '
+	grep -q "^mode        on the CPU: this lab.s tests need no GPU; a grade" r.json.txt
+'
+test_expect_success 'the occupancy stub fails every test, saying it is not written yet (exit 1)' '
+	grade_fixture "$T_ROOT/student_template/occupancy" s.json &&
+	[ "$(cat s.json.exit)" = 1 ] && [ "$(jq .score s.json)" = 0 ] &&
+	[ "$(jq "[.tests[] | select(.status != \"fail\")] | length" s.json)" = 0 ] &&
+	[ "$(jq "[.tests[] | select(.message | contains(\"not written yet\") | not)] | length" s.json)" = 0 ]
+'
+test_fixtures occupancy
+test_done
