@@ -86,6 +86,9 @@ BENCH_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/bench_$(l).cu)
 BENCH_RSPS := $(BENCH_LABS:%=$(BUILD)/labs/%/link-bench.rsp)
 BENCH_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread
 BENCH_SELFTEST := $(BUILD)/t/bench-selftest
+# labs with per-student questions: tests/questions_<lab>.cu prints a sheet
+QUESTION_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/questions_$(l).cu),$(l)))
+QUESTION_BINS := $(QUESTION_LABS:%=$(BUILD)/labs/%/questions)
 lab_symbols = $(shell sed -n 's/^symbols *= *//p' labs/$(1)/lab.conf)
 ref_objs = $(patsubst %.cu,$(BUILD)/%.o,$(wildcard reference/$(1)/*.cu))
 
@@ -112,7 +115,7 @@ DEPS_OK   := $(BUILD)/.deps-ok
 
 .PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format
 
-all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(EMU_RSPS) $(TOOLCHAIN)
+all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(QUESTION_BINS) $(EMU_RSPS) $(TOOLCHAIN)
 
 help:
 	@echo 'cudalab targets:'
@@ -160,8 +163,21 @@ check-unit: $(UNIT_BIN)
 check-shell: all
 	$(Q)grader/t/run-tests.sh --cpu
 
-check-gpu: all $(BENCH_SELFTEST)
+OCC_DEVICE_CHECK := $(BUILD)/t/occupancy-device-check
+check-gpu: all $(BENCH_SELFTEST) $(OCC_DEVICE_CHECK)
 	$(Q)grader/t/run-tests.sh --gpu
+
+$(BUILD)/labs/%/questions: | $(DEPS_OK)
+	$(quiet) LD $@
+	$(Q)$(CXX) -o $@ $^ $(BENCH_LIBS)
+$(foreach l,$(QUESTION_LABS),$(eval $(BUILD)/labs/$(l)/questions: \
+	$(BUILD)/labs/$(l)/tests/questions_$(l).o))
+
+# The occupancy reference against the CUDA runtime (grader/t/t4003-occupancy-device.sh).
+$(OCC_DEVICE_CHECK): $(BUILD)/labs/occupancy/t/device_check.o $(BUILD)/reference/occupancy/occupancy.o
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) -o $@ $^ $(BENCH_LIBS)
 
 # The timing engine's own GPU test (grader/t/t4002-timing-engine.sh).
 $(BENCH_SELFTEST): $(BUILD)/labs/common/t/bench_selftest.o $(BUILD)/labs/common/bench.o

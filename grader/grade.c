@@ -469,7 +469,7 @@ static int run_harness(const struct lab_config *cfg, const char *workdir, const 
 		       const struct strlist *only, struct graded_test *out)
 {
 	struct strlist argv = STRLIST_INIT;
-	char *logs = xasprintf("%s/%s", workdir, logs_name), input[64];
+	char *logs = xasprintf("%s/%s", workdir, logs_name), input[256];
 	char **env = grade_child_env();
 	struct run_result res;
 	int ret = -1;
@@ -498,7 +498,10 @@ static int run_harness(const struct lab_config *cfg, const char *workdir, const 
 		strlist_push(&argv, "--only");
 		strlist_push(&argv, only->v[i]);
 	}
-	snprintf(input, sizeof(input), "seed=%llu\n", r->seed);
+	/* the student's name has no newline: it is one line of the protocol */
+	size_t name_len = strcspn(r->student ? r->student : "", "\n");
+	snprintf(input, sizeof(input), "seed=%llu\nstudent=%.*s\n", r->seed,
+		 (int)(name_len > 200 ? 200 : name_len), r->student ? r->student : "");
 	struct run_spec spec = {
 		.argv = (const char *const *)argv.v,
 		.envp = (const char *const *)env,

@@ -19,6 +19,7 @@ static const struct command {
 	{"test", cmd_test, "test LAB [--sub DIR]          grade your work on this machine"},
 	{"grade", cmd_grade, "grade LAB DIR --student ID    grade a submission into the gradebook"},
 	{"labs", cmd_labs, "labs                          list the labs, their parts and points"},
+	{"questions", cmd_questions, "questions LAB [--student ID]  print a student's own questions"},
 	{"db", cmd_db, "db init|show                  create or read the gradebook"},
 	{"rewrite", cmd_rewrite, "rewrite FILE.cu               the C++ the CPU emulator compiles for it"},
 };

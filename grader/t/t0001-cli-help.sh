@@ -5,7 +5,7 @@
 test_expect_success 'cudalab -h lists the commands' '
 	"$CUDALAB" -h >out && grep -q "cudalab test LAB" out && grep -q "cudalab db" out
 '
-for cmd in test grade labs db rewrite; do
+for cmd in test grade labs questions db rewrite; do
 	test_expect_success "cudalab $cmd -h prints its usage and exits 0" '
 		"$CUDALAB" '"$cmd"' -h >out && grep -q "usage: cudalab '"$cmd"'" out
 	'
@@ -27,7 +27,8 @@ test_expect_success 'cudalab labs lists the labs with their parts and points' '
 	grep -q "^matmul: .*(50 points + 12.5 bonus)" out &&
 	grep -q "k5 .*\[bonus\]: exact=4 random=4 config=2 time@2048=2.5" out &&
 	grep -q "none from 3 times" out &&
-	grep -q "^grid: .*(43 points)" out && grep -q "questions .*vector=2 image=4 picture=3" out
+	grep -q "^grid: .*(43 points)" out && grep -q "questions .*vector=2 image=4 picture=3" out &&
+	grep -q "^occupancy: .*(16 points)" out
 '
 test_expect_success 'make help lists the targets' '
 	make -s -C "$T_ROOT" help >out && grep -q "make test LAB=name" out && grep -q check-gpu out

@@ -8,7 +8,7 @@ test_expect_success 'the occupancy reference gets full marks on the CPU: a grade
 	grade_fixture "$T_ROOT/reference/occupancy" r.json &&
 	[ "$(cat r.json.exit)" = 0 ] && [ "$(jq -r .mode r.json)" = cpu ] &&
 	[ "$(jq -r .status r.json)" = complete ] && [ "$(jq .provisional r.json)" = false ] &&
-	[ "$(jq .score r.json)" = 10 ] || { cat r.json.txt; false; }
+	[ "$(jq .score r.json)" = 16 ] || { cat r.json.txt; false; }
 '
 test_expect_success 'the run is in the gradebook as a complete cpu run' '
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT mode || \" \" || status FROM runs ORDER BY id DESC LIMIT 1")" = "cpu complete" ]
@@ -20,7 +20,26 @@ test_expect_success 'the occupancy stub fails every test, saying it is not writt
 	grade_fixture "$T_ROOT/student_template/occupancy" s.json &&
 	[ "$(cat s.json.exit)" = 1 ] && [ "$(jq .score s.json)" = 0 ] &&
 	[ "$(jq "[.tests[] | select(.status != \"fail\")] | length" s.json)" = 0 ] &&
-	[ "$(jq "[.tests[] | select(.message | contains(\"not written yet\") | not)] | length" s.json)" = 0 ]
+	[ "$(jq "[.tests[] | select(.part == \"calculator\") | select(.message | contains(\"not written yet\") | not)] | length" s.json)" = 0 ] &&
+	[ "$(jq "[.tests[] | select(.part == \"questions\") | select(.message | contains(\"no answer yet\") | not)] | length" s.json)" = 0 ]
+'
+test_expect_success 'each student gets their own questions, the same every time' '
+	"$CUDALAB" questions occupancy --student ada >ada1 &&
+	"$CUDALAB" questions occupancy --student ada >ada2 &&
+	"$CUDALAB" questions occupancy --student bob >bob &&
+	cmp -s ada1 ada2 && ! cmp -s ada1 bob &&
+	grep -q "^Occupancy questions for ada" ada1 && grep -q "^limiting_resource =$" ada1
+'
+test_expect_success 'the key of a student is what the grader expects from them' '
+	mkdir ada && cp "$T_ROOT/reference/occupancy/occupancy.cu" ada/ &&
+	"$CUDALAB" questions occupancy --student ada --key >ada/answers.txt &&
+	"$CUDALAB" grade occupancy ada --student ada -q --json a.json >/dev/null &&
+	[ "$(jq .score a.json)" = 16 ] &&
+	"$CUDALAB" grade occupancy ada --student bob -q --json b.json >/dev/null
+	[ "$(jq "[.tests[] | select(.part == \"questions\" and .status == \"pass\")] | length" b.json)" -lt 6 ]
+'
+test_expect_success 'a lab without per-student questions says so (exit 2)' '
+	"$CUDALAB" questions matmul 2>err; [ $? -eq 2 ] && grep -q "no per-student questions" err
 '
 test_fixtures occupancy
 test_done

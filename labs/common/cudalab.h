@@ -154,6 +154,20 @@ static inline double cl_rand_unit(uint64_t *s)
 /* Whether parts (the parts this run asked for) includes name. */
 int cl_part_wanted(const char *name, const char *const *parts, size_t nparts);
 
+/*
+ * The answer to question `name` in answers.txt (in the test's folder, copied
+ * there from the submission): the text after "name =" on its line, trimmed.
+ * Lines starting with # are comments. Fails the current test, saying so,
+ * when the file, the line or the answer is missing.
+ */
+const char *cl_answer(const char *name);
+/* The same, as a whole number (fails the test when it is not one). */
+long long cl_answer_int(const char *name);
+
+/* Who is graded ("student=ID" on standard input; "student" without it), for
+ * labs whose questions differ per student. */
+extern const char *cl_student;
+
 /* Number of CPU threads worth using for the harness's CPU reference work. */
 int cl_cpu_threads(void);
 

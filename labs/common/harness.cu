@@ -29,7 +29,8 @@ static void usage(const char *lab)
 	fprintf(stderr,
 		"usage: check_%s [--list] [--xml-dir DIR] [--timeout PART=SECONDS]... "
 		"[--only TEST] [PART...]\n"
-		"The run's seed is read from standard input as 'seed=N'.\n", lab);
+		"The run's seed is read from standard input as 'seed=N', and the student's\n"
+		"name (for labs with per-student questions) as 'student=ID'.\n", lab);
 }
 
 int cl_part_wanted(const char *name, const char *const *parts, size_t nparts)
@@ -54,17 +55,66 @@ static int has_part(const struct cl_lab *lab, const char *name)
 	return 0;
 }
 
+const char *cl_answer(const char *name)
+{
+	static char value[128];
+	FILE *f = fopen("answers.txt", "r");
+	char line[512];
+	bool found = false;
+
+	ck_assert_msg(f != NULL, "cannot open answers.txt: it must be in the submission");
+	while (!found && fgets(line, sizeof(line), f)) {
+		const char *p = line + strspn(line, " \t");
+		size_t n = strcspn(p, " \t=");
+		if (*p == '#' || n != strlen(name) || strncmp(p, name, n))
+			continue;
+		p += n + strspn(p + n, " \t");
+		if (*p != '=')
+			continue;
+		p += 1 + strspn(p + 1, " \t");
+		n = strcspn(p, "\r\n#");
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		snprintf(value, sizeof(value), "%.*s", (int)n, p);
+		found = true;
+	}
+	fclose(f);
+	ck_assert_msg(found, "answers.txt has no line '%s = ...'", name);
+	ck_assert_msg(value[0], "answers.txt: no answer yet for '%s'", name);
+	return value;
+}
+
+long long cl_answer_int(const char *name)
+{
+	const char *v = cl_answer(name);
+	char *end;
+	long long x = strtoll(v, &end, 10);
+
+	ck_assert_msg(end != v && !*end, "answers.txt: '%s' has '%s', which is not a whole number",
+		      name, v);
+	return x;
+}
+
+static char student[256] = "student";
+const char *cl_student = student;
+
+/* "seed=N" and, optionally, "student=ID", to the end of standard input. */
 static int read_seed(uint64_t *seed)
 {
-	char line[128];
+	char line[512];
 	unsigned long long v;
+	int found = -1;
 
-	while (fgets(line, sizeof(line), stdin))
+	while (fgets(line, sizeof(line), stdin)) {
+		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "seed=%llu", &v) == 1) {
 			*seed = v;
-			return 0;
+			found = 0;
+		} else if (!strncmp(line, "student=", 8) && line[8]) {
+			snprintf(student, sizeof(student), "%.200s", line + 8);
 		}
-	return -1;
+	}
+	return found;
 }
 
 /*

@@ -498,32 +498,6 @@ END_TEST
 
 /* ------------------------------------------------------------ questions */
 
-/* The answer to name in answers.txt in the current folder, as a number. */
-static long long answer(const char *name)
-{
-	FILE *f = fopen("answers.txt", "r");
-	char line[256];
-	long long v = 0;
-	bool found = false;
-
-	ck_assert_msg(f != NULL, "cannot open answers.txt: it must be in the submission");
-	while (!found && fgets(line, sizeof(line), f)) {
-		char key[64], rest[64] = "";
-		const char *p = line + strspn(line, " \t");
-		if (*p == '#' || sscanf(p, " %63[a-z_] = %63s", key, rest) < 1 || strcmp(key, name))
-			continue;
-		char *end;
-		ck_assert_msg(*rest, "answers.txt: no answer yet for '%s'", name);
-		v = strtoll(rest, &end, 10);
-		ck_assert_msg(*rest && !*end, "answers.txt: '%s' has '%s', which is not a whole "
-			      "number", name, rest);
-		found = true;
-	}
-	fclose(f);
-	ck_assert_msg(found, "answers.txt has no answer for '%s'", name);
-	return v;
-}
-
 struct question {
 	const char *name;
 	long long want;
@@ -533,7 +507,7 @@ struct question {
 static void check_answers(const struct question *q, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		long long got = answer(q[i].name);
+		long long got = cl_answer_int(q[i].name);
 		ck_assert_msg(got == q[i].want, "%s = %lld is not right\nhint: %s", q[i].name, got,
 			      q[i].hint);
 	}

@@ -9,104 +9,22 @@
  *            shared memory and one byte more) on five GPUs;
  *   random   thousands of random configurations, from this run's seed;
  *   limits   the limiting factors reported with the answer.
+ * Part questions: the student's own six questions (occ_lab.h makes them
+ * from the name the grader passes as "student=ID"), against answers.txt.
  * The suite calls no CUDA: it runs the same with and without a GPU.
  */
 #include "cudalab.h"
-#include "occupancy.h"
+#include "occ_lab.h"
 
-#include <cuda_occupancy.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * The GPUs of the lab, one per compute capability, with the limits of the
- * CUDA Programming Guide's table. The harness checks the ones cuda_occupancy.h
- * also knows (block slots, allocation units, register partitions) against it
- * before any test.
- */
-static const struct occ_device devices[] = {
-	{"NVIDIA T4 (7.5)", 7, 5, 32, 1024, 1024, 16, 65536, 65536, 255, 256, 4, 65536, 65536, 0,
-	 256},
-	{"NVIDIA A100 (8.0)", 8, 0, 32, 1024, 2048, 32, 65536, 65536, 255, 256, 4, 167936, 166912,
-	 1024, 128},
-	{"NVIDIA RTX A6000 (8.6)", 8, 6, 32, 1024, 1536, 16, 65536, 65536, 255, 256, 4, 102400,
-	 101376, 1024, 128},
-	{"NVIDIA L4 (8.9)", 8, 9, 32, 1024, 1536, 24, 65536, 65536, 255, 256, 4, 102400, 101376,
-	 1024, 128},
-	{"NVIDIA H100 (9.0)", 9, 0, 32, 1024, 2048, 32, 65536, 65536, 255, 256, 4, 233472, 232448,
-	 1024, 128},
-};
-#define NDEVICES (sizeof(devices) / sizeof(devices[0]))
+#define devices occ_lab_devices
+#define NDEVICES OCC_LAB_NDEVICES
 
 static uint64_t run_seed;
-
-static cudaOccDeviceProp occ_prop(const struct occ_device *d)
-{
-	cudaOccDeviceProp p;
-
-	p.computeMajor = d->cc_major;
-	p.computeMinor = d->cc_minor;
-	p.maxThreadsPerBlock = d->max_threads_per_block;
-	p.maxThreadsPerMultiprocessor = d->max_threads_per_sm;
-	p.regsPerBlock = d->regs_per_block;
-	p.regsPerMultiprocessor = d->regs_per_sm;
-	p.warpSize = d->warp_size;
-	p.sharedMemPerBlock = 48 * 1024;
-	p.sharedMemPerMultiprocessor = d->smem_per_sm;
-	p.numSms = 1;
-	p.sharedMemPerBlockOptin = d->smem_per_block;
-	p.reservedSharedMemPerBlock = d->smem_reserved_per_block;
-	return p;
-}
-
-struct expected {
-	int blocks;
-	unsigned limits;
-	int by_warps, by_regs, by_smem, by_blocks;
-};
-
-/*
- * What cuda_occupancy.h says, for a kernel whose block may use up to the
- * opt-in limit of shared memory (as after cudaFuncSetAttribute), with no
- * block barriers counted and the default shared-memory carveout.
- */
-static struct expected oracle(const struct occ_device *d, int threads, int regs, size_t smem)
-{
-	cudaOccDeviceProp prop = occ_prop(d);
-	cudaOccFuncAttributes attr;
-	cudaOccDeviceState state;
-	cudaOccResult res;
-	struct expected e;
-
-	attr.maxThreadsPerBlock = d->max_threads_per_block;
-	attr.numRegs = regs;
-	attr.sharedSizeBytes = 0;
-	attr.partitionedGCConfig = PARTITIONED_GC_OFF;
-	attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-	attr.maxDynamicSharedSizeBytes = d->smem_per_block;
-	attr.numBlockBarriers = 0;
-	attr.virtualResourceCount = 0;
-	if (cudaOccMaxActiveBlocksPerMultiprocessor(&res, &prop, &attr, &state, threads, smem) !=
-	    CUDA_OCC_SUCCESS)
-		ck_abort_msg("harness: cuda_occupancy.h refused %s, %d threads, %d registers, %zu "
-			     "bytes", d->name, threads, regs, smem);
-	e.blocks = res.activeBlocksPerMultiprocessor;
-	e.limits = 0;
-	if (res.limitingFactors & OCC_LIMIT_WARPS)
-		e.limits |= OCC_BY_WARPS;
-	if (res.limitingFactors & OCC_LIMIT_REGISTERS)
-		e.limits |= OCC_BY_REGISTERS;
-	if (res.limitingFactors & OCC_LIMIT_SHARED_MEMORY)
-		e.limits |= OCC_BY_SHARED_MEMORY;
-	if (res.limitingFactors & OCC_LIMIT_BLOCKS)
-		e.limits |= OCC_BY_BLOCKS;
-	e.by_warps = res.blockLimitWarps;
-	e.by_regs = res.blockLimitRegs;
-	e.by_smem = res.blockLimitSharedMem;
-	e.by_blocks = res.blockLimitBlocks;
-	return e;
-}
 
 static const char *limit_names(unsigned l, char *buf, size_t len)
 {
@@ -135,8 +53,12 @@ static const char *limit_value(int v, char *buf, size_t len)
 static void check_case(const struct occ_device *d, int threads, int regs, size_t smem,
 		       bool with_limits)
 {
-	struct expected e = oracle(d, threads, regs, smem);
+	struct occ_expected e = occ_lab_oracle(d, threads, regs, smem);
 	unsigned limits = 0xdead;
+
+	if (!e.ok)
+		ck_abort_msg("harness: cuda_occupancy.h refused %s, %d threads, %d registers, %zu "
+			     "bytes", d->name, threads, regs, smem);
 	int got = occ_blocks_per_sm(d, threads, regs, smem, &limits);
 	char a[64], b[64], w[16], r[16], s[16], k[16];
 
@@ -202,37 +124,94 @@ START_TEST(test_occupancy_calculator_limits)
 }
 END_TEST
 
-/* The harness's devices agree with what cuda_occupancy.h knows of them. */
-static void check_devices(void)
+/* ------------------------------------------------------------ questions */
+
+/* The student's own question k against their answers.txt. */
+static void check_question(enum occ_kind k)
 {
-	for (size_t i = 0; i < NDEVICES; i++) {
-		const struct occ_device *d = &devices[i];
-		cudaOccDeviceProp p = occ_prop(d);
-		int blocks = 0, smem_unit = 0, reg_unit = 0, parts = 0;
-		cudaOccMaxBlocksPerMultiprocessor(&blocks, &p);
-		cudaOccSMemAllocationGranularity(&smem_unit, &p);
-		cudaOccRegAllocationGranularity(&reg_unit, &p);
-		cudaOccSubPartitionsPerMultiprocessor(&parts, &p);
-		if (blocks != d->max_blocks_per_sm || (size_t)smem_unit != d->smem_alloc_unit ||
-		    reg_unit != d->reg_alloc_unit || parts != d->reg_partitions) {
-			fprintf(stderr, "check_occupancy: the harness's %s disagrees with "
-				"cuda_occupancy.h (blocks %d, shared memory unit %d, register unit "
-				"%d, partitions %d)\n", d->name, blocks, smem_unit, reg_unit, parts);
-			exit(3);
-		}
+	struct occ_question q[OCC_NQUESTIONS];
+	const struct occ_question *x = &q[k];
+	const char *key = occ_q_keys[k];
+	char cfg[256], why[160] = "";
+	bool right;
+
+	occ_lab_questions(cl_student, q);
+	occ_lab_config(x, cfg, sizeof(cfg));
+	if (k == OCC_Q_LIMIT) {
+		const char *got = cl_answer(key);
+		unsigned bit = 0;
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(got, occ_limit_words[i]))
+				bit = 1u << i;
+		ck_assert_msg(bit, "answers.txt: '%s' has '%s'; the answer is one of warps, "
+			      "registers, shared_memory or blocks", key, got);
+		ck_assert_msg(bit == (unsigned)x->answer, "%s = %s is not right for question %d "
+			      "(%s)\nhint: work out how many blocks each of the four limits allows; "
+			      "the one that allows the fewest is the answer", key, got, k + 1, cfg);
+		return;
 	}
+	if (k == OCC_Q_OCCUPANCY) {
+		const char *got = cl_answer(key);
+		char *end;
+		double v = strtod(got, &end);
+		ck_assert_msg(end != got && (!*end || !strcmp(end, "%")), "answers.txt: '%s' has "
+			      "'%s', which is not a number", key, got);
+		right = fabs(v - x->answer) <= OCC_PERCENT_TOLERANCE;
+		snprintf(why, sizeof(why), " (within %.1f points)", OCC_PERCENT_TOLERANCE);
+		if (!right)
+			ck_abort_msg("%s = %s is not right%s for question %d (%s)\nhint: here the "
+				     "limit is %s; occupancy is the warps resident per SM over the "
+				     "most an SM can hold", key, got, why, k + 1, cfg,
+				     occ_limit_words[__builtin_ctz(x->e.limits)]);
+		return;
+	}
+	long long got = cl_answer_int(key);
+	if (k == OCC_Q_BEST)
+		ck_assert_msg(got == (long long)x->answer, "%s = %lld is not right for question %d "
+			      "(%s; block sizes %d, %d, %d, %d)\nhint: for each size, the blocks "
+			      "per SM times its warps per block: the most warps wins", key, got, k + 1,
+			      cfg, x->sizes[0], x->sizes[1], x->sizes[2], x->sizes[3]);
+	else
+		ck_assert_msg(got == (long long)x->answer, "%s = %lld is not right for question %d "
+			      "(%s)\nhint: here the limit is %s", key, got, k + 1, cfg,
+			      occ_limit_words[__builtin_ctz(x->e.limits)]);
 }
+
+#define QUESTION_TEST(name, kind)                                                                \
+	START_TEST(test_occupancy_questions_##name)                                              \
+	{                                                                                        \
+		check_question(kind);                                                            \
+	}                                                                                        \
+	END_TEST
+
+QUESTION_TEST(threads, OCC_Q_THREADS)
+QUESTION_TEST(blocks, OCC_Q_BLOCKS)
+QUESTION_TEST(warps, OCC_Q_WARPS)
+QUESTION_TEST(occupancy, OCC_Q_OCCUPANCY)
+QUESTION_TEST(limit, OCC_Q_LIMIT)
+QUESTION_TEST(best, OCC_Q_BEST)
 
 static void occupancy_setup(uint64_t seed, const char *const *parts, size_t nparts)
 {
+	char msg[256];
+
 	run_seed = seed;
-	check_devices();
+	if (occ_lab_check_devices(msg, sizeof(msg))) {
+		fprintf(stderr, "check_occupancy: %s\n", msg);
+		exit(3);
+	}
 }
 
 static const struct cl_test tests[] = {
 	{"calculator", test_occupancy_calculator_edges},
 	{"calculator", test_occupancy_calculator_random},
 	{"calculator", test_occupancy_calculator_limits},
+	{"questions", test_occupancy_questions_threads},
+	{"questions", test_occupancy_questions_blocks},
+	{"questions", test_occupancy_questions_warps},
+	{"questions", test_occupancy_questions_occupancy},
+	{"questions", test_occupancy_questions_limit},
+	{"questions", test_occupancy_questions_best},
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,75 @@
+/*
+ * cmd-questions.c - `cudalab questions LAB [--student ID] [--key]`: prints a
+ * student's own question sheet for a lab with per-student questions (the
+ * lab's tests/questions_<lab>.cu, built by make), or with --key the answers
+ * the grader expects from that student, for TAs.
+ */
+#include "cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: cudalab questions LAB [--student ID] [--key]\n\n"
+		"Prints the questions of lab LAB for one student: each student gets their own\n"
+		"numbers, derived from their name, and answers them in the lab's answers.txt.\n\n"
+		"  --student ID   whose questions (default: $USER, as `cudalab test` uses)\n"
+		"  --key          the answers the grader expects from that student (for TAs)\n"
+		"  -h, --help     this text\n");
+}
+
+int cmd_questions(int argc, char **argv)
+{
+	static const struct option opts[] = {{"student", required_argument, NULL, 's'},
+					     {"key", no_argument, NULL, 'k'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *user = getenv("USER"), *student = user && *user ? user : "student";
+	bool key = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			student = optarg;
+			break;
+		case 'k':
+			key = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc || !*student) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const struct toolchain *tc = toolchain();
+	struct lab_config cfg;
+	if (config_load(tc->root, argv[optind], &cfg))
+		return EXIT_USAGE;
+	char *prog = xasprintf("%s/labs/%s/questions", tc->build, cfg.name);
+	config_free(&cfg);
+	if (access(prog, X_OK)) {
+		error("lab '%s' has no per-student questions (no %s)", argv[optind], prog);
+		free(prog);
+		return EXIT_USAGE;
+	}
+	fflush(stdout);
+	char *const args[] = {prog, (char *)"--student", (char *)student, key ? (char *)"--key" : NULL,
+			      NULL};
+	execv(prog, args);
+	error("cannot run '%s': %s", prog, strerror(errno));
+	free(prog);
+	return EXIT_INTERNAL;
+}
