@@ -170,8 +170,9 @@ check-gpu: all $(BENCH_SELFTEST) $(OCC_DEVICE_CHECK)
 $(BUILD)/labs/%/questions: | $(DEPS_OK)
 	$(quiet) LD $@
 	$(Q)$(CXX) -o $@ $^ $(BENCH_LIBS)
+# the sheet checks every answer against the reference calculator, linked in
 $(foreach l,$(QUESTION_LABS),$(eval $(BUILD)/labs/$(l)/questions: \
-	$(BUILD)/labs/$(l)/tests/questions_$(l).o))
+	$(BUILD)/labs/$(l)/tests/questions_$(l).o $(call ref_objs,$(l))))
 
 # The occupancy reference against the CUDA runtime (grader/t/t4003-occupancy-device.sh).
 $(OCC_DEVICE_CHECK): $(BUILD)/labs/occupancy/t/device_check.o $(BUILD)/reference/occupancy/occupancy.o

@@ -38,6 +38,11 @@ test_expect_success 'the key of a student is what the grader expects from them' 
 	"$CUDALAB" grade occupancy ada --student bob -q --json b.json >/dev/null
 	[ "$(jq "[.tests[] | select(.part == \"questions\" and .status == \"pass\")] | length" b.json)" -lt 6 ]
 '
+test_expect_success 'for 300 students, the reference calculator agrees with cuda_occupancy.h on every answer' '
+	for i in $(seq 300); do
+		"$CUDALAB" questions occupancy --student "student-$i" --key >/dev/null || exit 1
+	done
+'
 test_expect_success 'a lab without per-student questions says so (exit 2)' '
 	"$CUDALAB" questions matmul 2>err; [ $? -eq 2 ] && grep -q "no per-student questions" err
 '

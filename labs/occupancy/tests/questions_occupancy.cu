@@ -2,11 +2,50 @@
  * questions_occupancy.cu - prints a student's question sheet for the
  * occupancy lab (what `cudalab questions occupancy --student ID` runs), or
  * with --key the answers the grader expects from that student, for TAs.
- * The questions and answers come from occ_lab.h, as in the suite.
+ * The questions and answers come from occ_lab.h, as in the suite, and
+ * every answer is computed twice: by cuda_occupancy.h and by the lab's
+ * reference calculator (linked in, renamed cl_ref_*). If they ever disagree
+ * the program says so and prints nothing else.
  */
 #include "occ_lab.h"
 
 #include <stdlib.h>
+
+extern "C" int cl_ref_occ_blocks_per_sm(const struct occ_device *d, int threads_per_block,
+					int regs_per_thread, size_t smem_per_block,
+					unsigned *limits);
+
+/* The reference calculator's answer to question x, as occ_lab_questions made it. */
+static double reference_answer(const struct occ_question *x)
+{
+	unsigned limits;
+	int warps = (x->threads + x->dev->warp_size - 1) / x->dev->warp_size;
+
+	if (x->kind == OCC_Q_BEST) {
+		double best = -1, size = 0;
+		for (int i = 0; i < 4; i++) {
+			int b = cl_ref_occ_blocks_per_sm(x->dev, x->sizes[i], x->regs, x->smem,
+							 &limits);
+			double pc = occ_lab_percent(x->dev, x->sizes[i], b);
+			if (pc > best)
+				best = pc, size = x->sizes[i];
+		}
+		return size;
+	}
+	int b = cl_ref_occ_blocks_per_sm(x->dev, x->threads, x->regs, x->smem, &limits);
+	switch (x->kind) {
+	case OCC_Q_THREADS:
+		return (double)b * x->threads;
+	case OCC_Q_BLOCKS:
+		return b;
+	case OCC_Q_WARPS:
+		return (double)b * warps;
+	case OCC_Q_OCCUPANCY:
+		return occ_lab_percent(x->dev, x->threads, b);
+	default:
+		return limits;
+	}
+}
 
 static void print_device(const struct occ_device *d)
 {
@@ -49,6 +88,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	occ_lab_questions(student, q);
+	for (int k = 0; k < OCC_NQUESTIONS; k++)
+		if (reference_answer(&q[k]) != q[k].answer) {
+			fprintf(stderr, "questions_occupancy: for %s, question %d, the reference "
+				"calculator says %g and cuda_occupancy.h %g\n", student, k + 1,
+				reference_answer(&q[k]), q[k].answer);
+			return 3;
+		}
 	if (key) {
 		printf("# the answers expected from %s\n", student);
 		for (int k = 0; k < OCC_NQUESTIONS; k++) {
