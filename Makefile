@@ -174,7 +174,7 @@ $(BUILD)/labs/%/questions: | $(DEPS_OK)
 $(foreach l,$(QUESTION_LABS),$(eval $(BUILD)/labs/$(l)/questions: \
 	$(BUILD)/labs/$(l)/tests/questions_$(l).o $(call ref_objs,$(l))))
 
-# The occupancy reference against the CUDA runtime (grader/t/t4003-occupancy-device.sh).
+# The occupancy reference against the CUDA runtime (grader/t/t3004-gpu-occupancy-device.sh).
 $(OCC_DEVICE_CHECK): $(BUILD)/labs/occupancy/t/device_check.o $(BUILD)/reference/occupancy/occupancy.o
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)

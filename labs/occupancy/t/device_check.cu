@@ -3,7 +3,7 @@
  * against the CUDA runtime's own answer (cudaOccupancyMaxActiveBlocksPerMultiprocessor)
  * for real kernels like the other labs' (registers and static shared memory
  * as the compiler made them), over block sizes and dynamic shared memory.
- * Run by grader/t/t4003-occupancy-device.sh under make check-gpu; prints one
+ * Run by grader/t/t3004-gpu-occupancy-device.sh under make check-gpu; prints one
  * line per disagreement and a last line "N cases, M disagree".
  */
 #include "occupancy.h"
