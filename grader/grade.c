@@ -134,6 +134,15 @@ static bool is_source(const char *name)
 	return n > 3 && !strcmp(name + n - 3, ".cu");
 }
 
+/* workdir/<file>.o for each source file of the lab, in order: what nvcc makes of them. */
+static void student_objects(const struct lab_config *cfg, const char *workdir,
+			    struct strlist *objs)
+{
+	for (size_t i = 0; i < cfg->files.n; i++)
+		if (is_source(cfg->files.v[i]))
+			strlist_pushf(objs, "%s/%s.o", workdir, cfg->files.v[i]);
+}
+
 /* Runs a tool (nm, readelf) whose output the grader reads; NULL on failure. */
 static char *tool_output(const char *const *argv)
 {
@@ -340,11 +349,11 @@ static int build(const struct toolchain *tc, const struct lab_config *cfg,
 	strlist_push(&argvs[n], tc->probe);
 	specs[n] = (struct run_spec){.timeout = PROBE_TIMEOUT, .output_limit = 4096};
 	n++;
-	for (size_t i = 0; i < cfg->files.n; i++) {
+	student_objects(cfg, workdir, &objs);
+	for (size_t i = 0, obj = 0; i < cfg->files.n; i++) {
 		const char *f = cfg->files.v[i];
 		if (!is_source(f))
 			continue;
-		strlist_pushf(&objs, "%s/%s.o", workdir, f);
 		strlist_push(&argvs[n], tc->nvcc);
 		strlist_split(&argvs[n], tc->nvcc_flags);
 		strlist_push(&argvs[n], "-arch=native");
@@ -352,7 +361,7 @@ static int build(const struct toolchain *tc, const struct lab_config *cfg,
 		strlist_push(&argvs[n], "-c");
 		strlist_push(&argvs[n], f);
 		strlist_push(&argvs[n], "-o");
-		strlist_push(&argvs[n], objs.v[objs.n - 1]);
+		strlist_push(&argvs[n], objs.v[obj++]);
 		specs[n] = (struct run_spec){.cwd = workdir, .timeout = cfg->build_timeout,
 					     .output_limit = LOG_LIMIT};
 		n++;
@@ -720,9 +729,7 @@ static int time_kernels(const struct toolchain *tc, const struct lab_config *cfg
 		timing_not_run(r, "this lab has no timing driver built (tests/bench_<lab>.cu)");
 		goto out;
 	}
-	for (size_t i = 0; i < cfg->files.n; i++)
-		if (is_source(cfg->files.v[i]))
-			strlist_pushf(&objs, "%s/%s.o", workdir, cfg->files.v[i]);
+	student_objects(cfg, workdir, &objs);
 	ret = link_binary(tc, cfg, &objs, "link-bench.rsp", workdir, "bench_gpu", &binary, &log);
 	if (ret > 0) {
 		/* the same objects linked with the tests: what clashes is the submission's */

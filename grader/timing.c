@@ -206,17 +206,6 @@ static struct graded_test *pending_test(struct result *r, const struct strlist *
 	return NULL;
 }
 
-static void strlist_remove(struct strlist *l, const char *s)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s)) {
-			free(l->v[i]);
-			memmove(&l->v[i], &l->v[i + 1], (l->n - i) * sizeof(*l->v));
-			l->n--;
-			return;
-		}
-}
-
 static void read_device(struct result *r, json_t *o, bool *device_ok)
 {
 	const char *status = str(o, "status");

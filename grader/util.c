@@ -222,6 +222,18 @@ bool strlist_has(const struct strlist *l, const char *s)
 	return false;
 }
 
+void strlist_remove(struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s)) {
+			free(l->v[i]);
+			/* the NULL after the last entry moves down with them */
+			memmove(&l->v[i], &l->v[i + 1], (l->n - i) * sizeof(*l->v));
+			l->n--;
+			return;
+		}
+}
+
 void strlist_clear(struct strlist *l)
 {
 	for (size_t i = 0; i < l->n; i++)

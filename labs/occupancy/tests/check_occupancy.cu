@@ -21,9 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define devices occ_lab_devices
-#define NDEVICES OCC_LAB_NDEVICES
-
 static uint64_t run_seed;
 
 static const char *limit_names(unsigned l, char *buf, size_t len)
@@ -84,8 +81,8 @@ static void check_edges(bool with_limits)
 				      640, 768, 1000, 1024, 1025};
 	static const int regs[] = {0, 1, 16, 24, 32, 33, 40, 48, 64, 65, 72, 96, 128, 168, 255};
 
-	for (size_t i = 0; i < NDEVICES; i++) {
-		const struct occ_device *d = &devices[i];
+	for (size_t i = 0; i < OCC_LAB_NDEVICES; i++) {
+		const struct occ_device *d = &occ_lab_devices[i];
 		const size_t smem[] = {0, 1, 1024, 4000, 12288, 48 * 1024, 48 * 1024 + 1, 70000,
 				       d->smem_per_block - 1, d->smem_per_block,
 				       d->smem_per_block + 1};
@@ -107,7 +104,7 @@ START_TEST(test_occupancy_calculator_random)
 	uint64_t s = run_seed ^ 0x0cc0cc0cc0ULL;
 
 	for (int i = 0; i < 20000; i++) {
-		const struct occ_device *d = &devices[cl_rand_next(&s) % NDEVICES];
+		const struct occ_device *d = &occ_lab_devices[cl_rand_next(&s) % OCC_LAB_NDEVICES];
 		int threads = 1 + (int)(cl_rand_next(&s) % 1024);
 		int regs = (int)(cl_rand_next(&s) % 256);
 		/* small sizes often, up to the block limit now and then */

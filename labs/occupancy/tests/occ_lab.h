@@ -166,6 +166,65 @@ static inline double occ_lab_percent(const struct occ_device *d, int threads, in
 	return 100.0 * blocks * warps / (d->max_threads_per_sm / d->warp_size);
 }
 
+/* A calculator: blocks per SM, with the OCC_BY_* limits; negative when it cannot say. */
+typedef int (*occ_lab_calc)(const struct occ_device *d, int threads, int regs, size_t smem,
+			    unsigned *limits);
+
+/* cuda_occupancy.h as an occ_lab_calc. */
+static inline int occ_lab_oracle_calc(const struct occ_device *d, int threads, int regs,
+				      size_t smem, unsigned *limits)
+{
+	struct occ_expected e = occ_lab_oracle(d, threads, regs, smem);
+	*limits = e.limits;
+	return e.ok ? e.blocks : -1;
+}
+
+/* The answer to question x (not OCC_Q_BEST) when its configuration gets blocks per SM. */
+static inline double occ_lab_answer_of(const struct occ_question *x, int blocks, unsigned limits)
+{
+	int warps = (x->threads + x->dev->warp_size - 1) / x->dev->warp_size;
+
+	switch (x->kind) {
+	case OCC_Q_THREADS:
+		return (double)blocks * x->threads;
+	case OCC_Q_BLOCKS:
+		return blocks;
+	case OCC_Q_WARPS:
+		return (double)blocks * warps;
+	case OCC_Q_OCCUPANCY:
+		return occ_lab_percent(x->dev, x->threads, blocks);
+	default:
+		return limits;
+	}
+}
+
+/*
+ * The block size of x->sizes with the highest occupancy by calc (the first
+ * of equals); *nbest, when not NULL, gets how many sizes reach it, and
+ * *best_percent that occupancy.
+ */
+static inline int occ_lab_best(const struct occ_question *x, occ_lab_calc calc, int *nbest,
+			       double *best_percent)
+{
+	double best = -1;
+	int size = 0, n = 0;
+
+	for (int i = 0; i < 4; i++) {
+		unsigned limits;
+		int b = calc(x->dev, x->sizes[i], x->regs, x->smem, &limits);
+		double pc = b > 0 ? occ_lab_percent(x->dev, x->sizes[i], b) : 0;
+		if (pc > best)
+			best = pc, n = 1, size = x->sizes[i];
+		else if (pc == best)
+			n++;
+	}
+	if (nbest)
+		*nbest = n;
+	if (best_percent)
+		*best_percent = best;
+	return size;
+}
+
 /*
  * The student's questions, the same for the same name every time. Each
  * question gets its own GPU and configuration; every configuration can run
@@ -195,18 +254,10 @@ static inline void occ_lab_questions(const char *student, struct occ_question q[
 			x->regs = regs[occ_lab_next(&s) % (sizeof(regs) / sizeof(*regs))];
 			x->smem = smem[occ_lab_next(&s) % (sizeof(smem) / sizeof(*smem))];
 			if (x->kind == OCC_Q_BEST) {
-				double best = -1;
-				int nbest = 0;
-				for (int i = 0; i < 4; i++) {
-					struct occ_expected e = occ_lab_oracle(x->dev, sizes[i], x->regs,
-									       x->smem);
-					double pc = e.ok ? occ_lab_percent(x->dev, sizes[i], e.blocks) : 0;
-					x->sizes[i] = sizes[i];
-					if (pc > best)
-						best = pc, nbest = 1, x->answer = sizes[i];
-					else if (pc == best)
-						nbest++;
-				}
+				int nbest;
+				double best;
+				memcpy(x->sizes, sizes, sizeof(x->sizes));
+				x->answer = occ_lab_best(x, occ_lab_oracle_calc, &nbest, &best);
 				if (nbest == 1 && best > 0)
 					break;
 				continue;
@@ -218,26 +269,8 @@ static inline void occ_lab_questions(const char *student, struct occ_question q[
 				continue;   /* a tie: not one answer */
 			break;
 		}
-		int warps = (x->threads + x->dev->warp_size - 1) / x->dev->warp_size;
-		switch (x->kind) {
-		case OCC_Q_THREADS:
-			x->answer = (double)x->e.blocks * x->threads;
-			break;
-		case OCC_Q_BLOCKS:
-			x->answer = x->e.blocks;
-			break;
-		case OCC_Q_WARPS:
-			x->answer = (double)x->e.blocks * warps;
-			break;
-		case OCC_Q_OCCUPANCY:
-			x->answer = occ_lab_percent(x->dev, x->threads, x->e.blocks);
-			break;
-		case OCC_Q_LIMIT:
-			x->answer = x->e.limits;
-			break;
-		default:
-			break;
-		}
+		if (x->kind != OCC_Q_BEST)
+			x->answer = occ_lab_answer_of(x, x->e.blocks, x->e.limits);
 	}
 }
 

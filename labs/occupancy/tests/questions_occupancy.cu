@@ -19,32 +19,11 @@ extern "C" int cl_ref_occ_blocks_per_sm(const struct occ_device *d, int threads_
 static double reference_answer(const struct occ_question *x)
 {
 	unsigned limits;
-	int warps = (x->threads + x->dev->warp_size - 1) / x->dev->warp_size;
 
-	if (x->kind == OCC_Q_BEST) {
-		double best = -1, size = 0;
-		for (int i = 0; i < 4; i++) {
-			int b = cl_ref_occ_blocks_per_sm(x->dev, x->sizes[i], x->regs, x->smem,
-							 &limits);
-			double pc = occ_lab_percent(x->dev, x->sizes[i], b);
-			if (pc > best)
-				best = pc, size = x->sizes[i];
-		}
-		return size;
-	}
+	if (x->kind == OCC_Q_BEST)
+		return occ_lab_best(x, cl_ref_occ_blocks_per_sm, NULL, NULL);
 	int b = cl_ref_occ_blocks_per_sm(x->dev, x->threads, x->regs, x->smem, &limits);
-	switch (x->kind) {
-	case OCC_Q_THREADS:
-		return (double)b * x->threads;
-	case OCC_Q_BLOCKS:
-		return b;
-	case OCC_Q_WARPS:
-		return (double)b * warps;
-	case OCC_Q_OCCUPANCY:
-		return occ_lab_percent(x->dev, x->threads, b);
-	default:
-		return limits;
-	}
+	return occ_lab_answer_of(x, b, limits);
 }
 
 static void print_device(const struct occ_device *d)
