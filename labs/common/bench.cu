@@ -76,6 +76,28 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/*
+ * s as a JSON string, quotes included, into buf: 6 bytes for each byte of s
+ * (\u00XX) and 3 more are always enough.
+ */
+static const char *json_quoted(char *buf, size_t len, const char *s)
+{
+	FILE *f = fmemopen(buf, len, "w");
+	json_str(f, s);
+	fclose(f);
+	buf[len - 1] = '\0';
+	return buf;
+}
+
+/* v with fmt, or null where it is not a finite number. */
+static const char *json_num(char buf[32], const char *fmt, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, 32, fmt, v);
+	else
+		strcpy(buf, "null");
+	return buf;
+}
 
 /*
  * Writes one line: {"token":..., "type": type, <fields>}. fields is a printf
@@ -245,10 +267,7 @@ static void stats_json(char *buf, size_t len, const struct stats *s, double flop
 		 {mn, s->min},     {mx, s->max},     {gf, flop / (s->median * 1e-3) / 1e9}};
 
 	for (const auto &e : f)
-		if (isfinite(e.v))
-			snprintf(e.b, 32, "%.9g", e.v);
-		else
-			strcpy(e.b, "null");
+		json_num(e.b, "%.9g", e.v);
 	snprintf(buf, len,
 		 "{\"median_ms\":%s,\"spread\":%s,\"rse\":%s,\"min_ms\":%s,\"max_ms\":%s,"
 		 "\"gflops\":%s}",
@@ -389,26 +408,15 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 	snprintf(head, sizeof(head), ",\"part\":\"%s\",\"size\":%d,\"status\":\"%s\"", part,
 		 size, status);
 	double clock1 = sm_clock_mhz(), ratio = st[1].median / st[0].median;
-	char num[4][32];
-	const double v[] = {ratio, floor_ms, clock0, clock1};
-	for (int i = 0; i < 4; i++)
-		if (isfinite(v[i]))
-			snprintf(num[i], sizeof(num[i]), i < 2 ? "%.9g" : "%.0f", v[i]);
-		else
-			strcpy(num[i], "null");
-	/* the message is the only free text: escaped on its own */
-	char *m = NULL;
-	size_t mlen = 0;
-	FILE *mf = open_memstream(&m, &mlen);
-	json_str(mf, msg);
-	fclose(mf);
+	char num[4][32], m[6 * sizeof(msg) + 3];
 	emit("case",
 	     "%s,\"message\":%s,\"samples\":%zu,\"capped\":%s,\"student\":%s,\"reference\":%s,"
 	     "\"ratio\":%s,\"flop\":%.17g,\"bytes\":%.17g,\"floor_ms\":%s,"
 	     "\"sm_clock_mhz\":[%s,%s],\"seconds\":%.3f",
-	     head, m, ms[1].size(), capped ? "true" : "false", sj[1], sj[0], num[0], flop,
-	     lab->bytes(size), num[1], num[2], num[3], now() - t0);
-	free(m);
+	     head, json_quoted(m, sizeof(m), msg), ms[1].size(), capped ? "true" : "false", sj[1],
+	     sj[0], json_num(num[0], "%.9g", ratio), flop, lab->bytes(size),
+	     json_num(num[1], "%.9g", floor_ms), json_num(num[2], "%.0f", clock0),
+	     json_num(num[3], "%.0f", clock1), now() - t0);
 	if (!strcmp(status, "error"))
 		exit(4);   /* a failed launch may have left the context unusable */
 }
@@ -548,35 +556,24 @@ int cl_bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 	CL_BENCH_CHECK(cudaEventCreate(&t.start));
 	CL_BENCH_CHECK(cudaEventCreate(&t.stop));
 	{
-		char name[300] = "", num[6][32];
-		FILE *mf = fmemopen(name, sizeof(name), "w");
-		json_str(mf, d.name);
-		fclose(mf);
-		const double v[] = {d.clock_mhz, d.peak_gflops, d.copy_gbs, sm_clock_mhz()};
-		for (int i = 0; i < 4; i++)
-			if (isfinite(v[i]))
-				snprintf(num[i], 32, "%.6g", v[i]);
-			else
-				strcpy(num[i], "null");
+		char name[6 * sizeof(d.name) + 3], num[4][32];
 		emit("device",
 		     ",\"status\":\"ok\",\"name\":%s,\"cc\":\"%d.%d\",\"sms\":%d,\"l2_bytes\":%zu,"
 		     "\"flush_bytes\":%zu,\"clock_mhz\":%s,\"peak_gflops\":%s,\"copy_gbs\":%s,"
 		     "\"sm_clock_mhz\":%s",
-		     name, d.cc_major, d.cc_minor, d.sms, d.l2_bytes, d.flush_bytes, num[0], num[1],
-		     num[2], num[3]);
+		     json_quoted(name, sizeof(name), d.name), d.cc_major, d.cc_minor, d.sms,
+		     d.l2_bytes, d.flush_bytes, json_num(num[0], "%.6g", d.clock_mhz),
+		     json_num(num[1], "%.6g", d.peak_gflops), json_num(num[2], "%.6g", d.copy_gbs),
+		     json_num(num[3], "%.6g", sm_clock_mhz()));
 	}
 
 	bool ceiling_ok = false;
 	if (lab->ceiling_init) {
-		char m[600];
+		char m[6 * sizeof(why) + 3];
 		ceiling_ok = !lab->ceiling_init(why, sizeof(why));
-		if (!ceiling_ok) {
-			FILE *mf = fmemopen(m, sizeof(m), "w");
-			json_str(mf, why);
-			fclose(mf);
+		if (!ceiling_ok)
 			emit("ceiling", ",\"name\":\"%s\",\"status\":\"unavailable\",\"message\":%s",
-			     lab->ceiling_name, m);
-		}
+			     lab->ceiling_name, json_quoted(m, sizeof(m), why));
 	}
 
 	for (int c = 0; c < o.ncases; c++) {

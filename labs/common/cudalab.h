@@ -103,6 +103,20 @@ const char *cl_error_detail(void);
 /* "grid (7,7,1) block (1,1,1)" for launch i of the ledger, or "no launch". */
 const char *cl_launch_str(const struct cl_ledger *l, int i, char *buf, size_t len);
 
+/* Flags of cl_finish_call. */
+#define CL_CALL_IGNORE_LEAKS 1u   /* the test judges the launch, not the memory */
+
+/*
+ * Ends the ledger of one call of a student's launcher and fails the test on
+ * what every lab forbids: freeing memory the call did not allocate (checked
+ * first: it is what makes the call fail), a launch or kernel error (with the
+ * emulator's detail and a hint), no kernel launched, device memory leaked.
+ * what names the call in the messages ("matmul_k1(N=64)"), buffers the
+ * caller's buffers ("A, B or C"). The launch configuration goes into cfg.
+ */
+const struct cl_ledger *cl_finish_call(const char *what, const char *buffers, unsigned flags,
+				       char *cfg, size_t len);
+
 static inline long long cl_threads(dim3 d)
 {
 	return (long long)d.x * d.y * d.z;

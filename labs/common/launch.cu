@@ -347,3 +347,56 @@ int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, s
 			 nbefore, nbefore == 1 ? "" : "s", name, name, first_before);
 	return nafter || nbefore ? -1 : 0;
 }
+
+/* ------------------------------------------------------ after one call */
+
+static const char *error_hint(cudaError_t err, const char *buffers, char *buf, size_t len)
+{
+	switch (err) {
+	case cudaErrorInvalidConfiguration:
+		return "a block has more than 1024 threads, or a grid or block dimension is 0 "
+		       "or too large";
+	case cudaErrorIllegalAddress:
+	case cudaErrorInvalidAddressSpace:
+	case cudaErrorMisalignedAddress:
+		snprintf(buf, len, "a thread read or wrote outside %s: check the index "
+			 "arithmetic and the bounds check", buffers);
+		return buf;
+	case cudaErrorLaunchOutOfResources:
+		return "the block needs more registers or shared memory than an SM has";
+	default:
+		return NULL;
+	}
+}
+
+const struct cl_ledger *cl_finish_call(const char *what, const char *buffers, unsigned flags,
+				       char *cfg, size_t len)
+{
+	cudaError_t launch_err = cudaGetLastError();
+	cudaError_t sync_err = cudaDeviceSynchronize();
+	const struct cl_ledger *l = cl_ledger_end();
+	cudaError_t err = launch_err != cudaSuccess ? launch_err : sync_err;
+	char hbuf[256];
+
+	cl_launch_str(l, 0, cfg, len);
+	if (l->frees_unknown)
+		ck_abort_msg("%s called cudaFree on %d pointer%s it did not allocate\nhint: %s "
+			     "belong to the caller: never free them",
+			     what, l->frees_unknown, l->frees_unknown == 1 ? "" : "s", buffers);
+	if (err != cudaSuccess) {
+		const char *hint = error_hint(err, buffers, hbuf, sizeof(hbuf));
+		const char *detail = cl_error_detail();
+		ck_abort_msg("%s: %s %s: %s (launch: %s)%s%s%s%s", what,
+			     launch_err != cudaSuccess ? "the launch failed with"
+						       : "the kernel failed with",
+			     cudaGetErrorName(err), cudaGetErrorString(err), cfg, detail ? "\n" : "",
+			     detail ? detail : "", hint ? "\nhint: " : "", hint ? hint : "");
+	}
+	if (!l->nlaunches)
+		ck_abort_msg("%s launched no kernel\nhint: the launcher must launch its kernel with "
+			     "<<<grid, block>>>", what);
+	if (l->nallocs && !(flags & CL_CALL_IGNORE_LEAKS))
+		ck_abort_msg("%s leaked %zu bytes of device memory (%d cudaMalloc without cudaFree)",
+			     what, l->alloc_bytes, l->nallocs);
+	return l;
+}

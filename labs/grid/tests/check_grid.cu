@@ -46,35 +46,10 @@ static float *random_floats(size_t n, uint64_t salt)
 	return v;
 }
 
-/* After a launcher: the launch and kernel errors, and that something ran. */
+/* After a launcher: everything cl_finish_call checks. */
 static const struct cl_ledger *finish_call(const char *what, char *cfg, size_t len)
 {
-	cudaError_t launch_err = cudaGetLastError();
-	cudaError_t sync_err = cudaDeviceSynchronize();
-	const struct cl_ledger *l = cl_ledger_end();
-	cudaError_t err = launch_err != cudaSuccess ? launch_err : sync_err;
-
-	cl_launch_str(l, 0, cfg, len);
-	if (err != cudaSuccess) {
-		const char *detail = cl_error_detail();
-		ck_abort_msg("%s: %s %s: %s (launch: %s)%s%s%s", what,
-			     launch_err != cudaSuccess ? "the launch failed with"
-						       : "the kernel failed with",
-			     cudaGetErrorName(err), cudaGetErrorString(err), cfg, detail ? "\n" : "",
-			     detail ? detail : "",
-			     err == cudaErrorInvalidConfiguration
-				     ? "\nhint: a block has at most 1024 threads, and no grid or block "
-				       "dimension may be 0"
-				     : "");
-	}
-	if (!l->nlaunches)
-		ck_abort_msg("%s launched no kernel\nhint: the launcher must launch its kernel with "
-			     "<<<grid, block>>>", what);
-	if (l->nallocs)
-		ck_abort_msg("%s leaked %zu bytes of device memory", what, l->alloc_bytes);
-	if (l->frees_unknown)
-		ck_abort_msg("%s called cudaFree on memory it did not allocate", what);
-	return l;
+	return cl_finish_call(what, "the buffers it was given", 0, cfg, len);
 }
 
 /* ---------------------------------------------------------------- index */

@@ -299,27 +299,9 @@ static int compare(const float *C, const struct dataset *ds, enum set_kind kind,
 
 /* ------------------------------------------------------------- one call */
 
-static const char *error_hint(cudaError_t err)
-{
-	switch (err) {
-	case cudaErrorInvalidConfiguration:
-		return "a block has more than 1024 threads, or a grid or block dimension is 0 "
-		       "or too large";
-	case cudaErrorIllegalAddress:
-	case cudaErrorInvalidAddressSpace:
-	case cudaErrorMisalignedAddress:
-		return "a thread read or wrote outside A, B or C: check the index arithmetic and "
-		       "the bounds check";
-	case cudaErrorLaunchOutOfResources:
-		return "the block needs more registers or shared memory than an SM has";
-	default:
-		return NULL;
-	}
-}
-
-/* Everything about one call's effect: leaks, canaries, inputs, and C. */
+/* What one call left behind: canaries, inputs, and C. */
 static void check_result(const struct kernel *k, const struct dataset *ds, enum set_kind kind,
-			 const struct cl_ledger *l, const char *cfg, const struct cl_dbuf *Ap,
+			 const char *cfg, const struct cl_dbuf *Ap,
 			 const struct cl_dbuf *Bp, const struct cl_dbuf *Cp, float *h)
 {
 	const struct cl_dbuf &A = *Ap, &B = *Bp, &C = *Cp;
@@ -327,9 +309,6 @@ static void check_result(const struct kernel *k, const struct dataset *ds, enum 
 	size_t n = (size_t)N * N;
 	char msg[1024];
 
-	if (l->nallocs)
-		ck_abort_msg("%s(N=%d) leaked %zu bytes of device memory (%d cudaMalloc without "
-			     "cudaFree)", k->name, N, l->alloc_bytes, l->nallocs);
 	if (cl_dbuf_check_guards(&C, "C", msg, sizeof(msg)) ||
 	    cl_dbuf_check_guards(&A, "A", msg, sizeof(msg)) ||
 	    cl_dbuf_check_guards(&B, "B", msg, sizeof(msg)))
@@ -368,7 +347,7 @@ static void check_call(const struct kernel *k, const struct dataset *ds, enum se
 	int N = ds->N;
 	size_t n = (size_t)N * N;
 	struct cl_dbuf A, B, C;
-	char cfg[160];
+	char cfg[160], what[96];
 	float *h = (float *)malloc(n * sizeof(float));
 
 	ck_assert(h != NULL);
@@ -380,33 +359,14 @@ static void check_call(const struct kernel *k, const struct dataset *ds, enum se
 	cl_dbuf_poison(&C);
 	CL_CUDA_CHECK(cudaDeviceSynchronize());
 
+	snprintf(what, sizeof(what), "%s(N=%d)", k->name, N);
 	cl_ledger_begin();
 	k->fn(A.d, B.d, C.d, N);
-	cudaError_t launch_err = cudaGetLastError();
-	cudaError_t sync_err = cudaDeviceSynchronize();
-	const struct cl_ledger *l = cl_ledger_end();
+	const struct cl_ledger *l = cl_finish_call(
+		what, "A, B or C", shape_only ? CL_CALL_IGNORE_LEAKS : 0, cfg, sizeof(cfg));
 	*ledger_out = l;
-	cl_launch_str(l, 0, cfg, sizeof(cfg));
-
-	/* before the error check: freeing the caller's buffers is what caused it */
-	if (l->frees_unknown)
-		ck_abort_msg("%s(N=%d) called cudaFree on %d pointer%s it did not allocate\nhint: "
-			     "A, B and C belong to the caller: never free them", k->name, N,
-			     l->frees_unknown, l->frees_unknown == 1 ? "" : "s");
-	cudaError_t err = launch_err != cudaSuccess ? launch_err : sync_err;
-	if (err != cudaSuccess) {
-		const char *hint = error_hint(err), *detail = cl_error_detail();
-		ck_abort_msg("%s(N=%d): %s %s: %s (launch: %s)%s%s%s%s", k->name, N,
-			     launch_err != cudaSuccess ? "the launch failed with" : "the kernel failed with",
-			     cudaGetErrorName(err), cudaGetErrorString(err), cfg,
-			     detail ? "\n" : "", detail ? detail : "", hint ? "\nhint: " : "",
-			     hint ? hint : "");
-	}
-	if (l->nlaunches == 0)
-		ck_abort_msg("%s(N=%d) launched no kernel\nhint: the launcher must launch its kernel "
-			     "with <<<grid, block>>>", k->name, N);
 	if (!shape_only)
-		check_result(k, ds, kind, l, cfg, &A, &B, &C, h);
+		check_result(k, ds, kind, cfg, &A, &B, &C, h);
 	cl_dbuf_free(&A);
 	cl_dbuf_free(&B);
 	cl_dbuf_free(&C);
