@@ -74,7 +74,9 @@ CREATE TABLE test_results (
 CREATE TABLE timings (
 	run_id      INTEGER NOT NULL REFERENCES runs(id),
 	part        TEXT NOT NULL,
-	size        INTEGER NOT NULL,
+	name        TEXT NOT NULL,              -- the test: test_results.name
+	kernel      TEXT NOT NULL,              -- what the timing driver timed
+	size        INTEGER NOT NULL,           -- in the driver's units (N, elements, stride)
 	samples     INTEGER NOT NULL,           -- pairs of timed calls
 	capped      INTEGER NOT NULL,           -- stopped by the time cap, not the noise target
 	student_ms  REAL,                       -- medians
@@ -87,10 +89,14 @@ CREATE TABLE timings (
 	floor_ms    REAL,                       -- the device's physical limit
 	sm_clock_mhz REAL,
 	flagged     INTEGER NOT NULL,           -- below the floor: for a person to look at
-	PRIMARY KEY (run_id, part, size)
+	student_gbs REAL,                       -- the least DRAM traffic over the median
+	reference_gbs REAL,
+	subject     TEXT,                       -- what was timed, when not the submission
+	baseline    TEXT,                       -- against what, when not the reference
+	PRIMARY KEY (run_id, part, name)
 );
 
 CREATE INDEX runs_by_submission ON runs(submission_id);
 CREATE INDEX submissions_by_student ON submissions(student_id, lab_id);
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;

@@ -202,13 +202,14 @@ static int timing_key(struct parse_state *st, struct lab_timing *t, const char *
 {
 	double d;
 
-	if (!strcmp(key, "part")) {
+	if (!strcmp(key, "part") || !strcmp(key, "kernel")) {
+		char **field = key[0] == 'p' ? &t->part : &t->kernel;
 		if (!valid_name(value)) {
-			snprintf(st->msg, sizeof(st->msg), "bad part name '%s'", value);
+			snprintf(st->msg, sizeof(st->msg), "bad %s name '%s'", key, value);
 			return -1;
 		}
-		free(t->part);
-		t->part = xstrdup(value);
+		free(*field);
+		*field = xstrdup(value);
 		return 0;
 	}
 	if (parse_number(value, &d)) {
@@ -217,11 +218,11 @@ static int timing_key(struct parse_state *st, struct lab_timing *t, const char *
 	}
 	if (!strcmp(key, "size") && d >= 1 && d <= 1 << 20 && d == (int)d)
 		t->size = (int)d;
-	else if (!strcmp(key, "points"))
+	else if (!strcmp(key, "points") && d >= 0)
 		t->points = d;
-	else if (!strcmp(key, "full_ratio") && d >= 1)
+	else if (!strcmp(key, "full_ratio") && d > 0)
 		t->full_ratio = d;
-	else if (!strcmp(key, "zero_ratio") && d > 1)
+	else if (!strcmp(key, "zero_ratio") && d > 0)
 		t->zero_ratio = d;
 	else {
 		snprintf(st->msg, sizeof(st->msg), "bad key or value '%s = %s' in [timing %s]", key,
@@ -320,7 +321,10 @@ int config_validate(const struct lab_config *cfg, const char *path)
 		struct lab_timing *t = &cfg->timings[i];
 		if (!t->part)
 			t->part = xstrdup(t->name);
-		if (!lab_find_part(cfg, t->part))
+		if (!t->kernel)
+			t->kernel = xstrdup(t->name);
+		const struct lab_part *p = lab_find_part(cfg, t->part);
+		if (!p)
 			return error("%s: [timing %s] times part '%s', which has no [part] section",
 				     path, t->name, t->part);
 		if (!t->size)
@@ -328,10 +332,18 @@ int config_validate(const struct lab_config *cfg, const char *path)
 		if (t->zero_ratio <= t->full_ratio)
 			return error("%s: [timing %s]: zero_ratio must be above full_ratio", path,
 				     t->name);
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(cfg->timings[j].part, t->part) && cfg->timings[j].size == t->size)
+		free(t->test);
+		t->test = strcmp(t->name, t->part) ? xstrdup(t->name) : xasprintf("time@%d", t->size);
+		for (size_t k = 0; k < p->ntests; k++)
+			if (!strcmp(p->tests[k].name, t->test))
+				return error("%s: [timing %s]: part %s already has a test '%s'", path,
+					     t->name, t->part, t->test);
+		for (size_t j = 0; j < i; j++) {
+			const struct lab_timing *o = &cfg->timings[j];
+			if (!strcmp(o->kernel, t->kernel) && o->size == t->size)
 				return error("%s: [timing %s] and [timing %s] are the same kernel "
-					     "and size", path, cfg->timings[j].name, t->name);
+					     "and size", path, o->name, t->name);
+		}
 	}
 	return 0;
 }
@@ -394,6 +406,8 @@ void config_free(struct lab_config *cfg)
 	for (size_t i = 0; i < cfg->ntimings; i++) {
 		free(cfg->timings[i].name);
 		free(cfg->timings[i].part);
+		free(cfg->timings[i].kernel);
+		free(cfg->timings[i].test);
 	}
 	free(cfg->timings);
 	memset(cfg, 0, sizeof(*cfg));

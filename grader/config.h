@@ -23,15 +23,19 @@ struct lab_part {
 };
 
 /*
- * A timed kernel: the launcher of part at one size, scored by the ratio
- * t_student / t_reference: all points up to full_ratio, none from
- * zero_ratio on, a straight line between.
+ * A timed kernel: what the lab's timing driver calls kernel, at one size
+ * (whose meaning is the driver's), scored by the ratio t_student / t_baseline
+ * (the baseline is the reference's launcher unless the driver names another):
+ * all points up to full_ratio, none from zero_ratio on, a straight line
+ * between. A part with one timed kernel names its section after the part.
  */
 struct lab_timing {
 	char *name;        /* the section's name: [timing NAME] */
-	char *part;        /* the graded part whose launcher is timed */
+	char *part;        /* the graded part it belongs to (default NAME) */
+	char *kernel;      /* what the lab's timing driver is asked to time (default NAME) */
+	char *test;        /* the test's name: time@SIZE when NAME is the part's, else NAME */
 	int size;
-	double points;
+	double points;     /* 0: measured and shown, not scored */
 	double full_ratio, zero_ratio;
 };
 

@@ -323,12 +323,14 @@ static int store(struct db *db, const struct result *r, long long *run_id)
 		if (!m || !m->measured)
 			continue;
 		if (step(db, prepare(db, "INSERT INTO timings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-					 "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-				     "itiiiddddddddd" "i", *run_id, t->part, (long long)m->size,
-				     (long long)m->samples, (long long)m->capped, m->student_ms,
-				     m->reference_ms, m->ratio, m->student_spread,
+					 "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+					 "?20, ?21)",
+				     "itttiiiddddddddd" "iddtt", *run_id, t->part, t->name, m->kernel,
+				     (long long)m->size, (long long)m->samples, (long long)m->capped,
+				     m->student_ms, m->reference_ms, m->ratio, m->student_spread,
 				     m->reference_spread, m->student_gflops, m->reference_gflops,
-				     m->floor_ms, m->sm_clock_mhz, (long long)m->flagged),
+				     m->floor_ms, m->sm_clock_mhz, (long long)m->flagged,
+				     m->student_gbs, m->reference_gbs, m->subject, m->baseline),
 			 NULL))
 			return -1;
 	}

@@ -57,13 +57,29 @@ static int part_width(const struct result *r)
 	return w;
 }
 
+/* "48123 GF/s", "2251 GB/s": arithmetic where the kernel does some, else bandwidth. */
+static const char *rate_cell(char *buf, size_t len, double gflops, double gbs)
+{
+	if (isfinite(gflops) && gflops > 0)
+		snprintf(buf, len, "%.0f GF/s", gflops);
+	else if (isfinite(gbs))
+		snprintf(buf, len, "%.0f GB/s", gbs);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 static void print_timing(FILE *out, const struct result *r)
 {
-	int pw = part_width(r);
+	int pw = part_width(r), tw = 4;
 	bool any = false, header = false;
 
 	for (size_t i = 0; i < r->ntests; i++)
-		any |= r->tests[i].kind == KIND_TIMING;
+		if (r->tests[i].kind == KIND_TIMING) {
+			any = true;
+			if ((int)strlen(r->tests[i].name) > tw)
+				tw = (int)strlen(r->tests[i].name);
+		}
 	if (!any || r->build != BUILD_OK)   /* the build is the story then */
 		return;
 	if (!r->timing.ran) {
@@ -75,25 +91,27 @@ static void print_timing(FILE *out, const struct result *r)
 	fprintf(out, "\ntiming on %s", r->gpu.name ? r->gpu.name : "the GPU");
 	if (isfinite(r->timing.peak_gflops))
 		fprintf(out, " (FP32 peak %.1f TFLOP/s)", r->timing.peak_gflops / 1e3);
-	fprintf(out, ", against the reference in the same run:\n");
+	fprintf(out, ", against the reference (unless named) in the same run:\n");
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct graded_test *t = &r->tests[i];
 		const struct timing_measure *m = t->timing;
 		if (t->kind != KIND_TIMING)
 			continue;
 		if (!header)
-			fprintf(out, "%-*s %5s %12s %12s %7s %9s\n", pw, "part", "N", "yours GF/s",
-				"ref. GF/s", "ratio", "points");
+			fprintf(out, "%-*s %-*s %13s %13s %7s %9s\n", pw, "part", tw, "test", "yours",
+				"against", "ratio", "points");
 		header = true;
-		char pts[32];
+		char pts[32], a[32], b[32];
 		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
 		if (m->measured)
-			fprintf(out, "%-*s %5d %12.0f %12.0f %7.3f %9s%s\n", pw, t->part, m->size,
-				m->student_gflops, m->reference_gflops, m->ratio, pts,
-				m->flagged ? "  FLAGGED for review" : "");
+			fprintf(out, "%-*s %-*s %13s %13s %7.3f %9s%s%s%s\n", pw, t->part, tw, t->name,
+				rate_cell(a, sizeof(a), m->student_gflops, m->student_gbs),
+				rate_cell(b, sizeof(b), m->reference_gflops, m->reference_gbs),
+				m->ratio, pts, m->baseline ? "  against " : "",
+				m->baseline ? m->baseline : "", m->flagged ? "  FLAGGED for review" : "");
 		else
-			fprintf(out, "%-*s %5d %12s %12s %7s %9s  %s\n", pw, t->part, m->size, "-", "-",
-				"-", pts, status_label(t->status));
+			fprintf(out, "%-*s %-*s %13s %13s %7s %9s  %s\n", pw, t->part, tw, t->name, "-",
+				"-", "-", pts, status_label(t->status));
 	}
 	for (size_t i = 0; i < r->timing.nceilings; i++)
 		fprintf(out, "%s at N=%d: %.1f TFLOP/s (%.3f ms), for comparison, not graded\n",

@@ -69,10 +69,11 @@ void result_init(struct result *r, const struct lab_config *cfg)
 		const struct lab_timing *lt = &cfg->timings[i];
 		struct graded_test *tr = &r->tests[r->ntests++];
 		tr->part = xstrdup(lt->part);
-		tr->name = xasprintf("time@%d", lt->size);
-		tr->id = xasprintf("time_%s_%s_%d", cfg->name, lt->part, lt->size);
+		tr->name = xstrdup(lt->test);
+		tr->id = xasprintf("time_%s_%s", cfg->name, lt->name);
 		tr->kind = KIND_TIMING;
 		tr->timing = xcalloc(1, sizeof(*tr->timing));
+		tr->timing->kernel = xstrdup(lt->kernel);
 		tr->timing->size = lt->size;
 		tr->max_points = lt->points;
 		tr->bonus = lab_find_part(cfg, lt->part)->bonus;
@@ -147,17 +148,29 @@ static json_t *num_or_null(double v)
 
 static json_t *timing_json(const struct timing_measure *m)
 {
+	json_t *o = json_pack("{s:s, s:i, s:b}", "kernel", m->kernel ? m->kernel : "", "size",
+			      m->size, "measured", m->measured);
 	if (!m->measured)
-		return json_pack("{s:i, s:b}", "size", m->size, "measured", 0);
-	return json_pack("{s:i, s:b, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
-			 "size", m->size, "measured", 1, "samples", m->samples, "capped",
-			 m->capped, "student_ms", num_or_null(m->student_ms), "reference_ms",
-			 num_or_null(m->reference_ms), "student_spread",
-			 num_or_null(m->student_spread), "reference_spread",
-			 num_or_null(m->reference_spread), "ratio", num_or_null(m->ratio),
-			 "student_gflops", num_or_null(m->student_gflops), "reference_gflops",
-			 num_or_null(m->reference_gflops), "floor_ms", num_or_null(m->floor_ms),
-			 "sm_clock_mhz", num_or_null(m->sm_clock_mhz), "flagged", m->flagged);
+		return o;
+	const struct {
+		const char *key;
+		double v;
+	} nums[] = {
+		{"student_ms", m->student_ms},         {"reference_ms", m->reference_ms},
+		{"student_spread", m->student_spread}, {"reference_spread", m->reference_spread},
+		{"ratio", m->ratio},                   {"student_gflops", m->student_gflops},
+		{"reference_gflops", m->reference_gflops}, {"student_gbs", m->student_gbs},
+		{"reference_gbs", m->reference_gbs},   {"floor_ms", m->floor_ms},
+		{"sm_clock_mhz", m->sm_clock_mhz},
+	};
+	json_object_set_new(o, "samples", json_integer(m->samples));
+	json_object_set_new(o, "capped", json_boolean(m->capped));
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		json_object_set_new(o, nums[i].key, num_or_null(nums[i].v));
+	json_object_set_new(o, "subject", str_or_null(m->subject));
+	json_object_set_new(o, "baseline", str_or_null(m->baseline));
+	json_object_set_new(o, "flagged", json_boolean(m->flagged));
+	return o;
 }
 
 static json_t *timing_summary_json(const struct result *r)
@@ -275,6 +288,11 @@ void result_release(struct result *r)
 		free(r->tests[i].name);
 		free(r->tests[i].id);
 		free(r->tests[i].message);
+		if (r->tests[i].timing) {
+			free(r->tests[i].timing->kernel);
+			free(r->tests[i].timing->subject);
+			free(r->tests[i].timing->baseline);
+		}
 		free(r->tests[i].timing);
 	}
 	free(r->timing.reason);

@@ -44,13 +44,16 @@ enum test_kind {
 
 /* What the timing driver measured for one kernel at one size. */
 struct timing_measure {
+	char *kernel;          /* the driver's name for it */
 	int size;
 	int samples;           /* pairs of timed calls */
 	bool capped;           /* stopped by the time cap before the noise target */
 	double student_ms, reference_ms;           /* medians */
 	double student_spread, reference_spread;   /* robust coefficient of variation */
 	double ratio;                              /* student_ms / reference_ms */
-	double student_gflops, reference_gflops;
+	double student_gflops, reference_gflops;   /* NaN for kernels that do no arithmetic */
+	double student_gbs, reference_gbs;         /* the least DRAM traffic over the time */
+	char *subject, *baseline;  /* what was timed, when not "yours" and "the reference's" */
 	double floor_ms;       /* the fastest this device could possibly do it; NaN unknown */
 	double sm_clock_mhz;   /* at the end of the measurement; NaN unknown */
 	bool measured;         /* the fields above hold a measurement */

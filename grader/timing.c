@@ -35,7 +35,7 @@ static const struct lab_timing *timing_of(const struct lab_config *cfg,
 					  const struct graded_test *t)
 {
 	for (size_t i = 0; i < cfg->ntimings; i++)
-		if (!strcmp(cfg->timings[i].part, t->part) && cfg->timings[i].size == t->timing->size)
+		if (!strcmp(cfg->timings[i].part, t->part) && !strcmp(cfg->timings[i].test, t->name))
 			return &cfg->timings[i];
 	return NULL;
 }
@@ -109,19 +109,35 @@ static const char *str(json_t *o, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static void read_side(json_t *o, double *ms, double *spread, double *gflops)
+static void read_side(json_t *o, double *ms, double *spread, double *gflops, double *gbs)
 {
 	*ms = num(o, "median_ms");
 	*spread = num(o, "spread");
 	*gflops = num(o, "gflops");
+	*gbs = num(o, "gbs");
+}
+
+/* "48.2 TFLOP/s" or "2251 GB/s": arithmetic where there is some, else bandwidth. */
+static void rate_str(char *buf, size_t len, double gflops, double gbs)
+{
+	if (isfinite(gflops) && gflops > 0)
+		snprintf(buf, len, "%.0f GFLOP/s", gflops);
+	else if (isfinite(gbs))
+		snprintf(buf, len, "%.0f GB/s", gbs);
+	else
+		snprintf(buf, len, "no rate");
 }
 
 static char *rate_text(const struct timing_measure *m)
 {
-	return xasprintf("yours %.0f GFLOP/s (%.3f ms), the reference's %.0f GFLOP/s (%.3f ms): "
-			 "ratio %.3f over %d pairs of timed calls",
-			 m->student_gflops, m->student_ms, m->reference_gflops, m->reference_ms,
-			 m->ratio, m->samples);
+	char a[64], b[64];
+
+	rate_str(a, sizeof(a), m->student_gflops, m->student_gbs);
+	rate_str(b, sizeof(b), m->reference_gflops, m->reference_gbs);
+	return xasprintf("%s %s (%.3f ms), %s %s (%.3f ms): ratio %.3f over %d pairs of timed calls",
+			 m->subject ? m->subject : "yours", a, m->student_ms,
+			 m->baseline ? m->baseline : "the reference's", b, m->reference_ms, m->ratio,
+			 m->samples);
 }
 
 static void score_case(const struct lab_config *cfg, struct result *r, struct graded_test *t,
@@ -138,9 +154,13 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 	m->samples = (int)num(o, "samples");
 	m->capped = json_is_true(json_object_get(o, "capped"));
 	read_side(json_object_get(o, "student"), &m->student_ms, &m->student_spread,
-		  &m->student_gflops);
+		  &m->student_gflops, &m->student_gbs);
 	read_side(json_object_get(o, "reference"), &m->reference_ms, &m->reference_spread,
-		  &m->reference_gflops);
+		  &m->reference_gflops, &m->reference_gbs);
+	free(m->subject);
+	free(m->baseline);
+	m->subject = str(o, "subject") ? xstrdup(str(o, "subject")) : NULL;
+	m->baseline = str(o, "baseline") ? xstrdup(str(o, "baseline")) : NULL;
 	m->ratio = num(o, "ratio");
 	m->floor_ms = num(o, "floor_ms");
 	m->sm_clock_mhz = json_is_array(clocks) && json_is_number(json_array_get(clocks, 1))
@@ -152,9 +172,10 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 		set_verdict(t, wrong ? TEST_FAIL : TEST_CRASH,
 			    xasprintf("%s\nhint: %s", msg && *msg ? msg : "the timing driver failed",
 				      wrong ? "the output of every timed call is checked: each call "
-					      "must compute all of C from the inputs it gets, which "
-					      "change between calls (no results kept from an earlier "
-					      "call, no work left running after it returns)"
+					      "must compute all of its output from the inputs it "
+					      "gets, which change between calls (no results kept "
+					      "from an earlier call, no work left running after it "
+					      "returns)"
 					    : "a launcher that works once must keep working when "
 					      "it is called again and again"));
 		return;
@@ -174,9 +195,9 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 				      "FP32 rate, or the data at its copy bandwidth)",
 				      rates, m->student_ms, m->floor_ms));
 		if (!r->state_reason)
-			r->state_reason = xasprintf("the time of %s at N=%d is below what the GPU "
-						    "can physically do: flagged for review",
-						    t->part, m->size);
+			r->state_reason = xasprintf("the time of %s at size %d is below what the "
+						    "GPU can physically do: flagged for review",
+						    m->kernel, m->size);
 		free(rates);
 		return;
 	}
@@ -186,21 +207,20 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 		return;
 	}
 	set_verdict(t, TEST_FAIL,
-		    xasprintf("%s\nfull points up to %.2f times the reference's time, none from "
-			      "%.2f on\nhint: compare your launch configuration and memory access "
-			      "pattern with what the handout asks for: consecutive threads "
-			      "(threadIdx.x) should read consecutive addresses", rates,
-			      lt->full_ratio, lt->zero_ratio));
+		    xasprintf("%s\nfull points up to a ratio of %.2f, none from %.2f on\nhint: "
+			      "compare your launch configuration and memory access pattern with "
+			      "what the handout asks for: consecutive threads (threadIdx.x) should "
+			      "read consecutive addresses", rates, lt->full_ratio, lt->zero_ratio));
 	free(rates);
 }
 
 static struct graded_test *pending_test(struct result *r, const struct strlist *pending,
-					const char *part, int size)
+					const char *kernel, int size)
 {
 	for (size_t i = 0; i < r->ntests; i++) {
 		struct graded_test *t = &r->tests[i];
-		if (t->kind == KIND_TIMING && !strcmp(t->part, part) && t->timing->size == size &&
-		    strlist_has(pending, t->id))
+		if (t->kind == KIND_TIMING && !strcmp(t->timing->kernel, kernel) &&
+		    t->timing->size == size && strlist_has(pending, t->id))
 			return t;
 	}
 	return NULL;
@@ -262,8 +282,8 @@ void timing_read(const char *text, const char *token, const struct lab_config *c
 			read_ceiling(r, o);
 		} else if (!strcmp(type, "end")) {
 			*ended = true;
-		} else if (!strcmp(type, "case") && str(o, "part")) {
-			struct graded_test *t = pending_test(r, pending, str(o, "part"),
+		} else if (!strcmp(type, "case") && str(o, "kernel")) {
+			struct graded_test *t = pending_test(r, pending, str(o, "kernel"),
 							     (int)num(o, "size"));
 			if (t) {
 				score_case(cfg, r, t, o);
@@ -330,7 +350,7 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 			struct graded_test *t = &r->tests[i];
 			if (t->kind == KIND_TIMING && strlist_has(&pending, t->id)) {
 				strlist_push(&argv, "--case");
-				strlist_pushf(&argv, "%s:%d", t->part, t->timing->size);
+				strlist_pushf(&argv, "%s:%d", t->timing->kernel, t->timing->size);
 			}
 		}
 		char *input = xasprintf("seed=%llu\ntoken=%s\n", r->seed + (unsigned long long)round,

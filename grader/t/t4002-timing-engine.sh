@@ -11,15 +11,15 @@ SELFTEST=$BUILD/t/bench-selftest
 test_expect_success 'the engine measures a launcher against itself at a ratio of 1' '
 	printf "seed=7\ntoken=t\n" | "$SELFTEST" --out o.jsonl --case same:4096 --case stream:4096 \
 		--case stale:4096 >err 2>&1 &&
-	[ "$(jq "select(.type == \"case\" and .part == \"same\") | .status == \"ok\" and
+	[ "$(jq "select(.type == \"case\" and .kernel == \"same\") | .status == \"ok\" and
 		.ratio > 0.97 and .ratio < 1.03" o.jsonl)" = true ] || { cat o.jsonl err; false; }
 '
 test_expect_success 'work left running on a non-blocking stream is timed in full' '
-	[ "$(jq "select(.type == \"case\" and .part == \"stream\") | .status == \"ok\" and
+	[ "$(jq "select(.type == \"case\" and .kernel == \"stream\") | .status == \"ok\" and
 		.ratio > 0.95 and .ratio < 1.05" o.jsonl)" = true ] || { cat o.jsonl; false; }
 '
 test_expect_success 'a launcher that stops computing after its first call is caught' '
-	[ "$(jq "select(.type == \"case\" and .part == \"stale\") | .status == \"wrong\" and
+	[ "$(jq "select(.type == \"case\" and .kernel == \"stale\") | .status == \"wrong\" and
 		(.message | contains(\"timed call 1: out[0] = \")) and (.message | contains(\"nan\"))" o.jsonl)" = true ] ||
 		{ cat o.jsonl; false; }
 '

@@ -27,7 +27,7 @@
 struct bench_opts {
 	const char *out;
 	struct {
-		const char *part;
+		const char *kernel;
 		int size;
 	} cases[MAX_CASES];
 	int ncases;
@@ -257,21 +257,27 @@ static struct stats stats_of(const std::vector<double> &v)
 	return s;
 }
 
-static void stats_json(char *buf, size_t len, const struct stats *s, double flop)
+/* The rates are at the median; a kernel with no arithmetic has gflops null. */
+static void stats_json(char *buf, size_t len, const struct stats *s, double flop, double bytes)
 {
-	char med[32], spr[32], rse[32], mn[32], mx[32], gf[32];
+	char med[32], spr[32], rse[32], mn[32], mx[32], gf[32], gb[32];
 	const struct {
 		char *b;
 		double v;
-	} f[] = {{med, s->median}, {spr, s->spread}, {rse, s->rse},
-		 {mn, s->min},     {mx, s->max},     {gf, flop / (s->median * 1e-3) / 1e9}};
+	} f[] = {{med, s->median},
+		 {spr, s->spread},
+		 {rse, s->rse},
+		 {mn, s->min},
+		 {mx, s->max},
+		 {gf, flop > 0 ? flop / (s->median * 1e-3) / 1e9 : NAN},
+		 {gb, bytes / (s->median * 1e-3) / 1e9}};
 
 	for (const auto &e : f)
 		json_num(e.b, "%.9g", e.v);
 	snprintf(buf, len,
 		 "{\"median_ms\":%s,\"spread\":%s,\"rse\":%s,\"min_ms\":%s,\"max_ms\":%s,"
-		 "\"gflops\":%s}",
-		 med, spr, rse, mn, mx, gf);
+		 "\"gflops\":%s,\"gbs\":%s}",
+		 med, spr, rse, mn, mx, gf, gb);
 }
 
 struct timer {
@@ -287,7 +293,7 @@ struct timer {
  * milliseconds, or a negative number with the CUDA error in *err.
  */
 static double time_call(const struct cl_bench_lab *lab, void *ctx, struct device *d,
-			struct timer *t, const char *part, enum cl_who who, cudaError_t *err)
+			struct timer *t, const char *kernel, enum cl_who who, cudaError_t *err)
 {
 	float ms;
 
@@ -296,7 +302,7 @@ static double time_call(const struct cl_bench_lab *lab, void *ctx, struct device
 	/* idle before the start: work on another stream cannot begin before it */
 	CL_BENCH_CHECK(cudaDeviceSynchronize());
 	CL_BENCH_CHECK(cudaEventRecord(t->start));
-	lab->call(ctx, part, who);
+	lab->call(ctx, kernel, who);
 	*err = cudaGetLastError();
 	cudaError_t s = cudaDeviceSynchronize();
 	if (*err == cudaSuccess)
@@ -316,45 +322,26 @@ static uint64_t mix(uint64_t s, uint64_t i)
 	return z ^ (z >> 29);
 }
 
-struct sized_ctx {
-	int size;
-	void *ctx;
-	bool ceiling_done;
-};
-
-static void *ctx_for(const struct cl_bench_lab *lab, std::vector<sized_ctx> &ctxs, int size,
-		     char *why, size_t len, struct sized_ctx **which)
-{
-	for (auto &c : ctxs)
-		if (c.size == size)
-			return (*which = &c)->ctx;
-	void *ctx = lab->setup(size, why, len);
-	if (ctx) {
-		ctxs.push_back({size, ctx, false});
-		*which = &ctxs.back();
-	}
-	return ctx;
-}
-
 /*
- * Times the student's and the reference's launcher of one part at one size,
- * and writes the case's line.
+ * Times the student's side of kernel and the other (the reference's, unless
+ * the lab labels it) at one size, and writes the case's line.
  */
 static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *o,
-		       struct device *d, struct timer *t, void *ctx, const char *part, int size,
+		       struct device *d, struct timer *t, void *ctx, const char *kernel, int size,
 		       uint64_t case_seed)
 {
 	std::vector<double> ms[2];
 	char msg[1024] = "", sj[2][512], head[512];
 	const char *status = "ok";
-	double t0 = now(), clock0 = sm_clock_mhz(), flop = lab->flop(size);
+	double t0 = now(), clock0 = sm_clock_mhz(), flop = lab->flop(kernel, size);
+	double bytes = lab->bytes(kernel, size);
 	bool capped = false;
 	cudaError_t err = cudaSuccess;
 
 	/* warm-up: loads both kernels' modules and checks the first outputs */
 	lab->inputs(ctx, case_seed);
 	for (int w = 0; w < 2 && err == cudaSuccess; w++)
-		time_call(lab, ctx, d, t, part, (enum cl_who)w, &err);
+		time_call(lab, ctx, d, t, kernel, (enum cl_who)w, &err);
 	if (err != cudaSuccess) {
 		status = "error";
 		snprintf(msg, sizeof(msg), "the warm-up call failed: %s (%s)",
@@ -372,11 +359,13 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 		/* A B then B A: neither side always runs right after the flush of the other */
 		for (int k = 0; k < 2; k++) {
 			enum cl_who w = (enum cl_who)((pair + k) & 1);
-			double v = time_call(lab, ctx, d, t, part, w, &err);
+			double v = time_call(lab, ctx, d, t, kernel, w, &err);
 			if (v < 0) {
 				status = "error";
-				snprintf(msg, sizeof(msg), "timed call %d of the %s failed: %s (%s)",
-					 pair + 1, w == CL_STUDENT ? "submission" : "reference",
+				const char *l = lab->label ? lab->label(kernel, w) : NULL;
+				snprintf(msg, sizeof(msg), "timed call %d of %s failed: %s (%s)",
+					 pair + 1,
+					 l ? l : w == CL_STUDENT ? "the submission" : "the reference",
 					 cudaGetErrorName(err), cudaGetErrorString(err));
 				break;
 			}
@@ -402,20 +391,27 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 
 	struct stats st[2] = {stats_of(ms[0]), stats_of(ms[1])};
 	for (int w = 0; w < 2; w++)
-		stats_json(sj[w], sizeof(sj[w]), &st[w], flop);
-	double floor_ms = std::max(flop / (d->peak_gflops * 1e9),
-				   lab->bytes(size) / (d->copy_gbs * 1e9)) * 1e3;
-	snprintf(head, sizeof(head), ",\"part\":\"%s\",\"size\":%d,\"status\":\"%s\"", part,
-		 size, status);
+		stats_json(sj[w], sizeof(sj[w]), &st[w], flop, bytes);
+	double floor_ms =
+		std::max(flop / (d->peak_gflops * 1e9), bytes / (d->copy_gbs * 1e9)) * 1e3;
+	snprintf(head, sizeof(head), ",\"kernel\":\"%s\",\"size\":%d,\"status\":\"%s\"",
+		 kernel, size, status);
 	double clock1 = sm_clock_mhz(), ratio = st[1].median / st[0].median;
-	char num[4][32], m[6 * sizeof(msg) + 3];
+	char num[4][32], m[6 * sizeof(msg) + 3], who[2][200];
+	for (int w = 0; w < 2; w++) {
+		const char *l = lab->label ? lab->label(kernel, (enum cl_who)w) : NULL;
+		if (l)
+			json_quoted(who[w], sizeof(who[w]), l);
+		else
+			strcpy(who[w], "null");
+	}
 	emit("case",
 	     "%s,\"message\":%s,\"samples\":%zu,\"capped\":%s,\"student\":%s,\"reference\":%s,"
-	     "\"ratio\":%s,\"flop\":%.17g,\"bytes\":%.17g,\"floor_ms\":%s,"
-	     "\"sm_clock_mhz\":[%s,%s],\"seconds\":%.3f",
+	     "\"subject\":%s,\"baseline\":%s,\"ratio\":%s,\"flop\":%.17g,\"bytes\":%.17g,"
+	     "\"floor_ms\":%s,\"sm_clock_mhz\":[%s,%s],\"seconds\":%.3f",
 	     head, json_quoted(m, sizeof(m), msg), ms[1].size(), capped ? "true" : "false", sj[1],
-	     sj[0], json_num(num[0], "%.9g", ratio), flop, lab->bytes(size),
-	     json_num(num[1], "%.9g", floor_ms), json_num(num[2], "%.0f", clock0),
+	     sj[0], who[CL_STUDENT], who[CL_REFERENCE], json_num(num[0], "%.9g", ratio), flop,
+	     bytes, json_num(num[1], "%.9g", floor_ms), json_num(num[2], "%.0f", clock0),
 	     json_num(num[3], "%.0f", clock1), now() - t0);
 	if (!strcmp(status, "error"))
 		exit(4);   /* a failed launch may have left the context unusable */
@@ -444,7 +440,7 @@ static void bench_ceiling(const struct cl_bench_lab *lab, struct device *d, stru
 	}
 	struct stats s = stats_of(ms);
 	char sj[512];
-	stats_json(sj, sizeof(sj), &s, lab->flop(size));
+	stats_json(sj, sizeof(sj), &s, lab->flop(NULL, size), lab->bytes(NULL, size));
 	emit("ceiling", ",\"name\":\"%s\",\"size\":%d,\"status\":\"ok\",\"timing\":%s",
 	     lab->ceiling_name, size, sj);
 }
@@ -454,7 +450,7 @@ static void bench_ceiling(const struct cl_bench_lab *lab, struct device *d, stru
 static void usage(const char *lab)
 {
 	fprintf(stderr,
-		"usage: bench_%s --out FILE [--case PART:SIZE]... [--cap SECONDS]\n"
+		"usage: bench_%s --out FILE [--case KERNEL:SIZE]... [--cap SECONDS]\n"
 		"       [--min-samples N] [--max-samples N] [--target-rse FRACTION]\n"
 		"Times the submission's launchers against the reference's, interleaved.\n"
 		"Standard input gives 'seed=N' and 'token=T'.\n",
@@ -480,16 +476,16 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 			const char *colon = strchr(v, ':');
 			if (!colon || o->ncases == MAX_CASES)
 				return -1;
-			o->cases[o->ncases].part = strndup(v, colon - v);
+			o->cases[o->ncases].kernel = strndup(v, colon - v);
 			o->cases[o->ncases].size = atoi(colon + 1);
 			if (o->cases[o->ncases].size < 1)
 				return -1;
 			bool known = false;
-			for (const char *const *p = lab->parts; *p; p++)
-				known |= !strcmp(*p, o->cases[o->ncases].part);
+			for (const char *const *k = lab->kernels; *k; k++)
+				known |= !strcmp(*k, o->cases[o->ncases].kernel);
 			if (!known) {
-				fprintf(stderr, "bench_%s: no part '%s' to time\n", lab->name,
-					o->cases[o->ncases].part);
+				fprintf(stderr, "bench_%s: no kernel '%s' to time\n", lab->name,
+					o->cases[o->ncases].kernel);
 				return -1;
 			}
 			o->ncases++;
@@ -530,7 +526,6 @@ int cl_bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 	struct bench_opts o;
 	struct device d = {};
 	struct timer t;
-	std::vector<sized_ctx> ctxs;
 	char why[512] = "";
 
 	if (parse_args(lab, argc, argv, &o)) {
@@ -576,22 +571,24 @@ int cl_bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 			     lab->ceiling_name, json_quoted(m, sizeof(m), why));
 	}
 
+	/* one case's buffers at a time; the ceiling once per size */
+	std::vector<int> ceiling_sizes;
 	for (int c = 0; c < o.ncases; c++) {
-		struct sized_ctx *sc = NULL;
-		void *ctx = ctx_for(lab, ctxs, o.cases[c].size, why, sizeof(why), &sc);
+		const char *kernel = o.cases[c].kernel;
+		int size = o.cases[c].size;
+		void *ctx = lab->setup(kernel, size, why, sizeof(why));
 		if (!ctx) {
 			fprintf(stderr, "bench_%s: %s\n", lab->name, why);
 			return 3;
 		}
-		bench_case(lab, &o, &d, &t, ctx, o.cases[c].part, o.cases[c].size,
-			   mix(o.seed, (uint64_t)c + 1000));
-		if (ceiling_ok && !sc->ceiling_done) {
-			sc->ceiling_done = true;
-			bench_ceiling(lab, &d, &t, ctx, o.cases[c].size, mix(o.seed, 7));
+		bench_case(lab, &o, &d, &t, ctx, kernel, size, mix(o.seed, (uint64_t)c + 1000));
+		if (ceiling_ok && std::find(ceiling_sizes.begin(), ceiling_sizes.end(), size) ==
+					  ceiling_sizes.end()) {
+			ceiling_sizes.push_back(size);
+			bench_ceiling(lab, &d, &t, ctx, size, mix(o.seed, 7));
 		}
+		lab->teardown(ctx);
 	}
-	for (auto &c : ctxs)
-		lab->teardown(c.ctx);
 	emit("end", "");
 	fclose(out_file);
 	return 0;

@@ -22,40 +22,53 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Who is called. CL_STUDENT is the submission's launcher; CL_REFERENCE is
+ * what it is timed against: the reference's launcher, or for a kernel whose
+ * label says so, another launcher of the submission (the same work done the
+ * way the handout says is slower).
+ */
 enum cl_who { CL_REFERENCE = 0, CL_STUDENT = 1, CL_CEILING = 2 };
 
 /* What a lab's driver tells the engine. */
 struct cl_bench_lab {
 	const char *name;
-	/* The graded parts that can be timed, NULL-terminated. */
-	const char *const *parts;
+	/* The kernels it can time (lab.conf's kernel = ...), NULL-terminated. */
+	const char *const *kernels;
 	/* Library used as an informative ceiling ("cuBLAS"), or NULL. */
 	const char *ceiling_name;
 
-	/* Device buffers for one size; NULL with why filled when it cannot. */
-	void *(*setup)(int size, char *why, size_t len);
+	/* Device buffers to time kernel at size (the size means what the lab
+	 * says); NULL with why filled when it cannot. */
+	void *(*setup)(const char *kernel, int size, char *why, size_t len);
 	void (*teardown)(void *ctx);
 	/* Fresh inputs on the device for this seed (a trusted kernel). */
 	void (*inputs)(void *ctx, uint64_t seed);
 	/* NaN into who's output. */
 	void (*poison)(void *ctx, enum cl_who who);
-	/* Calls who's launcher of part (or the ceiling) on the current inputs. */
-	void (*call)(void *ctx, const char *part, enum cl_who who);
+	/* Calls who's launcher of kernel (or the ceiling) on the current inputs. */
+	void (*call)(void *ctx, const char *kernel, enum cl_who who);
 	/*
-	 * Checks the student's output against the reference's and against
-	 * the exact product at a few places computed on the CPU from seed;
-	 * 0, or -1 with the first wrong element described in msg.
+	 * Checks the student's output against the other's and against the
+	 * exact result at a few places computed on the CPU from seed; 0, or
+	 * -1 with the first wrong element described in msg.
 	 */
 	int (*verify)(void *ctx, uint64_t seed, char *msg, size_t len);
-	/* Arithmetic and the least DRAM traffic of one call, for rates and floors. */
-	double (*flop)(int size);
-	double (*bytes)(int size);
-	/* Loads the ceiling's library; 0, or -1 with why. */
+	/* Arithmetic (0 for none) and the least DRAM traffic of one call, for
+	 * rates and floors. */
+	double (*flop)(const char *kernel, int size);
+	double (*bytes)(const char *kernel, int size);
+	/* Loads the ceiling's library; 0, or -1 with why. NULL: no ceiling. */
 	int (*ceiling_init)(char *why, size_t len);
+	/*
+	 * What who's side of kernel is, when it is not the submission against
+	 * the reference ("your coal_scale_col"); NULL for those. NULL: never.
+	 */
+	const char *(*label)(const char *kernel, enum cl_who who);
 };
 
 /*
- * argv: --out FILE (JSON lines) [--case PART:SIZE]... [--cap SECONDS]
+ * argv: --out FILE (JSON lines) [--case KERNEL:SIZE]... [--cap SECONDS]
  *       [--min-samples N] [--max-samples N] [--target-rse FRACTION]
  * stdin: "seed=N" and "token=T" lines; the token is echoed in every output
  * line so the grader can tell the driver's lines from anything else.

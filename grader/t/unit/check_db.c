@@ -61,7 +61,7 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	char *json, *problem;
 
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 4);
+	ck_assert_int_eq(db_schema_version(db), 5);
 	make_result(&r, "ada", "aa", 60);
 	ck_assert_int_eq(db_store_run(db, &r, &id1), 0);
 	result_release(&r);
@@ -126,7 +126,7 @@ START_TEST(test_db_migrates_version_1)
 
 	db = db_open(path, unit_root());
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 4);
+	ck_assert_int_eq(db_schema_version(db), 5);
 	ck_assert_int_eq(db_list_runs(db, NULL, NULL, 10, &runs, &n), 0);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(runs[0].mode, "gpu");
@@ -162,7 +162,7 @@ START_TEST(test_db_migrates_version_3)
 
 	db = db_open(path, unit_root());
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 4);
+	ck_assert_int_eq(db_schema_version(db), 5);
 	ck_assert_int_eq(db_verify(db, &problem), 0);
 	ck_assert_int_eq(db_list_runs(db, NULL, NULL, 10, &runs, &n), 0);
 	ck_assert_uint_eq(n, 2);
@@ -181,6 +181,50 @@ START_TEST(test_db_migrates_version_3)
 	db_free_runs(runs, n);
 	ck_assert_int_eq(db_verify(db, &problem), 0);
 	db_close(db);
+}
+END_TEST
+
+/*
+ * Version 5 rebuilds timings with the test's name as its key: a version 4
+ * row keeps its values, named time@SIZE after the part's kernel.
+ */
+START_TEST(test_db_migrates_version_4_timings)
+{
+	struct db *db = db_open(path, unit_root());
+	struct result r;
+	long long id;
+	char *problem = NULL, out[256] = "";
+
+	make_result(&r, "ada", "aa", 60);
+	ck_assert_int_eq(db_store_run(db, &r, &id), 0);
+	result_release(&r);
+	db_close(db);
+	char *sql = xasprintf(
+		"sqlite3 '%s' \"DROP TABLE timings; CREATE TABLE timings (run_id INTEGER NOT NULL "
+		"REFERENCES runs(id), part TEXT NOT NULL, size INTEGER NOT NULL, samples INTEGER "
+		"NOT NULL, capped INTEGER NOT NULL, student_ms REAL, reference_ms REAL, ratio REAL, "
+		"student_spread REAL, reference_spread REAL, student_gflops REAL, reference_gflops "
+		"REAL, floor_ms REAL, sm_clock_mhz REAL, flagged INTEGER NOT NULL, PRIMARY KEY "
+		"(run_id, part, size)); INSERT INTO timings VALUES (%lld, 'k4', 2048, 12, 0, 2.6, "
+		"2.5, 1.04, 0.01, 0.01, 6600, 6870, 0.3, 1980, 0); PRAGMA user_version = 4\"",
+		path, id);
+	ck_assert_int_eq(system(sql), 0);
+	free(sql);
+
+	db = db_open(path, unit_root());
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(db_schema_version(db), 5);
+	ck_assert_int_eq(db_verify(db, &problem), 0);
+	db_close(db);
+	sql = xasprintf("sqlite3 '%s' \"SELECT part, name, kernel, size, ratio, student_gflops, "
+			"quote(student_gbs), quote(baseline) FROM timings\"", path);
+	FILE *p = popen(sql, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	free(sql);
+	ck_assert_str_eq(out, "k4|time@2048|k4|2048|1.04|6600.0|NULL|NULL\n");
 }
 END_TEST
 
@@ -265,6 +309,7 @@ Suite *db_suite(void)
 	tcase_add_test(tc, test_db_creates_schema_and_stores_runs);
 	tcase_add_test(tc, test_db_migrates_version_1);
 	tcase_add_test(tc, test_db_migrates_version_3);
+	tcase_add_test(tc, test_db_migrates_version_4_timings);
 	tcase_add_test(tc, test_db_refuses_a_newer_schema);
 	tcase_add_test(tc, test_db_survives_a_killed_writer);
 	suite_add_tcase(s, tc);

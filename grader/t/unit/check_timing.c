@@ -22,7 +22,12 @@ static const char *const lab_text =
 	"[part p1]\ntests = a:1\n[part p2]\ntests = a:1\n[part p3]\nbonus = yes\ntests = a:1\n"
 	"[timing p1]\nsize = 64\npoints = 2\n"
 	"[timing p2]\nsize = 128\npoints = 2\nfull_ratio = 1.1\nzero_ratio = 2\n"
-	"[timing p3]\nsize = 32\npoints = 1\n";
+	"[timing p3]\nsize = 32\npoints = 1\n"
+	/* a second kernel of p1 rated by bandwidth, shown and not scored */
+	"[timing bw]\npart = p1\nkernel = copy\nsize = 64\npoints = 0\n"
+	/* p2 against another launcher of the submission: faster by 20 % for all */
+	"[timing order]\npart = p2\nkernel = p2_vs\nsize = 128\npoints = 1\nfull_ratio = 0.8\n"
+	"zero_ratio = 1.0\n";
 
 static void setup(void)
 {
@@ -45,13 +50,20 @@ static void gpu_result(struct result *r)
 			r->tests[i].status = TEST_PASS;
 }
 
-static struct graded_test *timed(struct result *r, const char *part)
+/* The timed test of part called name, or its first. */
+static struct graded_test *timed_test(struct result *r, const char *part, const char *name)
 {
 	for (size_t i = 0; i < r->ntests; i++)
-		if (r->tests[i].kind == KIND_TIMING && !strcmp(r->tests[i].part, part))
+		if (r->tests[i].kind == KIND_TIMING && !strcmp(r->tests[i].part, part) &&
+		    (!name || !strcmp(r->tests[i].name, name)))
 			return &r->tests[i];
-	ck_abort_msg("no timed kernel of %s", part);
+	ck_abort_msg("no timed test %s of %s", name ? name : "", part);
 	return NULL;
+}
+
+static struct graded_test *timed(struct result *r, const char *part)
+{
+	return timed_test(r, part, NULL);
 }
 
 static void pending_all(struct result *r, struct strlist *pending)
@@ -64,12 +76,19 @@ static void pending_all(struct result *r, struct strlist *pending)
 #define DEVICE "{\"token\":\"" TOKEN "\",\"type\":\"device\",\"status\":\"ok\",\"name\":\"G\"," \
 	       "\"peak_gflops\":1000,\"copy_gbs\":500,\"clock_mhz\":1500}\n"
 #define SIDE(ms) "{\"median_ms\":" #ms ",\"spread\":0.001,\"rse\":0.0003,\"gflops\":100}"
-#define CASE(part, size, status, stu, ref, ratio, floor)                                  \
-	"{\"token\":\"" TOKEN "\",\"type\":\"case\",\"part\":\"" part "\",\"size\":" #size     \
+#define CASE(kernel, size, status, stu, ref, ratio, floor)                                \
+	"{\"token\":\"" TOKEN "\",\"type\":\"case\",\"kernel\":\"" kernel "\",\"size\":" #size \
 	",\"status\":\"" status "\",\"message\":\"C[1][2] = nan, expected 3\",\"samples\":12," \
 	"\"capped\":false,\"student\":" SIDE(stu) ",\"reference\":" SIDE(ref)                 \
 	",\"ratio\":" #ratio ",\"floor_ms\":" #floor ",\"sm_clock_mhz\":[1500,1490],"          \
 	"\"seconds\":0.2}\n"
+/* A kernel rated by bandwidth, with what was timed against what named. */
+#define BW_SIDE(ms, gbs) "{\"median_ms\":" #ms ",\"spread\":0.001,\"gflops\":null,\"gbs\":" #gbs "}"
+#define CASE_BW(kernel, size, stu, stu_gbs, ref, ref_gbs, ratio, labels)                 \
+	"{\"token\":\"" TOKEN "\",\"type\":\"case\",\"kernel\":\"" kernel "\",\"size\":" #size \
+	",\"status\":\"ok\",\"samples\":10,\"capped\":false,\"student\":"                  \
+	BW_SIDE(stu, stu_gbs) ",\"reference\":" BW_SIDE(ref, ref_gbs) labels ",\"ratio\":"     \
+	#ratio ",\"floor_ms\":0.001,\"seconds\":0.1}\n"
 
 START_TEST(test_timing_points_are_a_line_between_two_ratios)
 {
@@ -97,18 +116,28 @@ START_TEST(test_timing_config_is_checked)
 		"[timing p1]\nsize = 64.5\n",
 		"[timing p1]\nsize = 64\nspeed = fast\n",
 		"[timing a]\npart = p1\nsize = 64\n[timing b]\npart = p1\nsize = 64\n",
+		/* a timed test named like a correctness test of its part */
+		"[timing a]\npart = p1\nkernel = k\nsize = 64\n",
+		"[timing p1]\nsize = 64\npoints = -1\n",
+		"[timing p1]\nsize = 64\nkernel = K!\n",
 	};
 	struct lab_config c;
 
-	ck_assert_uint_eq(cfg.ntimings, 3);
+	ck_assert_uint_eq(cfg.ntimings, 5);
 	ck_assert_str_eq(cfg.timings[1].part, "p2");
+	/* a section named after its part times the part's kernel as time@SIZE */
+	ck_assert_str_eq(cfg.timings[1].kernel, "p2");
+	ck_assert_str_eq(cfg.timings[1].test, "time@128");
+	ck_assert_str_eq(cfg.timings[3].kernel, "copy");
+	ck_assert_str_eq(cfg.timings[3].test, "bw");
+	ck_assert_double_eq(cfg.timings[4].full_ratio, 0.8);
 	ck_assert_double_eq(cfg.timings[1].full_ratio, 1.1);
 	ck_assert_double_eq(cfg.timings[0].zero_ratio, 3.0);
 	ck_assert_double_eq(cfg.timing_cap, 0.5);
 	ck_assert_double_eq(cfg.timing_timeout, 20);
 	/* timed kernels count toward the maximum, a bonus part's toward the bonus */
-	ck_assert_double_eq(lab_max_points(&cfg, false), 6);
-	ck_assert_double_eq(lab_max_points(&cfg, true), 8);
+	ck_assert_double_eq(lab_max_points(&cfg, false), 7);
+	ck_assert_double_eq(lab_max_points(&cfg, true), 9);
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char *text = xasprintf("[lab]\nname = demo\nfiles = a.cu\n[part p1]\ntests = a:1\n%s",
 				       bad[i]);
@@ -125,7 +154,8 @@ START_TEST(test_timing_plan_times_only_what_passed_on_a_gpu)
 
 	gpu_result(&r);
 	r.tests[1].status = TEST_FAIL;   /* p2's correctness test */
-	ck_assert_uint_eq(timing_plan(&cfg, &r), 2);
+	ck_assert_uint_eq(timing_plan(&cfg, &r), 3);   /* p1's two and p3's */
+	ck_assert_int_eq(timed_test(&r, "p2", "order")->status, TEST_FAIL);
 	ck_assert_int_eq(timed(&r, "p2")->status, TEST_FAIL);
 	ck_assert_ptr_nonnull(strstr(timed(&r, "p2")->message, "not timed"));
 	ck_assert_int_eq(timed(&r, "p1")->status, TEST_NOT_RUN);
@@ -149,7 +179,7 @@ START_TEST(test_timing_read_scores_only_lines_with_the_token)
 	bool device_ok = false, ended = false;
 	const char *text =
 		"garbage the submission printed\n"
-		"{\"token\":\"forged\",\"type\":\"case\",\"part\":\"p2\",\"size\":128,"
+		"{\"token\":\"forged\",\"type\":\"case\",\"kernel\":\"p2\",\"size\":128,"
 		"\"status\":\"ok\",\"ratio\":0.5}\n"
 		/* duplicate keys: refused, so a second "ratio" cannot override */
 		"{\"token\":\"" TOKEN "\",\"token\":\"" TOKEN "\",\"type\":\"end\"}\n"
@@ -157,6 +187,9 @@ START_TEST(test_timing_read_scores_only_lines_with_the_token)
 		CASE("p1", 64, "ok", 1.05, 1.0, 1.05, 0.01)
 		CASE("p2", 128, "ok", 1.55, 1.0, 1.55, 0.01)
 		CASE("p3", 999, "ok", 1.0, 1.0, 1.0, 0.01)   /* not a timed size: ignored */
+		CASE_BW("copy", 64, 0.111, 1800, 0.1, 2000, 1.11, "")
+		CASE_BW("p2_vs", 128, 0.1, 2000, 0.4, 500, 0.25,
+			",\"subject\":\"your p2\",\"baseline\":\"your p2_slow\"")
 		"{\"token\":\"" TOKEN "\",\"type\":\"ceiling\",\"name\":\"cuBLAS\",\"size\":64,"
 		"\"status\":\"ok\",\"timing\":{\"median_ms\":0.1,\"gflops\":5000}}\n";
 
@@ -166,6 +199,20 @@ START_TEST(test_timing_read_scores_only_lines_with_the_token)
 	ck_assert(device_ok);
 	ck_assert(!ended);
 	ck_assert_uint_eq(pending.n, 1);   /* p3 */
+	/* bandwidth, shown and not scored */
+	struct graded_test *bw = timed_test(&r, "p1", "bw");
+	ck_assert_int_eq(bw->status, TEST_PASS);
+	ck_assert_double_eq(bw->points, 0);
+	ck_assert_double_eq(bw->timing->student_gbs, 1800);
+	ck_assert(isnan(bw->timing->student_gflops));
+	ck_assert_msg(strstr(bw->message, "yours 1800 GB/s (0.111 ms), the reference's 2000 GB/s"),
+		      "%s", bw->message);
+	/* against another launcher of the submission, named as such */
+	struct graded_test *ord = timed_test(&r, "p2", "order");
+	ck_assert_int_eq(ord->status, TEST_PASS);
+	ck_assert_double_eq(ord->points, 1);
+	ck_assert_msg(strstr(ord->message, "your p2 2000 GB/s (0.100 ms), your p2_slow 500 GB/s"),
+		      "%s", ord->message);
 	struct graded_test *t1 = timed(&r, "p1"), *t2 = timed(&r, "p2");
 	ck_assert_int_eq(t1->status, TEST_PASS);
 	ck_assert_double_eq(t1->points, 2);
@@ -175,7 +222,7 @@ START_TEST(test_timing_read_scores_only_lines_with_the_token)
 	ck_assert_ptr_nonnull(strstr(t1->message, "ratio 1.050"));
 	ck_assert_int_eq(t2->status, TEST_FAIL);   /* 1.55 on 1.1 .. 2: 1 point */
 	ck_assert_double_eq(t2->points, 1);
-	ck_assert_ptr_nonnull(strstr(t2->message, "full points up to 1.10"));
+	ck_assert_ptr_nonnull(strstr(t2->message, "full points up to a ratio of 1.10"));
 	ck_assert_uint_eq(r.timing.nceilings, 1);
 	ck_assert_str_eq(r.timing.ceiling_name, "cuBLAS");
 	ck_assert_double_eq(r.timing.peak_gflops, 1000);
@@ -184,12 +231,14 @@ START_TEST(test_timing_read_scores_only_lines_with_the_token)
 	timed(&r, "p3")->points = 1;
 	result_finish(&r);
 	ck_assert_double_eq(t2->points, 1);   /* result_finish keeps partial points */
-	ck_assert_double_eq(r.score, 3 + 2 + 1 + 1);
-	ck_assert_double_eq(r.max_score, 6);
+	ck_assert_double_eq(r.score, 3 + 2 + 1 + 1 + 1);
+	ck_assert_double_eq(r.max_score, 7);
 
 	char *json = result_to_json(&r, false);
 	ck_assert_ptr_nonnull(strstr(json, "\"kind\":\"timing\""));
 	ck_assert_ptr_nonnull(strstr(json, "\"ratio\":1.55"));
+	ck_assert_ptr_nonnull(strstr(json, "\"baseline\":\"your p2_slow\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"kernel\":\"p2_vs\""));
 	free(json);
 	strlist_clear(&pending);
 	result_release(&r);
@@ -210,7 +259,7 @@ START_TEST(test_timing_read_wrong_output_and_the_floor)
 	pending_all(&r, &pending);
 	timing_read(text, TOKEN, &cfg, &r, &pending, &device_ok, &ended);
 	ck_assert(ended);
-	ck_assert_uint_eq(pending.n, 0);
+	ck_assert_uint_eq(pending.n, 2);   /* bw and order: not in the text */
 	ck_assert_int_eq(timed(&r, "p1")->status, TEST_FAIL);
 	ck_assert_ptr_nonnull(strstr(timed(&r, "p1")->message, "C[1][2] = nan"));
 	ck_assert_ptr_nonnull(strstr(timed(&r, "p1")->message, "every timed call is checked"));
@@ -250,17 +299,17 @@ START_TEST(test_timing_is_stored_in_the_gradebook)
 	ck_assert_ptr_nonnull(db);
 	ck_assert_int_eq(db_store_run(db, &r, &id), 0);
 	db_close(db);
-	cmd = xasprintf("sqlite3 '%s' \"SELECT t.part, t.size, t.samples, t.ratio, t.flagged, "
-			"r.kind, r.points FROM timings t JOIN test_results r ON r.run_id = t.run_id "
-			"AND r.part = t.part AND r.kind = 'timing'; SELECT count(*) FROM test_results "
-			"WHERE kind = 'timing' AND status = 'not-run'\"", path);
+	cmd = xasprintf("sqlite3 '%s' \"SELECT t.part, t.name, t.kernel, t.size, t.samples, "
+			"t.ratio, t.flagged, r.kind, r.points FROM timings t JOIN test_results r ON "
+			"r.run_id = t.run_id AND r.part = t.part AND r.name = t.name; SELECT count(*) "
+			"FROM test_results WHERE kind = 'timing' AND status = 'not-run'\"", path);
 	p = popen(cmd, "r");
 	ck_assert_ptr_nonnull(p);
 	size_t n = fread(out, 1, sizeof(out) - 1, p);
 	out[n] = '\0';
 	pclose(p);
 	/* 1.2 on 1.15 .. 3.0 of 2 points: 1.95 */
-	ck_assert_str_eq(out, "p1|64|12|1.2|0|timing|1.95\n2\n");
+	ck_assert_str_eq(out, "p1|time@64|p1|64|12|1.2|0|timing|1.95\n4\n");
 	strlist_clear(&pending);
 	result_release(&r);
 	remove_tree(dir);
@@ -294,10 +343,10 @@ START_TEST(test_timing_report_table)
 	report_result(f, &r);
 	fclose(f);
 	ck_assert_msg(strstr(text, "timing on Test GPU (FP32 peak 1.0 TFLOP/s)"), "%s", text);
-	ck_assert_msg(strstr(text, "\np1        64          100          100   1.200    1.95/2\n"),
+	ck_assert_msg(strstr(text, "\np1     time@64       100 GF/s      100 GF/s   1.200    1.95/2\n"),
 		      "%s", text);
 	ck_assert_msg(strstr(text, "FLAGGED for review"), "%s", text);
-	ck_assert_msg(strstr(text, "\np3        32            -            -       -       0/1  not run\n"),
+	ck_assert_msg(strstr(text, "\np3     time@32              -             -       -       0/1  not run\n"),
 		      "%s", text);
 	ck_assert_msg(strstr(text, "cuBLAS at N=64: 50.0 TFLOP/s (0.500 ms)"), "%s", text);
 	ck_assert_msg(strstr(text, "INCOMPLETE"), "%s", text);
@@ -324,7 +373,7 @@ static const char *const fake_driver =
 	"for c in $cases; do p=${c%%:*} n=${c#*:}\n"
 	"  [ $p = p2 ] && { echo 'launcher blew up' >&2; kill -SEGV $$; }\n"
 	"  [ $p = p3 ] && [ -n \"$HANG\" ] && sleep 100\n"
-	"  echo \"{\\\"token\\\":\\\"$tok\\\",\\\"type\\\":\\\"case\\\",\\\"part\\\":\\\"$p\\\","
+	"  echo \"{\\\"token\\\":\\\"$tok\\\",\\\"type\\\":\\\"case\\\",\\\"kernel\\\":\\\"$p\\\","
 	"\\\"size\\\":$n,\\\"status\\\":\\\"ok\\\",\\\"samples\\\":10,\\\"student\\\":"
 	"{\\\"median_ms\\\":1,\\\"gflops\\\":1},\\\"reference\\\":{\\\"median_ms\\\":1,"
 	"\\\"gflops\\\":1},\\\"ratio\\\":1.0}\" >>\"$out\"\n"

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const parts[] = {"same", "stream", "stale", NULL};
+static const char *const kernels[] = {"same", "stream", "stale", NULL};
 
 struct ctx {
 	size_t n;
@@ -46,7 +46,7 @@ static void launch(struct ctx *c, float *out, cudaStream_t s)
 	selftest_kernel<<<264, 256, 0, s>>>(c->in, out, c->n);
 }
 
-static void *setup(int size, char *why, size_t len)
+static void *setup(const char *, int size, char *why, size_t len)
 {
 	struct ctx *c = (struct ctx *)calloc(1, sizeof(*c));
 
@@ -84,16 +84,16 @@ static void poison(void *p, enum cl_who who)
 		CL_BENCH_CHECK(cudaMemset(c->out[who], 0xff, c->n * sizeof(float)));
 }
 
-static void call(void *p, const char *part, enum cl_who who)
+static void call(void *p, const char *kernel, enum cl_who who)
 {
 	struct ctx *c = (struct ctx *)p;
 	static int stale_calls;
 
-	if (who == CL_REFERENCE || !strcmp(part, "same"))
+	if (who == CL_REFERENCE || !strcmp(kernel, "same"))
 		launch(c, c->out[who], 0);
-	else if (!strcmp(part, "stream"))
+	else if (!strcmp(kernel, "stream"))
 		launch(c, c->out[who], c->side);   /* and return without waiting */
-	else if (!strcmp(part, "stale") && stale_calls++ == 0)
+	else if (!strcmp(kernel, "stale") && stale_calls++ == 0)
 		launch(c, c->out[who], 0);
 }
 
@@ -110,18 +110,19 @@ static int verify(void *p, uint64_t seed, char *msg, size_t len)
 	return -1;
 }
 
-static double flop(int size)
+static double flop(const char *, int size)
 {
 	return 2.0 * 256 * size * 1024.0;
 }
 
-static double bytes(int size)
+static double bytes(const char *, int size)
 {
 	return 2.0 * size * 1024.0 * sizeof(float);
 }
 
 static const struct cl_bench_lab lab = {
-	"selftest", parts, NULL, setup, teardown, inputs, poison, call, verify, flop, bytes, NULL,
+	"selftest", kernels, NULL, setup, teardown, inputs, poison, call, verify, flop, bytes, NULL,
+	NULL,
 };
 
 int main(int argc, char **argv)

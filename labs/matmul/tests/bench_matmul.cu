@@ -44,7 +44,7 @@ static const struct {
 	{"k3", {cl_ref_matmul_k3, matmul_k3}}, {"k4", {cl_ref_matmul_k4, matmul_k4}},
 	{"k5", {cl_ref_matmul_k5, matmul_k5}},
 };
-static const char *const parts[] = {"k1", "k2", "k3", "k4", "k5", NULL};
+static const char *const kernel_names[] = {"k1", "k2", "k3", "k4", "k5", NULL};
 
 #define SPOT_CHECKS 4
 #define SEED_B 0x5851f42d4c957f2dULL
@@ -96,7 +96,7 @@ static void cublas_matmul(const float *A, const float *B, float *C, int N)
 
 /* ----------------------------------------------------------- the lab */
 
-static void *setup(int N, char *why, size_t len)
+static void *setup(const char *, int N, char *why, size_t len)
 {
 	struct ctx *c = (struct ctx *)calloc(1, sizeof(*c));
 	size_t bytes = (size_t)N * N * sizeof(float);
@@ -137,7 +137,7 @@ static void poison(void *p, enum cl_who who)
 	CL_BENCH_CHECK(cudaMemset(c->C[who], 0xff, (size_t)c->N * c->N * sizeof(float)));
 }
 
-static void call(void *p, const char *part, enum cl_who who)
+static void call(void *p, const char *kernel, enum cl_who who)
 {
 	struct ctx *c = (struct ctx *)p;
 
@@ -146,7 +146,7 @@ static void call(void *p, const char *part, enum cl_who who)
 		return;
 	}
 	for (const auto &k : kernels)
-		if (!strcmp(k.part, part))
+		if (!strcmp(k.part, kernel))
 			k.fn[who](c->A, c->B, c->C[who], c->N);
 }
 
@@ -206,20 +206,20 @@ static int verify(void *p, uint64_t seed, char *msg, size_t len)
 	return 0;
 }
 
-static double flop(int N)
+static double flop(const char *, int N)
 {
 	return 2.0 * N * N * (double)N;
 }
 
 /* A, B read once and C written once: what no kernel can avoid moving. */
-static double bytes(int N)
+static double bytes(const char *, int N)
 {
 	return 3.0 * N * (double)N * sizeof(float);
 }
 
 static const struct cl_bench_lab lab = {
-	"matmul", parts, "cuBLAS", setup, teardown, inputs, poison, call, verify, flop, bytes,
-	ceiling_init,
+	"matmul", kernel_names, "cuBLAS", setup, teardown, inputs, poison, call, verify, flop, bytes,
+	ceiling_init, NULL,
 };
 
 int main(int argc, char **argv)
