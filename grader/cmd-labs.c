@@ -7,6 +7,39 @@
 #include <stdio.h>
 #include <string.h>
 
+/* How the timed tests score: one line when they all score alike. */
+static void print_timing_rules(const struct lab_config *cfg)
+{
+	const struct lab_timing *first = NULL;
+	bool alike = true;
+
+	for (size_t t = 0; t < cfg->ntimings; t++) {
+		const struct lab_timing *lt = &cfg->timings[t];
+		if (!lt->points)
+			continue;
+		if (!first)
+			first = lt;
+		alike &= lt->full_ratio == first->full_ratio && lt->zero_ratio == first->zero_ratio;
+	}
+	if (!first)
+		return;
+	if (alike) {
+		printf("  timed on a GPU against the reference: all points up to %g times its time, "
+		       "none from %g times\n", first->full_ratio, first->zero_ratio);
+		return;
+	}
+	printf("  timed on a GPU, points by the ratio of times: all up to the first figure, "
+	       "none from the second:");
+	const char *sep = " ";
+	for (size_t t = 0; t < cfg->ntimings; t++)
+		if (cfg->timings[t].points) {
+			printf("%s%s %g..%g", sep, cfg->timings[t].test, cfg->timings[t].full_ratio,
+			       cfg->timings[t].zero_ratio);
+			sep = ", ";
+		}
+	printf("\n");
+}
+
 int cmd_labs(int argc, char **argv)
 {
 	const struct toolchain *tc;
@@ -45,13 +78,10 @@ int cmd_labs(int argc, char **argv)
 				printf(" %s=%g", part->tests[t].name, part->tests[t].points);
 			for (size_t t = 0; t < cfg.ntimings; t++)
 				if (!strcmp(cfg.timings[t].part, part->name))
-					printf(" time@%d=%g", cfg.timings[t].size, cfg.timings[t].points);
+					printf(" %s=%g", cfg.timings[t].test, cfg.timings[t].points);
 			printf("\n");
 		}
-		if (cfg.ntimings)
-			printf("  timed on a GPU against the reference: all points up to %g times "
-			       "its time, none from %g times\n", cfg.timings[0].full_ratio,
-			       cfg.timings[0].zero_ratio);
+		print_timing_rules(&cfg);
 		config_free(&cfg);
 	}
 	strlist_clear(&labs);

@@ -216,7 +216,7 @@ static int timing_key(struct parse_state *st, struct lab_timing *t, const char *
 		snprintf(st->msg, sizeof(st->msg), "'%s' must be a number, not '%s'", key, value);
 		return -1;
 	}
-	if (!strcmp(key, "size") && d >= 1 && d <= 1 << 20 && d == (int)d)
+	if (!strcmp(key, "size") && d >= 1 && d <= 1 << 30 && d == (int)d)
 		t->size = (int)d;
 	else if (!strcmp(key, "points") && d >= 0)
 		t->points = d;

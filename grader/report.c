@@ -47,13 +47,19 @@ static void print_build(FILE *out, const struct result *r)
 	}
 }
 
-/* Width of the part column: the longest part name, at least 6. */
-static int part_width(const struct result *r)
+/*
+ * Width of a column: the longest part name (names false) or test name
+ * (names true; only timed tests' when timed), at least min.
+ */
+static int column_width(const struct result *r, bool names, bool timed, int min)
 {
-	int w = 6;
-	for (size_t i = 0; i < r->ntests; i++)
-		if ((int)strlen(r->tests[i].part) > w)
-			w = (int)strlen(r->tests[i].part);
+	int w = min;
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct graded_test *t = &r->tests[i];
+		int n = (int)strlen(names ? t->name : t->part);
+		if ((!timed || t->kind == KIND_TIMING) && n > w)
+			w = n;
+	}
 	return w;
 }
 
@@ -71,15 +77,11 @@ static const char *rate_cell(char *buf, size_t len, double gflops, double gbs)
 
 static void print_timing(FILE *out, const struct result *r)
 {
-	int pw = part_width(r), tw = 4;
+	int pw = column_width(r, false, false, 6), tw = column_width(r, true, true, 4);
 	bool any = false, header = false;
 
 	for (size_t i = 0; i < r->ntests; i++)
-		if (r->tests[i].kind == KIND_TIMING) {
-			any = true;
-			if ((int)strlen(r->tests[i].name) > tw)
-				tw = (int)strlen(r->tests[i].name);
-		}
+		any |= r->tests[i].kind == KIND_TIMING;
 	if (!any || r->build != BUILD_OK)   /* the build is the story then */
 		return;
 	if (!r->timing.ran) {
@@ -144,16 +146,17 @@ void report_result(FILE *out, const struct result *r)
 	else if (r->mode == MODE_CPU)
 		fprintf(out, "mode        on the CPU: this lab's tests need no GPU; a grade\n");
 
-	int pw = part_width(r);
-	fprintf(out, "\n%-*s %-10s %-8s %9s %8s\n", pw, "part", "test", "result", "points", "time");
+	int pw = column_width(r, false, false, 6), nw = column_width(r, true, false, 10);
+	fprintf(out, "\n%-*s %-*s %-8s %9s %8s\n", pw, "part", nw, "test", "result", "points",
+		"time");
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct graded_test *t = &r->tests[i];
 		char pts[32], secs[16] = "";
 		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
 		if (t->seconds >= 0)
 			snprintf(secs, sizeof(secs), "%.2f s", t->seconds);
-		fprintf(out, "%-*s %-10s %-8s %9s %8s%s\n", pw, t->part, t->name, status_label(t->status),
-			pts, secs, t->bonus ? "  (bonus)" : "");
+		fprintf(out, "%-*s %-*s %-8s %9s %8s%s\n", pw, t->part, nw, t->name,
+			status_label(t->status), pts, secs, t->bonus ? "  (bonus)" : "");
 		nfail += t->status != TEST_PASS && t->status != TEST_NOT_RUN;
 	}
 

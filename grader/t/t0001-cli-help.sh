@@ -17,7 +17,7 @@ test_expect_success 'grade without --student is a usage error' '
 	"$CUDALAB" grade matmul "$T_ROOT/reference/matmul"; [ $? -eq 2 ]
 '
 test_expect_success 'an unknown lab is a usage error that lists the labs' '
-	"$CUDALAB" test nolab --no-db 2>err; [ $? -eq 2 ] && grep -q "no lab .nolab.; the labs are: grid matmul occupancy" err
+	"$CUDALAB" test nolab --no-db 2>err; [ $? -eq 2 ] && grep -q "no lab .nolab.; the labs are: coalescing grid matmul occupancy" err
 '
 test_expect_success 'a submission folder that does not exist is a usage error' '
 	"$CUDALAB" grade matmul /nonexistent --student x 2>err; [ $? -eq 2 ] && grep -q "does not exist" err
@@ -28,7 +28,10 @@ test_expect_success 'cudalab labs lists the labs with their parts and points' '
 	grep -q "k5 .*\[bonus\]: exact=4 random=4 config=2 time@2048=2.5" out &&
 	grep -q "none from 3 times" out &&
 	grep -q "^grid: .*(43 points)" out && grep -q "questions .*vector=2 image=4 picture=3" out &&
-	grep -q "^occupancy: .*(16 points)" out
+	grep -q "^occupancy: .*(16 points)" out &&
+	grep -q "^coalescing: .*(35 points)" out &&
+	grep -q "strided .*: exact=4 stride-1=0 stride-2=0" out &&
+	grep -q "none from the second: time-rows 1.15..2.5, rows-vs-cols 0.5..0.9" out
 '
 test_expect_success 'make help lists the targets' '
 	make -s -C "$T_ROOT" help >out && grep -q "make test LAB=name" out && grep -q check-gpu out

@@ -165,6 +165,15 @@ static inline double cl_rand_unit(uint64_t *s)
 	return (double)(cl_rand_next(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/*
+ * n random floats from seed, each of magnitude in [0.5, 1.5) with a random
+ * sign: never zero, so an unwritten or zeroed output shows. malloc'd.
+ */
+float *cl_random_floats(size_t n, uint64_t seed);
+
+/* A float for a message: NaN as "NaN" (the poison's sign would print "-nan"). */
+const char *cl_fmt_float(float v, char *buf, size_t len);
+
 /* Whether parts (the parts this run asked for) includes name. */
 int cl_part_wanted(const char *name, const char *const *parts, size_t nparts);
 

@@ -10,6 +10,8 @@
  */
 #include "cudalab.h"
 
+#include <math.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,25 @@ static void usage(const char *lab)
 		"[--only TEST] [PART...]\n"
 		"The run's seed is read from standard input as 'seed=N', and the student's\n"
 		"name (for labs with per-student questions) as 'student=ID'.\n", lab);
+}
+
+float *cl_random_floats(size_t n, uint64_t seed)
+{
+	float *v = (float *)malloc((n ? n : 1) * sizeof(float));
+
+	ck_assert(v != NULL);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (float)(0.5 + cl_rand_unit(&seed)) * ((cl_rand_next(&seed) & 1) ? 1.0f : -1.0f);
+	return v;
+}
+
+const char *cl_fmt_float(float v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "NaN");
+	else
+		snprintf(buf, len, "%.9g", v);
+	return buf;
 }
 
 int cl_part_wanted(const char *name, const char *const *parts, size_t nparts)

@@ -34,16 +34,10 @@ static long long ceil_div(long long n, long long d)
 	return (n + d - 1) / d;
 }
 
-/* n random floats, never zero, so an unwritten or zeroed output shows. */
+/* n random floats for this run, never zero (cl_random_floats). */
 static float *random_floats(size_t n, uint64_t salt)
 {
-	uint64_t s = run_seed ^ (salt * 0x9e3779b97f4a7c15ULL);
-	float *v = (float *)malloc(n * sizeof(float));
-
-	ck_assert(v != NULL);
-	for (size_t i = 0; i < n; i++)
-		v[i] = (float)(0.5 + cl_rand_unit(&s)) * ((cl_rand_next(&s) & 1) ? 1.0f : -1.0f);
-	return v;
+	return cl_random_floats(n, run_seed ^ (salt * 0x9e3779b97f4a7c15ULL));
 }
 
 /* After a launcher: everything cl_finish_call checks. */
@@ -178,16 +172,6 @@ END_TEST
  * Compares got with 2 * in (or w[plane] * in), exactly. On a mismatch, names
  * the first wrong element and what the pattern suggests.
  */
-/* A float for a message: NaN as "NaN" (the poison's sign would print "-nan"). */
-static const char *fmt(float v, char *buf, size_t len)
-{
-	if (isnan(v))
-		snprintf(buf, len, "NaN");
-	else
-		snprintf(buf, len, "%.9g", v);
-	return buf;
-}
-
 static void compare_scaled(const char *what, const char *cfg, const float *in, const float *w,
 			   const float *got, int planes, int rows, int cols, int tile_x, int tile_y,
 			   const struct cl_launch *launch)
@@ -235,7 +219,7 @@ static void compare_scaled(const char *what, const char *cfg, const float *in, c
 	char g[32];
 	ck_abort_msg("%s: out%s = %s, expected %.9g; %lld of %lld elements wrong (launch: "
 		     "%s)\nhint: %s",
-		     what, where, fmt(got[first], g, sizeof(g)), (w ? w[p] : 2.0f) * in[first], nbad,
+		     what, where, cl_fmt_float(got[first], g, sizeof(g)), (w ? w[p] : 2.0f) * in[first], nbad,
 		     n, cfg, hint);
 }
 

@@ -1,0 +1,40 @@
+#!/bin/bash
+# On a GPU: the coalescing lab's reference scores full marks, its timed
+# kernels within a few percent of themselves and at a bandwidth near the
+# device's copy; the stub scores zero with a message on every test; and every
+# fixture gets its pinned verdict (the column mapping and the unpadded tile
+# by their times).
+. "$(dirname "$0")/lib.sh"
+require_gpu
+
+test_expect_success 'the coalescing reference scores full marks (exit 0)' '
+	grade_fixture "$T_ROOT/reference/coalescing" r.json &&
+	[ "$(cat r.json.exit)" = 0 ] &&
+	[ "$(jq .score r.json)" = 35 ] && [ "$(jq -r .status r.json)" = complete ] || {
+		cat r.json.txt; false; }
+'
+test_expect_success 'every timed kernel is measured, in GB/s, each against the reference within 3 %' '
+	[ "$(jq "[.tests[] | select(.kind == \"timing\" and .timing.measured and
+		.timing.student_gbs > 0 and .timing.student_gflops == null)] | length" r.json)" = 10 ] &&
+	[ "$(jq "[.tests[] | select(.kind == \"timing\" and .timing.kernel != \"rows_vs_cols\" and
+		(.timing.ratio < 0.97 or .timing.ratio > 1.03))] | length" r.json)" = 0 ] || {
+		jq -c ".tests[] | select(.kind == \"timing\") | [.name, .timing.ratio, .timing.student_gbs]" r.json; false; }
+'
+test_expect_success 'the row mapping is faster than the column mapping, and coalesced kernels reach 60 % of copy' '
+	copy=$(jq .timing.copy_gbs r.json) &&
+	jq -e ".tests[] | select(.name == \"rows-vs-cols\") | .timing.ratio < 0.5" r.json >/dev/null &&
+	jq -e --argjson c "$copy" "[.tests[] | select(.name == \"time-rows\" or .name == \"time-tiled\" or
+		.name == \"stride-1\") | .timing.reference_gbs >= 0.6 * \$c] | all" r.json >/dev/null || {
+		jq -c ".tests[] | select(.kind == \"timing\") | [.name, .timing.reference_gbs]" r.json; echo "copy $copy"; false; }
+'
+test_expect_success 'the report shows the bandwidth curve of the strided copy' '
+	grep -Eq "^strided +stride-32 +[0-9]+ GB/s +[0-9]+ GB/s" r.json.txt &&
+	grep -Eq "^scale +rows-vs-cols .* against your coal_scale_cols" r.json.txt
+'
+test_expect_success 'the coalescing stub fails every test, each with what to do (exit 1)' '
+	grade_fixture "$T_ROOT/student_template/coalescing" s.json &&
+	[ "$(cat s.json.exit)" = 1 ] && [ "$(jq .score s.json)" = 0 ] &&
+	[ "$(jq "[.tests[] | select(.message | test(\"launched no kernel|not timed\") | not)] | length" s.json)" = 0 ]
+'
+test_fixtures coalescing
+test_done

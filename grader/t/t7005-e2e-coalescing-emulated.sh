@@ -1,0 +1,32 @@
+#!/bin/bash
+# Without a GPU, on the CPU emulator: the coalescing lab's reference passes
+# every correctness test (timing is not run: it needs a GPU), the stub fails
+# every test with a message that says what to do, and every fixture gets the
+# verdict its expect file pins.
+. "$(dirname "$0")/lib.sh"
+cpu_only
+gpu_available && skip_all "a GPU is here: t3005 grades the coalescing lab on it"
+grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+
+test_expect_success 'the coalescing reference passes every correctness test emulated (exit 4)' '
+	grade_fixture "$T_ROOT/reference/coalescing" r.json &&
+	[ "$(cat r.json.exit)" = 4 ] && [ "$(jq -r .mode r.json)" = emulated ] &&
+	[ "$(jq "[.tests[] | select(.kind == \"correctness\" and .status != \"pass\")] | length" r.json)" = 0 ] &&
+	[ "$(jq "[.tests[] | select(.kind == \"timing\" and .status != \"not-run\")] | length" r.json)" = 0 ] &&
+	[ "$(jq .score r.json)" = 24 ] && [ "$(jq .max_score r.json)" = 35 ] || {
+		jq -r ".tests[] | select(.status != \"pass\") | .message" r.json; false; }
+'
+test_expect_success 'the coalescing stub fails every test, each with what to do' '
+	grade_fixture "$T_ROOT/student_template/coalescing" s.json &&
+	[ "$(jq "[.tests[] | select(.kind == \"correctness\" and .status != \"fail\")] | length" s.json)" = 0 ] &&
+	[ "$(jq .score s.json)" = 0 ] &&
+	[ "$(jq "[.tests[] | select(.kind == \"correctness\") | select(.message | test(\"launched no kernel\") | not)] | length" s.json)" = 0 ] || {
+		jq -r ".tests[] | .message" s.json; false; }
+'
+test_expect_success 'the terminal report lists every timed test as not run, saying why' '
+	grep -q "^timing      not run: timing needs a GPU" r.json.txt &&
+	grep -Eq "^scale +rows-vs-cols +not run +0/3" r.json.txt
+'
+export EXPECT_EMULATED=1
+test_fixtures coalescing " emulated"
+test_done

@@ -1,0 +1,218 @@
+/*
+ * bench_coalescing.cu - timing driver of the coalescing lab, on the engine in
+ * labs/common/bench.cu. Every kernel only moves data, so each is rated by
+ * its effective bandwidth: the bytes it must move (every element read once
+ * and written once) over the median time.
+ *
+ * Kernels (lab.conf's kernel = ...), size N for N x N arrays or n floats:
+ *   scale_rows       the submission's coal_scale_rows against the reference's;
+ *   rows_vs_cols     the submission's coal_scale_rows against its own
+ *                    coal_scale_cols: the same work, mapped the other way;
+ *   stride1..32      coal_copy_strided at that stride, against the reference;
+ *   transpose_naive, transpose_tiled
+ *                    against the reference's.
+ * After every pair of timed calls, the submission's output must equal the
+ * other side's everywhere and the exact result at a few places computed on
+ * the CPU.
+ */
+#include "bench.h"
+#include "coalescing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The reference's launchers, renamed when its object was built. */
+extern "C" {
+void cl_ref_coal_scale_rows(const float *, float *, int, int, float);
+void cl_ref_coal_copy_strided(const float *, float *, int, int);
+void cl_ref_coal_transpose_naive(const float *, float *, int, int);
+void cl_ref_coal_transpose_tiled(const float *, float *, int, int);
+}
+
+static const char *const kernels[] = {"scale_rows",      "rows_vs_cols",   "stride1",
+				      "stride2",         "stride4",        "stride8",
+				      "stride16",        "stride32",       "transpose_naive",
+				      "transpose_tiled", NULL};
+
+#define SPOT_CHECKS 16
+
+enum shape { SCALE, STRIDED, TRANSPOSE };
+
+struct ctx {
+	const char *kernel;
+	enum shape shape;
+	int size;              /* N, or n for the strided copy */
+	int stride;
+	size_t nin, nout;      /* floats */
+	float a;
+	float *in, *out[2];    /* out by enum cl_who: the other side, the student */
+};
+
+static enum shape shape_of(const char *kernel)
+{
+	if (!kernel)
+		return SCALE;
+	if (!strncmp(kernel, "stride", 6))
+		return STRIDED;
+	if (!strncmp(kernel, "transpose", 9))
+		return TRANSPOSE;
+	return SCALE;
+}
+
+static void *setup(const char *kernel, int size, char *why, size_t len)
+{
+	struct ctx *c = (struct ctx *)calloc(1, sizeof(*c));
+
+	c->kernel = kernel;
+	c->shape = shape_of(kernel);
+	c->size = size;
+	c->stride = c->shape == STRIDED ? atoi(kernel + 6) : 1;
+	c->nout = c->shape == STRIDED ? (size_t)size : (size_t)size * size;
+	c->nin = c->nout * c->stride;
+	if (cudaMalloc(&c->in, c->nin * sizeof(float)) != cudaSuccess ||
+	    cudaMalloc(&c->out[0], c->nout * sizeof(float)) != cudaSuccess ||
+	    cudaMalloc(&c->out[1], c->nout * sizeof(float)) != cudaSuccess) {
+		snprintf(why, len, "cannot allocate %zu + 2 x %zu floats for %s at %d", c->nin,
+			 c->nout, kernel, size);
+		cudaGetLastError();
+		return NULL;
+	}
+	return c;
+}
+
+static void teardown(void *p)
+{
+	struct ctx *c = (struct ctx *)p;
+	cudaFree(c->in);
+	cudaFree(c->out[0]);
+	cudaFree(c->out[1]);
+	free(c);
+}
+
+static float factor(uint64_t seed)
+{
+	return 0.5f + (float)(seed % 16) * 0.25f;   /* exact: a * x is one rounding */
+}
+
+static void inputs(void *p, uint64_t seed)
+{
+	struct ctx *c = (struct ctx *)p;
+	cl_bench_fill(c->in, c->nin, seed);
+	c->a = factor(seed);
+}
+
+static void poison(void *p, enum cl_who who)
+{
+	struct ctx *c = (struct ctx *)p;
+	if (who != CL_CEILING)
+		CL_BENCH_CHECK(cudaMemset(c->out[who], 0xff, c->nout * sizeof(float)));
+}
+
+static void call(void *p, const char *kernel, enum cl_who who)
+{
+	struct ctx *c = (struct ctx *)p;
+	float *out = c->out[who];
+	bool student = who == CL_STUDENT;
+	int N = c->size;
+
+	if (!strcmp(kernel, "scale_rows"))
+		(student ? coal_scale_rows : cl_ref_coal_scale_rows)(c->in, out, N, N, c->a);
+	else if (!strcmp(kernel, "rows_vs_cols"))
+		(student ? coal_scale_rows : coal_scale_cols)(c->in, out, N, N, c->a);
+	else if (c->shape == STRIDED)
+		(student ? coal_copy_strided : cl_ref_coal_copy_strided)(c->in, out, N, c->stride);
+	else if (!strcmp(kernel, "transpose_naive"))
+		(student ? coal_transpose_naive : cl_ref_coal_transpose_naive)(c->in, out, N, N);
+	else if (!strcmp(kernel, "transpose_tiled"))
+		(student ? coal_transpose_tiled : cl_ref_coal_transpose_tiled)(c->in, out, N, N);
+}
+
+static const char *label(const char *kernel, enum cl_who who)
+{
+	if (strcmp(kernel, "rows_vs_cols"))
+		return NULL;
+	return who == CL_STUDENT ? "your coal_scale_rows" : "your coal_scale_cols";
+}
+
+/* Where out[i] comes from in in, and what it must be. */
+static float expected(const struct ctx *c, uint64_t seed, size_t i, size_t *from)
+{
+	size_t N = (size_t)c->size;
+	if (c->shape == STRIDED)
+		*from = i * c->stride;
+	else if (c->shape == TRANSPOSE)
+		*from = (i % N) * N + i / N;   /* out[col][row] = in[row][col] */
+	else
+		*from = i;
+	float v = cl_bench_value(seed, *from);
+	return c->shape == SCALE ? c->a * v : v;
+}
+
+static void where(const struct ctx *c, size_t i, char *buf, size_t len)
+{
+	if (c->shape == STRIDED)
+		snprintf(buf, len, "out[%zu]", i);
+	else
+		snprintf(buf, len, "out[%zu][%zu]", i / c->size, i % c->size);
+}
+
+static int verify(void *p, uint64_t seed, char *msg, size_t len)
+{
+	struct ctx *c = (struct ctx *)p;
+	struct cl_mismatch m;
+	char w[64], g[32];
+	const char *other = label(c->kernel, CL_REFERENCE);
+
+	cl_bench_compare(c->out[CL_STUDENT], c->out[CL_REFERENCE], c->nout, 0.0f, &m);
+	if (m.count) {
+		where(c, m.first, w, sizeof(w));
+		snprintf(g, sizeof(g), isnan(m.got) ? "NaN" : "%.9g", m.got);
+		int n = snprintf(msg, len, "%s = %s, %s has %.9g; %llu of %zu elements differ", w, g,
+				 other ? other : "the reference", m.want, m.count, c->nout);
+		if (isnan(m.got))
+			snprintf(msg + n, len - n, "\nhint: still NaN, so this call did not write "
+				 "it: each call must compute all of out from the input it is "
+				 "given now");
+		return -1;
+	}
+	/* the exact result at a few places, so the check does not rest on the other side */
+	uint64_t s = seed ^ 0x2545f4914f6cdd1dULL;
+	for (int t = 0; t < SPOT_CHECKS; t++) {
+		s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+		size_t i = (size_t)((s >> 16) % c->nout), from;
+		float want = expected(c, seed, i, &from), got;
+		CL_BENCH_CHECK(cudaMemcpy(&got, c->out[CL_STUDENT] + i, sizeof(got),
+					  cudaMemcpyDeviceToHost));
+		if (memcmp(&got, &want, sizeof(got))) {
+			where(c, i, w, sizeof(w));
+			snprintf(msg, len, "%s = %.9g, expected %.9g (from in[%zu])", w, got, want,
+				 from);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static double flop(const char *, int)
+{
+	return 0;   /* data movement only: rated by bandwidth */
+}
+
+/* Each element of out written once and its source read once. */
+static double bytes(const char *kernel, int size)
+{
+	double n = shape_of(kernel) == STRIDED ? size : (double)size * size;
+	return 2.0 * n * sizeof(float);
+}
+
+static const struct cl_bench_lab lab = {
+	"coalescing", kernels, NULL, setup, teardown, inputs, poison, call, verify, flop, bytes,
+	NULL, label,
+};
+
+int main(int argc, char **argv)
+{
+	return cl_bench_main(&lab, argc, argv);
+}
