@@ -192,7 +192,7 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 		set_verdict(t, TEST_FAIL,
 			    xasprintf("%s\nflagged for review, not scored: %.3f ms is faster than "
 				      "this GPU can do it at all (%.3f ms: the work at its peak "
-				      "FP32 rate, or the data at its copy bandwidth)",
+				      "FP32 rate, or the data at 1.25 times its copy bandwidth)",
 				      rates, m->student_ms, m->floor_ms));
 		if (!r->state_reason)
 			r->state_reason = xasprintf("the time of %s at size %d is below what the "
