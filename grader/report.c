@@ -63,18 +63,6 @@ static int column_width(const struct result *r, bool names, bool timed, int min)
 	return w;
 }
 
-/* "48123 GF/s", "2251 GB/s": arithmetic where the kernel does some, else bandwidth. */
-static const char *rate_cell(char *buf, size_t len, double gflops, double gbs)
-{
-	if (isfinite(gflops) && gflops > 0)
-		snprintf(buf, len, "%.0f GF/s", gflops);
-	else if (isfinite(gbs))
-		snprintf(buf, len, "%.0f GB/s", gbs);
-	else
-		snprintf(buf, len, "-");
-	return buf;
-}
-
 static void print_timing(FILE *out, const struct result *r)
 {
 	int pw = column_width(r, false, false, 6), tw = column_width(r, true, true, 4);
@@ -107,8 +95,8 @@ static void print_timing(FILE *out, const struct result *r)
 		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
 		if (m->measured)
 			fprintf(out, "%-*s %-*s %13s %13s %7.3f %9s%s%s%s\n", pw, t->part, tw, t->name,
-				rate_cell(a, sizeof(a), m->student_gflops, m->student_gbs),
-				rate_cell(b, sizeof(b), m->reference_gflops, m->reference_gbs),
+				timing_rate(a, sizeof(a), m->student_gflops, m->student_gbs),
+				timing_rate(b, sizeof(b), m->reference_gflops, m->reference_gbs),
 				m->ratio, pts, m->baseline ? "  against " : "",
 				m->baseline ? m->baseline : "", m->flagged ? "  FLAGGED for review" : "");
 		else

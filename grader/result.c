@@ -83,6 +83,17 @@ void result_init(struct result *r, const struct lab_config *cfg)
 	r->timing.peak_gflops = r->timing.copy_gbs = r->timing.clock_mhz = NAN;
 }
 
+const char *timing_rate(char *buf, size_t len, double gflops, double gbs)
+{
+	if (isfinite(gflops) && gflops > 0)
+		snprintf(buf, len, "%.0f GFLOP/s", gflops);
+	else if (isfinite(gbs))
+		snprintf(buf, len, "%.0f GB/s", gbs);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 void result_mark_not_run(struct result *r, const char *why)
 {
 	for (size_t i = 0; i < r->ntests; i++)

@@ -60,6 +60,12 @@ struct timing_measure {
 	bool flagged;          /* faster than the floor: for a person to look at */
 };
 
+/*
+ * A kernel's rate for people: "48123 GFLOP/s" where it does arithmetic,
+ * else "2251 GB/s", else "-". Returns buf.
+ */
+const char *timing_rate(char *buf, size_t len, double gflops, double gbs);
+
 struct graded_test {
 	char *part, *name;     /* lab.conf's part and test name ("time@2048" when timed) */
 	char *id;              /* Check's test function, or time_<lab>_<part>_<size> */

@@ -117,23 +117,12 @@ static void read_side(json_t *o, double *ms, double *spread, double *gflops, dou
 	*gbs = num(o, "gbs");
 }
 
-/* "48.2 TFLOP/s" or "2251 GB/s": arithmetic where there is some, else bandwidth. */
-static void rate_str(char *buf, size_t len, double gflops, double gbs)
-{
-	if (isfinite(gflops) && gflops > 0)
-		snprintf(buf, len, "%.0f GFLOP/s", gflops);
-	else if (isfinite(gbs))
-		snprintf(buf, len, "%.0f GB/s", gbs);
-	else
-		snprintf(buf, len, "no rate");
-}
-
 static char *rate_text(const struct timing_measure *m)
 {
 	char a[64], b[64];
 
-	rate_str(a, sizeof(a), m->student_gflops, m->student_gbs);
-	rate_str(b, sizeof(b), m->reference_gflops, m->reference_gbs);
+	timing_rate(a, sizeof(a), m->student_gflops, m->student_gbs);
+	timing_rate(b, sizeof(b), m->reference_gflops, m->reference_gbs);
 	return xasprintf("%s %s (%.3f ms), %s %s (%.3f ms): ratio %.3f over %d pairs of timed calls",
 			 m->subject ? m->subject : "yours", a, m->student_ms,
 			 m->baseline ? m->baseline : "the reference's", b, m->reference_ms, m->ratio,

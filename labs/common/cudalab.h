@@ -147,6 +147,12 @@ void cl_dbuf_poison(struct cl_dbuf *b);
  * ("wrote 3 floats past the end of C (first at C[n+0])") and returns -1.
  */
 int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, size_t len);
+/*
+ * Fails the test when a call (what, launched as cfg) damaged a canary of its
+ * output out or its input in, naming the damage, the launch and hint.
+ */
+void cl_assert_guards_out_in(const char *what, const char *cfg, const struct cl_dbuf *out,
+			     const struct cl_dbuf *in, const char *hint);
 
 /* ------------------------------------------------------------- utilities */
 

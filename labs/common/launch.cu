@@ -348,6 +348,15 @@ int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, s
 	return nafter || nbefore ? -1 : 0;
 }
 
+void cl_assert_guards_out_in(const char *what, const char *cfg, const struct cl_dbuf *out,
+			     const struct cl_dbuf *in, const char *hint)
+{
+	char msg[512];
+	if (cl_dbuf_check_guards(out, "out", msg, sizeof(msg)) ||
+	    cl_dbuf_check_guards(in, "in", msg, sizeof(msg)))
+		ck_abort_msg("%s %s (launch: %s)\nhint: %s", what, msg, cfg, hint);
+}
+
 /* ------------------------------------------------------ after one call */
 
 static const char *error_hint(cudaError_t err, const char *buffers, char *buf, size_t len)

@@ -216,14 +216,8 @@ START_TEST(test_db_migrates_version_4_timings)
 	ck_assert_int_eq(db_schema_version(db), 5);
 	ck_assert_int_eq(db_verify(db, &problem), 0);
 	db_close(db);
-	sql = xasprintf("sqlite3 '%s' \"SELECT part, name, kernel, size, ratio, student_gflops, "
-			"quote(student_gbs), quote(baseline) FROM timings\"", path);
-	FILE *p = popen(sql, "r");
-	ck_assert_ptr_nonnull(p);
-	size_t n = fread(out, 1, sizeof(out) - 1, p);
-	out[n] = '\0';
-	pclose(p);
-	free(sql);
+	unit_sqlite(path, "SELECT part, name, kernel, size, ratio, student_gflops, "
+		    "quote(student_gbs), quote(baseline) FROM timings", out, sizeof(out));
 	ck_assert_str_eq(out, "k4|time@2048|k4|2048|1.04|6600.0|NULL|NULL\n");
 }
 END_TEST

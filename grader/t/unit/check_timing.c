@@ -281,12 +281,11 @@ END_TEST
 
 START_TEST(test_timing_is_stored_in_the_gradebook)
 {
-	char *dir = unit_tmpdir(), *path = xasprintf("%s/g.db", dir), *cmd, out[256] = "";
+	char *dir = unit_tmpdir(), *path = xasprintf("%s/g.db", dir), out[256] = "";
 	struct strlist pending = STRLIST_INIT;
 	bool device_ok, ended;
 	struct result r;
 	long long id;
-	FILE *p;
 
 	gpu_result(&r);
 	r.student = xstrdup("ada");
@@ -299,21 +298,17 @@ START_TEST(test_timing_is_stored_in_the_gradebook)
 	ck_assert_ptr_nonnull(db);
 	ck_assert_int_eq(db_store_run(db, &r, &id), 0);
 	db_close(db);
-	cmd = xasprintf("sqlite3 '%s' \"SELECT t.part, t.name, t.kernel, t.size, t.samples, "
-			"t.ratio, t.flagged, r.kind, r.points FROM timings t JOIN test_results r ON "
-			"r.run_id = t.run_id AND r.part = t.part AND r.name = t.name; SELECT count(*) "
-			"FROM test_results WHERE kind = 'timing' AND status = 'not-run'\"", path);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	size_t n = fread(out, 1, sizeof(out) - 1, p);
-	out[n] = '\0';
-	pclose(p);
+	unit_sqlite(path,
+		    "SELECT t.part, t.name, t.kernel, t.size, t.samples, t.ratio, t.flagged, "
+		    "r.kind, r.points FROM timings t JOIN test_results r ON r.run_id = t.run_id "
+		    "AND r.part = t.part AND r.name = t.name; SELECT count(*) FROM test_results "
+		    "WHERE kind = 'timing' AND status = 'not-run'",
+		    out, sizeof(out));
 	/* 1.2 on 1.15 .. 3.0 of 2 points: 1.95 */
 	ck_assert_str_eq(out, "p1|time@64|p1|64|12|1.2|0|timing|1.95\n4\n");
 	strlist_clear(&pending);
 	result_release(&r);
 	remove_tree(dir);
-	free(cmd);
 	free(path);
 	free(dir);
 }
@@ -343,7 +338,7 @@ START_TEST(test_timing_report_table)
 	report_result(f, &r);
 	fclose(f);
 	ck_assert_msg(strstr(text, "timing on Test GPU (FP32 peak 1.0 TFLOP/s)"), "%s", text);
-	ck_assert_msg(strstr(text, "\np1     time@64       100 GF/s      100 GF/s   1.200    1.95/2\n"),
+	ck_assert_msg(strstr(text, "\np1     time@64    100 GFLOP/s   100 GFLOP/s   1.200    1.95/2\n"),
 		      "%s", text);
 	ck_assert_msg(strstr(text, "FLAGGED for review"), "%s", text);
 	ck_assert_msg(strstr(text, "\np3     time@32              -             -       -       0/1  not run\n"),

@@ -22,6 +22,19 @@ const char *unit_root(void)
 	return r && *r ? r : ".";
 }
 
+const char *unit_sqlite(const char *path, const char *sql, char *out, size_t len)
+{
+	char *cmd = xasprintf("sqlite3 '%s' \"%s\"", path, sql);
+	FILE *p = popen(cmd, "r");
+
+	ck_assert_msg(p != NULL, "cannot run: %s", cmd);
+	size_t n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	ck_assert_msg(pclose(p) == 0, "failed: %s", cmd);
+	free(cmd);
+	return out;
+}
+
 int unit_parse_lab(const char *text, struct lab_config *cfg)
 {
 	char *dir = unit_tmpdir(), *path = xasprintf("%s/lab.conf", dir);

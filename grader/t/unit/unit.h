@@ -22,5 +22,11 @@ struct lab_config;
 int unit_parse_lab(const char *text, struct lab_config *cfg);
 /* The checkout, for files the tests read (db/schema.sql, labs/). */
 const char *unit_root(void);
+/*
+ * What the sqlite3 shell prints for sql (one statement or several, no
+ * double quotes) on the gradebook at path, into out; fails the test when
+ * the shell cannot run.
+ */
+const char *unit_sqlite(const char *path, const char *sql, char *out, size_t len);
 
 #endif

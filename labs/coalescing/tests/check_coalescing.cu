@@ -42,15 +42,32 @@ struct call {
 	const struct cl_ledger *ledger;
 };
 
-static void check_guards(const struct call *c, const struct cl_dbuf *out,
-			 const struct cl_dbuf *in)
+/*
+ * Calls launch(d_in, d_out) on a device copy of in (nin floats) and a
+ * poisoned out of nout floats, checks what cl_finish_call checks and the
+ * guard canaries, and downloads out into got (when got is not NULL).
+ */
+template <typename Launch>
+static void call_launcher(struct call *c, const float *in, size_t nin, size_t nout, float *got,
+			  Launch launch)
 {
-	char msg[512];
-	if (cl_dbuf_check_guards(out, "out", msg, sizeof(msg)) ||
-	    cl_dbuf_check_guards(in, "in", msg, sizeof(msg)))
-		ck_abort_msg("%s %s (launch: %s)\nhint: threads outside the array must not touch "
-			     "memory: test the row and the column against m and n first (the bounds check)",
-			     c->what, msg, c->cfg);
+	struct cl_dbuf din, dout;
+
+	cl_dbuf_alloc(&din, nin);
+	cl_dbuf_alloc(&dout, nout);
+	cl_dbuf_upload(&din, in);
+	cl_dbuf_poison(&dout);
+	CL_CUDA_CHECK(cudaDeviceSynchronize());
+	cl_ledger_begin();
+	launch(din.d, dout.d);
+	c->ledger = cl_finish_call(c->what, "in or out", 0, c->cfg, sizeof(c->cfg));
+	cl_assert_guards_out_in(c->what, c->cfg, &dout, &din,
+				"threads outside the array must not touch memory: test the row "
+				"and the column against m and n first (the bounds check)");
+	if (got)
+		cl_dbuf_download(&dout, got);
+	cl_dbuf_free(&din);
+	cl_dbuf_free(&dout);
 }
 
 /*
@@ -102,22 +119,14 @@ static void run_scale(bool rows, int m, int n, bool values, struct call *c)
 	float *in = cl_random_floats(count, run_seed ^ (count * 31 + m));
 	float *want = (float *)malloc(count * sizeof(float));
 	float *got = (float *)malloc(count * sizeof(float));
-	struct cl_dbuf din, dout;
 
 	ck_assert(want && got);
 	snprintf(c->what, sizeof(c->what), "%s(m=%d, n=%d, a=%g)",
 		 rows ? "coal_scale_rows" : "coal_scale_cols", m, n, scale_a);
-	cl_dbuf_alloc(&din, count);
-	cl_dbuf_alloc(&dout, count);
-	cl_dbuf_upload(&din, in);
-	cl_dbuf_poison(&dout);
-	CL_CUDA_CHECK(cudaDeviceSynchronize());
-	cl_ledger_begin();
-	(rows ? coal_scale_rows : coal_scale_cols)(din.d, dout.d, m, n, scale_a);
-	c->ledger = cl_finish_call(c->what, "in or out", 0, c->cfg, sizeof(c->cfg));
-	check_guards(c, &dout, &din);
+	call_launcher(c, in, count, count, values ? got : NULL, [=](const float *i, float *o) {
+		(rows ? coal_scale_rows : coal_scale_cols)(i, o, m, n, scale_a);
+	});
 	if (values) {
-		cl_dbuf_download(&dout, got);
 		for (size_t i = 0; i < count; i++)
 			want[i] = scale_a * in[i];
 		where_cols = n;
@@ -125,8 +134,6 @@ static void run_scale(bool rows, int m, int n, bool values, struct call *c)
 			     "an element holds a value that belongs elsewhere: element (row, col) "
 			     "is at [row * n + col]");
 	}
-	cl_dbuf_free(&din);
-	cl_dbuf_free(&dout);
 	free(in);
 	free(want);
 	free(got);
@@ -205,21 +212,12 @@ static void run_strided(int n, int stride)
 	size_t nin = (size_t)n * stride;
 	float *in = cl_random_floats(nin, run_seed ^ (nin * 7 + stride));
 	float *want = (float *)malloc(n * sizeof(float)), *got = (float *)malloc(n * sizeof(float));
-	struct cl_dbuf din, dout;
 	struct call c;
 
 	ck_assert(want && got);
 	snprintf(c.what, sizeof(c.what), "coal_copy_strided(n=%d, stride=%d)", n, stride);
-	cl_dbuf_alloc(&din, nin);
-	cl_dbuf_alloc(&dout, n);
-	cl_dbuf_upload(&din, in);
-	cl_dbuf_poison(&dout);
-	CL_CUDA_CHECK(cudaDeviceSynchronize());
-	cl_ledger_begin();
-	coal_copy_strided(din.d, dout.d, n, stride);
-	c.ledger = cl_finish_call(c.what, "in or out", 0, c.cfg, sizeof(c.cfg));
-	check_guards(&c, &dout, &din);
-	cl_dbuf_download(&dout, got);
+	call_launcher(&c, in, nin, n, got,
+		      [=](const float *i, float *o) { coal_copy_strided(i, o, n, stride); });
 	for (int i = 0; i < n; i++)
 		want[i] = in[(size_t)i * stride];
 	report_wrong(&c, got, want, n, where_1d,
@@ -227,8 +225,6 @@ static void run_strided(int n, int stride)
 			     ? "out[i] must be in[i * stride], not in[i]"
 			     : "an element holds a value from the wrong place: out[i] = in[i * "
 			       "stride]");
-	cl_dbuf_free(&din);
-	cl_dbuf_free(&dout);
 	free(in);
 	free(want);
 	free(got);
@@ -253,22 +249,14 @@ static void run_transpose(bool tiled, int m, int n, bool values, struct call *c)
 	float *in = cl_random_floats(count, run_seed ^ (count * 13 + n));
 	float *want = (float *)malloc(count * sizeof(float));
 	float *got = (float *)malloc(count * sizeof(float));
-	struct cl_dbuf din, dout;
 
 	ck_assert(want && got);
 	snprintf(c->what, sizeof(c->what), "%s(m=%d, n=%d)",
 		 tiled ? "coal_transpose_tiled" : "coal_transpose_naive", m, n);
-	cl_dbuf_alloc(&din, count);
-	cl_dbuf_alloc(&dout, count);
-	cl_dbuf_upload(&din, in);
-	cl_dbuf_poison(&dout);
-	CL_CUDA_CHECK(cudaDeviceSynchronize());
-	cl_ledger_begin();
-	(tiled ? coal_transpose_tiled : coal_transpose_naive)(din.d, dout.d, m, n);
-	c->ledger = cl_finish_call(c->what, "in or out", 0, c->cfg, sizeof(c->cfg));
-	check_guards(c, &dout, &din);
+	call_launcher(c, in, count, count, values ? got : NULL, [=](const float *i, float *o) {
+		(tiled ? coal_transpose_tiled : coal_transpose_naive)(i, o, m, n);
+	});
 	if (values) {
-		cl_dbuf_download(&dout, got);
 		for (int r = 0; r < m; r++)
 			for (int col = 0; col < n; col++)
 				want[(size_t)col * m + r] = in[(size_t)r * n + col];
@@ -283,8 +271,6 @@ static void run_transpose(bool tiled, int m, int n, bool values, struct call *c)
 					    : "an element holds a value that belongs elsewhere: out "
 					      "has n rows of m, out[col * m + row] = in[row * n + col]");
 	}
-	cl_dbuf_free(&din);
-	cl_dbuf_free(&dout);
 	free(in);
 	free(want);
 	free(got);

@@ -226,12 +226,9 @@ static void compare_scaled(const char *what, const char *cfg, const float *in, c
 static void check_guards(const char *what, const char *cfg, const struct cl_dbuf *out,
 			 const struct cl_dbuf *in)
 {
-	char msg[512];
-	if (cl_dbuf_check_guards(out, "out", msg, sizeof(msg)) ||
-	    cl_dbuf_check_guards(in, "in", msg, sizeof(msg)))
-		ck_abort_msg("%s %s (launch: %s)\nhint: threads outside the data must not write: "
-			     "test the row and the column (and the plane) against the size first",
-			     what, msg, cfg);
+	cl_assert_guards_out_in(what, cfg, out, in,
+				"threads outside the data must not write: test the row and the "
+				"column (and the plane) against the size first");
 }
 
 static const struct cl_ledger *run_picture(int m, int n, bool values)
