@@ -65,7 +65,8 @@ CUDALAB  := $(BUILD)/bin/cudalab
 # --- the lab harnesses (trusted, built once) -------------------------------
 LABS        := $(patsubst labs/%/lab.conf,%,$(wildcard labs/*/lab.conf))
 # bench.cu is the timing engine: it goes into the timing drivers only
-COMMON_SRCS := $(filter-out labs/common/probe.cu labs/common/bench.cu,$(wildcard labs/common/*.cu))
+COMMON_SRCS := $(filter-out labs/common/probe.cu labs/common/bench.cu labs/common/profile.cu,\
+		 $(wildcard labs/common/*.cu))
 COMMON_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(COMMON_SRCS))
 PROBE       := $(BUILD)/bin/cudalab-probe
 # Launches, allocations and frees made by student code are recorded by the
@@ -87,6 +88,13 @@ BENCH_RSPS := $(BENCH_LABS:%=$(BUILD)/labs/%/link-bench.rsp)
 BENCH_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread
 BENCH_SELFTEST := $(BUILD)/t/bench-selftest
 # labs with per-student questions: tests/questions_<lab>.cu prints a sheet
+# Labs whose launchers are profiled (sectors per request): a profile driver,
+# linked with the submission on a GPU (run under Nsight Compute), and on the
+# CPU emulator's trace runtime.
+PROFILE_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/profile_$(l).cu),$(l)))
+PROFILE_RSPS = $(PROFILE_LABS:%=$(BUILD)/labs/%/link-profile.rsp) \
+		$(if $(EMU),$(PROFILE_LABS:%=$(BUILD)/labs/%/link-trace.rsp))
+NCU := $(firstword $(wildcard $(CUDA_ROOT)/bin/ncu) $(shell command -v ncu 2>/dev/null))
 QUESTION_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/questions_$(l).cu),$(l)))
 QUESTION_BINS := $(QUESTION_LABS:%=$(BUILD)/labs/%/questions)
 lab_symbols = $(shell sed -n 's/^symbols *= *//p' labs/$(1)/lab.conf)
@@ -106,6 +114,10 @@ EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp) $(LABS:%=$(BUILD)
 # The AddressSanitizer build: failed emulated tests run again with it.
 EMU_ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer -DCUDAEMU_SERIAL_SHARED
 EMU_ASAN_RUNTIME := $(BUILD)/emu/runtime-asan.o $(BUILD)/emu/switch_x86_64.o
+# The trace build: the submission compiled with -fsanitize=thread calls the
+# trace runtime's hooks before each memory access (no ThreadSanitizer linked).
+EMU_TRACE_FLAGS := -fsanitize=thread
+EMU_TRACE_RUNTIME := $(BUILD)/emu/runtime-trace.o $(BUILD)/emu/switch_x86_64.o
 TOOLCHAIN := $(BUILD)/toolchain.conf
 
 # --- the grader's own tests ------------------------------------------------
@@ -115,7 +127,8 @@ DEPS_OK   := $(BUILD)/.deps-ok
 
 .PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format
 
-all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(QUESTION_BINS) $(EMU_RSPS) $(TOOLCHAIN)
+all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(PROFILE_RSPS) $(QUESTION_BINS) $(EMU_RSPS) \
+	$(TOOLCHAIN)
 
 help:
 	@echo 'cudalab targets:'
@@ -240,6 +253,27 @@ $(BUILD)/labs/%/link-bench.rsp: $(BUILD)/labs/common/bench.o Makefile | $(DEPS_O
 	$(Q)printf '%s\n' $(abspath $(BUILD)/labs/$*/tests/bench_$*.o $(BUILD)/labs/common/bench.o \
 		$(call ref_objs,$*)) $(BENCH_LIBS) > $@
 
+# The profile drivers' response files: on a GPU, and on the trace runtime.
+$(BUILD)/labs/%/link-profile.rsp: $(COMMON_OBJS) $(BUILD)/labs/common/profile.o Makefile \
+		| $(DEPS_OK)
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' $(abspath $(BUILD)/labs/$*/tests/profile_$*.o \
+		$(BUILD)/labs/common/profile.o $(COMMON_OBJS)) $(HARNESS_LIBS) > $@
+
+$(BUILD)/labs/%/link-trace.rsp: $(EMU_COMMON_OBJS) $(BUILD)/emu/labs/common/profile.o \
+		$(EMU_TRACE_RUNTIME) Makefile | $(DEPS_OK)
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' $(abspath $(BUILD)/emu/labs/$*/tests/profile_$*.o \
+		$(BUILD)/emu/labs/common/profile.o $(EMU_COMMON_OBJS) $(EMU_TRACE_RUNTIME)) \
+		$(EMU_LIBS) > $@
+
+$(foreach l,$(PROFILE_LABS),$(eval $(BUILD)/labs/$(l)/link-profile.rsp: \
+	$(BUILD)/labs/$(l)/tests/profile_$(l).o))
+$(foreach l,$(PROFILE_LABS),$(eval $(BUILD)/labs/$(l)/link-trace.rsp: \
+	$(BUILD)/emu/labs/$(l)/tests/profile_$(l).o))
+
 $(foreach l,$(BENCH_LABS),$(eval $(BUILD)/labs/$(l)/link-bench.rsp: \
 	$(BUILD)/labs/$(l)/tests/bench_$(l).o $(call ref_objs,$(l)) labs/$(l)/lab.conf))
 
@@ -265,8 +299,10 @@ $(TOOLCHAIN): Makefile | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' '[toolchain]' 'root = $(CURDIR)' 'nvcc = $(NVCC)' 'cxx = $(CXX)' \
 		'nm = $(NM)' 'readelf = $(READELF)' 'nvcc_flags = $(NVCC_FLAGS)' \
-		'probe = $(abspath $(PROBE))' $(if $(EMU),'emu_cxxflags = $(EMU_CXXFLAGS)' \
-		'emu_asan_cxxflags = $(EMU_CXXFLAGS) $(EMU_ASAN_FLAGS)') > $@
+		'probe = $(abspath $(PROBE))' $(if $(NCU),'ncu = $(NCU)') \
+		$(if $(EMU),'emu_cxxflags = $(EMU_CXXFLAGS)' \
+		'emu_asan_cxxflags = $(EMU_CXXFLAGS) $(EMU_ASAN_FLAGS)' \
+		'emu_trace_cxxflags = $(EMU_CXXFLAGS) $(EMU_TRACE_FLAGS)') > $@
 
 # --- the emulated harnesses
 $(BUILD)/emu/runtime.o: $(EMU_DIR)/runtime.cc | $(DEPS_OK)
@@ -282,6 +318,13 @@ $(BUILD)/emu/runtime-asan.o: $(EMU_DIR)/runtime.cc | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CXX) -std=c++17 -O1 -g -pthread -Wall -Wextra -Wno-unused-parameter \
 		-DCUDAEMU_ASAN -DCUDAEMU_SERIAL_SHARED -fno-omit-frame-pointer \
+		-I$(CUDA_ROOT)/include -I$(EMU_DIR) -MMD -MP -c $< -o $@
+
+$(BUILD)/emu/runtime-trace.o: $(EMU_DIR)/runtime.cc | $(DEPS_OK)
+	$(call need_nvcc)
+	$(quiet) CXX $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) -std=c++17 -O2 -g -pthread -Wall -Wextra -Wno-unused-parameter -DCUDAEMU_TRACE \
 		-I$(CUDA_ROOT)/include -I$(EMU_DIR) -MMD -MP -c $< -o $@
 
 $(BUILD)/emu/switch_x86_64.o: $(EMU_DIR)/switch_x86_64.S

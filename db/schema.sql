@@ -65,8 +65,9 @@ CREATE TABLE test_results (
 	bonus       INTEGER NOT NULL,
 	message     TEXT,
 	seconds     REAL,
-	kind        TEXT NOT NULL DEFAULT 'correctness' -- correctness, or timing (points by ratio)
-	            CHECK (kind IN ('correctness', 'timing')),
+	kind        TEXT NOT NULL DEFAULT 'correctness' -- correctness; timing (points by ratio);
+	            -- sectors (a profiled launcher's memory requests)
+	            CHECK (kind IN ('correctness', 'timing', 'sectors')),
 	PRIMARY KEY (run_id, part, name)
 );
 

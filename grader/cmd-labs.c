@@ -79,6 +79,9 @@ int cmd_labs(int argc, char **argv)
 			for (size_t t = 0; t < cfg.ntimings; t++)
 				if (!strcmp(cfg.timings[t].part, part->name))
 					printf(" %s=%g", cfg.timings[t].test, cfg.timings[t].points);
+			for (size_t t = 0; t < cfg.nsectors; t++)
+				if (!strcmp(cfg.sectors[t].part, part->name))
+					printf(" %s=%g", cfg.sectors[t].name, cfg.sectors[t].points);
 			printf("\n");
 		}
 		print_timing_rules(&cfg);

@@ -232,6 +232,52 @@ static int timing_key(struct parse_state *st, struct lab_timing *t, const char *
 	return 0;
 }
 
+static struct lab_sectors *find_or_add_sectors(struct lab_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nsectors; i++)
+		if (!strcmp(cfg->sectors[i].name, name))
+			return &cfg->sectors[i];
+	cfg->sectors = xrealloc(cfg->sectors, (cfg->nsectors + 1) * sizeof(*cfg->sectors));
+	struct lab_sectors *s = &cfg->sectors[cfg->nsectors++];
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name);
+	return s;
+}
+
+static int sectors_key(struct parse_state *st, struct lab_sectors *s, const char *key,
+		       const char *value)
+{
+	double d;
+
+	if (!strcmp(key, "part") || !strcmp(key, "call") || !strcmp(key, "judge")) {
+		char **field = key[0] == 'p' ? &s->part : key[0] == 'c' ? &s->call : &s->judge;
+		if (!valid_name(value) && !(key[0] == 'j' && strchr(value, '@'))) {
+			snprintf(st->msg, sizeof(st->msg), "bad %s name '%s'", key, value);
+			return -1;
+		}
+		free(*field);
+		*field = xstrdup(value);
+		return 0;
+	}
+	if (parse_number(value, &d) || d < 0) {
+		snprintf(st->msg, sizeof(st->msg), "'%s' must be a number of at least 0, not '%s'",
+			 key, value);
+		return -1;
+	}
+	if (!strcmp(key, "points"))
+		s->points = d;
+	else if (!strcmp(key, "max_load") && (d == 0 || d >= 1))
+		s->max_load = d;
+	else if (!strcmp(key, "max_store") && (d == 0 || d >= 1))
+		s->max_store = d;
+	else {
+		snprintf(st->msg, sizeof(st->msg), "bad key or value '%s = %s' in [sectors %s]", key,
+			 value, s->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct parse_state *st = user;
@@ -258,6 +304,14 @@ static int handler(void *user, const char *section, const char *key, const char 
 			ret = -1;
 		} else {
 			ret = timing_key(st, find_or_add_timing(st->cfg, name), key, value);
+		}
+	} else if (!strncmp(section, "sectors ", 8)) {
+		const char *name = section + 8;
+		if (!valid_name(name)) {
+			snprintf(st->msg, sizeof(st->msg), "bad sectors name '%s'", name);
+			ret = -1;
+		} else {
+			ret = sectors_key(st, find_or_add_sectors(st->cfg, name), key, value);
 		}
 	} else {
 		snprintf(st->msg, sizeof(st->msg), "unknown key '%s' in [%s]", key, section);
@@ -345,6 +399,31 @@ int config_validate(const struct lab_config *cfg, const char *path)
 					     "and size", path, o->name, t->name);
 		}
 	}
+	for (size_t i = 0; i < cfg->nsectors; i++) {
+		struct lab_sectors *s = &cfg->sectors[i];
+		const struct lab_part *p = s->part ? lab_find_part(cfg, s->part) : NULL;
+		if (!p)
+			return error("%s: [sectors %s] needs the part = of a [part] section", path,
+				     s->name);
+		if (!s->call)
+			s->call = xstrdup(s->name);
+		for (size_t k = 0; k < p->ntests; k++)
+			if (!strcmp(p->tests[k].name, s->name))
+				return error("%s: [sectors %s]: part %s already has a test '%s'", path,
+					     s->name, s->part, s->name);
+		for (size_t k = 0; k < cfg->ntimings; k++)
+			if (!strcmp(cfg->timings[k].part, s->part) &&
+			    !strcmp(cfg->timings[k].test, s->name))
+				return error("%s: [sectors %s]: part %s already has a timed test "
+					     "'%s'", path, s->name, s->part, s->name);
+		bool judge_ok = !s->judge;
+		for (size_t k = 0; k < cfg->ntimings && !judge_ok; k++)
+			judge_ok = !strcmp(cfg->timings[k].part, s->part) &&
+				   !strcmp(cfg->timings[k].test, s->judge);
+		if (!judge_ok)
+			return error("%s: [sectors %s]: judge = %s is not a timed test of part %s",
+				     path, s->name, s->judge, s->part);
+	}
 	return 0;
 }
 
@@ -409,7 +488,14 @@ void config_free(struct lab_config *cfg)
 		free(cfg->timings[i].kernel);
 		free(cfg->timings[i].test);
 	}
+	for (size_t i = 0; i < cfg->nsectors; i++) {
+		free(cfg->sectors[i].name);
+		free(cfg->sectors[i].part);
+		free(cfg->sectors[i].call);
+		free(cfg->sectors[i].judge);
+	}
 	free(cfg->timings);
+	free(cfg->sectors);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -423,6 +509,9 @@ double lab_max_points(const struct lab_config *cfg, bool with_bonus)
 	for (size_t i = 0; i < cfg->ntimings; i++)
 		if (with_bonus || !lab_find_part(cfg, cfg->timings[i].part)->bonus)
 			sum += cfg->timings[i].points;
+	for (size_t i = 0; i < cfg->nsectors; i++)
+		if (with_bonus || !lab_find_part(cfg, cfg->sectors[i].part)->bonus)
+			sum += cfg->sectors[i].points;
 	return sum;
 }
 
@@ -469,6 +558,8 @@ static int toolchain_handler(void *user, const char *section, const char *key, c
 		       : !strcmp(key, "probe")      ? &tc->probe
 		       : !strcmp(key, "emu_cxxflags") ? &tc->emu_cxxflags
 		       : !strcmp(key, "emu_asan_cxxflags") ? &tc->emu_asan_cxxflags
+		       : !strcmp(key, "emu_trace_cxxflags") ? &tc->emu_trace_cxxflags
+		       : !strcmp(key, "ncu")        ? &tc->ncu
 						    : NULL;
 	if (!field)
 		return 1;  /* newer keys from a newer Makefile are harmless */
@@ -516,5 +607,7 @@ void toolchain_free(struct toolchain *tc)
 	free(tc->probe);
 	free(tc->emu_cxxflags);
 	free(tc->emu_asan_cxxflags);
+	free(tc->emu_trace_cxxflags);
+	free(tc->ncu);
 	memset(tc, 0, sizeof(*tc));
 }

@@ -39,6 +39,21 @@ struct lab_timing {
 	double full_ratio, zero_ratio;
 };
 
+/*
+ * A profiled launcher: the memory requests of the call the lab's profile
+ * driver names `call`, in 32-byte sectors per warp-wide request (Nsight
+ * Compute on a GPU, the emulator's trace on the CPU). All points when loads
+ * and stores stay within max_load and max_store (0: not limited), none
+ * otherwise. Where no counter can be read, the timed test `judge` of the
+ * same part decides alone (NULL: the test is not run).
+ */
+struct lab_sectors {
+	char *name;        /* [sectors NAME]: the test's name */
+	char *part, *call, *judge;
+	double points;     /* 0: measured and shown, not scored */
+	double max_load, max_store;
+};
+
 struct lab_config {
 	char *name, *title, *version;
 	char *dir;                   /* <root>/labs/<name> */
@@ -56,6 +71,8 @@ struct lab_config {
 	size_t ntimings;
 	double timing_cap;           /* seconds of sampling per timed kernel, at most */
 	double timing_timeout;       /* seconds a timed kernel may take in all before the driver is stopped */
+	struct lab_sectors *sectors;
+	size_t nsectors;
 	struct strlist allow_undefined, deny_defined;
 };
 
@@ -81,6 +98,8 @@ struct toolchain {
 	char *nvcc, *cxx, *nm, *readelf, *nvcc_flags, *probe;
 	char *emu_cxxflags;   /* g++ flags of an emulated build; NULL: no emulator here */
 	char *emu_asan_cxxflags;   /* the same, for the AddressSanitizer diagnostic build */
+	char *emu_trace_cxxflags;  /* the same, for the trace build (sectors per request) */
+	char *ncu;                 /* Nsight Compute's command line; NULL: not installed */
 };
 int toolchain_load(const char *build_dir, struct toolchain *tc);
 void toolchain_free(struct toolchain *tc);

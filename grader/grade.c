@@ -13,6 +13,7 @@
 #include "intake.h"
 #include "rewrite.h"
 #include "run.h"
+#include "profile.h"
 #include "timing.h"
 
 #include <errno.h>
@@ -755,6 +756,96 @@ out:
 	return ret;
 }
 
+/* ------------------------------------------------------------- profile */
+
+/* Nsight Compute: the toolchain's, else one on PATH; NULL when there is none. */
+static char *find_ncu(const struct toolchain *tc)
+{
+	if (tc->ncu && !access(tc->ncu, X_OK))
+		return xstrdup(tc->ncu);
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : ""), *save = NULL, *found = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *c = xasprintf("%s/ncu", *d ? d : ".");
+		if (!access(c, X_OK))
+			found = c;
+		else
+			free(c);
+	}
+	free(copy);
+	return found;
+}
+
+/*
+ * Once the tests and the timing ran: links the submission with the lab's
+ * profile driver (on a GPU) or compiles it again for the emulator's trace
+ * runtime, and counts the memory requests of every profiled launcher whose
+ * part passed.
+ */
+static int profile_kernels(const struct toolchain *tc, const struct lab_config *cfg,
+			   const char *workdir, struct result *r)
+{
+	struct strlist objs = STRLIST_INIT;
+	char *binary = NULL, *log = NULL, **env = NULL, *ncu = NULL, *why = NULL;
+	bool gpu = r->mode == MODE_GPU;
+	int ret = 0;
+
+	if (!profile_plan(cfg, r))
+		goto out;
+	char *rsp = xasprintf("%s/labs/%s/%s", tc->build, cfg->name,
+			      gpu ? "link-profile.rsp" : "link-trace.rsp");
+	bool built = !access(rsp, R_OK);
+	free(rsp);
+	if (!built) {
+		profile_without_counters(cfg, r, "this lab has no profile driver built here");
+		goto out;
+	}
+	if (gpu) {
+		ncu = find_ncu(tc);
+		if (!ncu) {
+			profile_without_counters(cfg, r, "Nsight Compute (ncu) is not installed");
+			goto out;
+		}
+		student_objects(cfg, workdir, &objs);
+	} else {
+		if (!tc->emu_trace_cxxflags) {
+			profile_without_counters(cfg, r, "no trace build of the emulator here");
+			goto out;
+		}
+		ret = compile_emulated(tc, cfg, workdir, tc->emu_trace_cxxflags, "trace", &objs,
+				       &log);
+		if (ret < 0)
+			goto out;
+		if (ret) {
+			why = xasprintf("the emulator's trace build failed: %s", log);
+			profile_without_counters(cfg, r, why);
+			ret = 0;
+			goto out;
+		}
+	}
+	ret = link_binary(tc, cfg, &objs, gpu ? "link-profile.rsp" : "link-trace.rsp", workdir,
+			  gpu ? "profile_gpu" : "profile_trace", &binary, &log);
+	if (ret > 0) {
+		why = xasprintf("the profile driver could not be linked with the submission: %s",
+				log);
+		profile_without_counters(cfg, r, why);
+		ret = 0;
+		goto out;
+	}
+	if (ret)
+		goto out;
+	env = grade_child_env();
+	ret = profile_run(cfg, workdir, binary, ncu, (const char *const *)env, r);
+out:
+	free_env(env);
+	free(binary);
+	free(log);
+	free(ncu);
+	free(why);
+	strlist_clear(&objs);
+	return ret;
+}
+
 /* -------------------------------------------------------------- grading */
 
 static unsigned long long fresh_seed(void)
@@ -823,7 +914,8 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		if (r->mode == MODE_EMULATED)
 			r->state_reason = xstrdup("emulated on the CPU: a pre-check of correctness, "
 						  "not a grade; run on a GPU for the grade");
-		if (run_tests(tc, cfg, workdir, binary, r) || time_kernels(tc, cfg, workdir, r))
+		if (run_tests(tc, cfg, workdir, binary, r) || time_kernels(tc, cfg, workdir, r) ||
+		    profile_kernels(tc, cfg, workdir, r))
 			goto out_workdir;
 	}
 	ret = 0;

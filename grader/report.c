@@ -113,6 +113,43 @@ static void print_timing(FILE *out, const struct result *r)
 			r->timing.ceiling_note);
 }
 
+/* Sectors per request of the profiled launchers, where they were counted. */
+static void print_sectors(FILE *out, const struct result *r)
+{
+	int pw = column_width(r, false, false, 6), tw = 4, cw = 4;
+	const char *source = NULL;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct graded_test *t = &r->tests[i];
+		if (t->kind != KIND_SECTORS || !t->sectors->measured)
+			continue;
+		source = t->sectors->source;
+		if ((int)strlen(t->name) > tw)
+			tw = (int)strlen(t->name);
+		if ((int)strlen(t->sectors->call) > cw)
+			cw = (int)strlen(t->sectors->call);
+	}
+	if (!source || r->build != BUILD_OK)
+		return;
+	fprintf(out, "\nmemory requests, 32-byte sectors per warp-wide request (%s):\n", source);
+	fprintf(out, "%-*s %-*s %-*s %7s %7s %9s\n", pw, "part", tw, "test", cw, "call", "loads",
+		"stores", "points");
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct graded_test *t = &r->tests[i];
+		const struct sectors_measure *m = t->sectors;
+		if (t->kind != KIND_SECTORS || !m->measured)
+			continue;
+		char ld[16] = "-", st[16] = "-", pts[32];
+		if (m->load_requests)
+			snprintf(ld, sizeof(ld), "%.2f", (double)m->load_sectors / m->load_requests);
+		if (m->store_requests)
+			snprintf(st, sizeof(st), "%.2f", (double)m->store_sectors / m->store_requests);
+		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
+		fprintf(out, "%-*s %-*s %-*s %7s %7s %9s\n", pw, t->part, tw, t->name, cw, m->call, ld,
+			st, pts);
+	}
+}
+
 void report_result(FILE *out, const struct result *r)
 {
 	size_t nfail = 0;
@@ -149,6 +186,7 @@ void report_result(FILE *out, const struct result *r)
 	}
 
 	print_timing(out, r);
+	print_sectors(out, r);
 
 	if (nfail) {
 		fprintf(out, "\nfailures:\n");

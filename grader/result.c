@@ -16,7 +16,7 @@ static const char *const build_names[] = {"not-attempted", "ok",           "refu
 					  "compile-error", "audit-failed", "link-error"};
 static const char *const state_names[] = {"complete", "incomplete", "not-built"};
 static const char *const mode_names[] = {"none", "gpu", "emulated", "cpu"};
-static const char *const kind_names[] = {"correctness", "timing"};
+static const char *const kind_names[] = {"correctness", "timing", "sectors"};
 
 const char *test_kind_name(enum test_kind k)
 {
@@ -53,7 +53,7 @@ void result_init(struct result *r, const struct lab_config *cfg)
 	r->lab_version = xstrdup(cfg->version ? cfg->version : "0");
 	for (size_t p = 0; p < cfg->nparts; p++)
 		n += cfg->parts[p].ntests;
-	r->tests = xcalloc(n + cfg->ntimings, sizeof(*r->tests));
+	r->tests = xcalloc(n + cfg->ntimings + cfg->nsectors, sizeof(*r->tests));
 	for (size_t p = 0; p < cfg->nparts; p++)
 		for (size_t t = 0; t < cfg->parts[p].ntests; t++) {
 			struct graded_test *tr = &r->tests[r->ntests++];
@@ -77,6 +77,20 @@ void result_init(struct result *r, const struct lab_config *cfg)
 		tr->timing->size = lt->size;
 		tr->max_points = lt->points;
 		tr->bonus = lab_find_part(cfg, lt->part)->bonus;
+		tr->status = TEST_NOT_RUN;
+		tr->seconds = -1;
+	}
+	for (size_t i = 0; i < cfg->nsectors; i++) {
+		const struct lab_sectors *ls = &cfg->sectors[i];
+		struct graded_test *tr = &r->tests[r->ntests++];
+		tr->part = xstrdup(ls->part);
+		tr->name = xstrdup(ls->name);
+		tr->id = xasprintf("sectors_%s_%s", cfg->name, ls->name);
+		tr->kind = KIND_SECTORS;
+		tr->sectors = xcalloc(1, sizeof(*tr->sectors));
+		tr->sectors->call = xstrdup(ls->call);
+		tr->max_points = ls->points;
+		tr->bonus = lab_find_part(cfg, ls->part)->bonus;
 		tr->status = TEST_NOT_RUN;
 		tr->seconds = -1;
 	}
@@ -124,7 +138,8 @@ void result_finish(struct result *r)
 		else
 			r->max_score += t->max_points;
 		r->score += t->points;
-		not_run |= t->status == TEST_NOT_RUN;
+		/* one worth nothing (shown, not scored) cannot hold a grade back */
+		not_run |= t->status == TEST_NOT_RUN && t->max_points > 0;
 	}
 	if (r->build != BUILD_OK)
 		r->state = RUN_NOT_BUILT;
@@ -181,6 +196,25 @@ static json_t *timing_json(const struct timing_measure *m)
 	json_object_set_new(o, "subject", str_or_null(m->subject));
 	json_object_set_new(o, "baseline", str_or_null(m->baseline));
 	json_object_set_new(o, "flagged", json_boolean(m->flagged));
+	return o;
+}
+
+static json_t *sectors_json(const struct sectors_measure *m)
+{
+	json_t *o = json_pack("{s:s, s:b}", "call", m->call, "measured", m->measured);
+	if (!m->measured)
+		return o;
+	json_object_set_new(o, "source", json_string(m->source));
+	json_object_set_new(o, "load_requests", json_integer((json_int_t)m->load_requests));
+	json_object_set_new(o, "load_sectors", json_integer((json_int_t)m->load_sectors));
+	json_object_set_new(o, "store_requests", json_integer((json_int_t)m->store_requests));
+	json_object_set_new(o, "store_sectors", json_integer((json_int_t)m->store_sectors));
+	json_object_set_new(o, "load_sectors_per_request",
+			    m->load_requests ? json_real((double)m->load_sectors / m->load_requests)
+					     : json_null());
+	json_object_set_new(o, "store_sectors_per_request",
+			    m->store_requests ? json_real((double)m->store_sectors / m->store_requests)
+					      : json_null());
 	return o;
 }
 
@@ -254,6 +288,8 @@ char *result_to_json(const struct result *r, bool indent)
 		json_object_set_new(o, "kind", json_string(test_kind_name(t->kind)));
 		if (t->timing)
 			json_object_set_new(o, "timing", timing_json(t->timing));
+		if (t->sectors)
+			json_object_set_new(o, "sectors", sectors_json(t->sectors));
 		json_array_append_new(tests, o);
 	}
 	json_object_set_new(doc, "tests", tests);
@@ -299,6 +335,9 @@ void result_release(struct result *r)
 		free(r->tests[i].name);
 		free(r->tests[i].id);
 		free(r->tests[i].message);
+		if (r->tests[i].sectors)
+			free(r->tests[i].sectors->call);
+		free(r->tests[i].sectors);
 		if (r->tests[i].timing) {
 			free(r->tests[i].timing->kernel);
 			free(r->tests[i].timing->subject);

@@ -40,6 +40,7 @@ enum run_state {
 enum test_kind {
 	KIND_CORRECTNESS,     /* a Check test: all points or none */
 	KIND_TIMING,          /* a timed kernel: points by its time against the reference's */
+	KIND_SECTORS,         /* a profiled launcher: its memory requests' sectors, all or none */
 };
 
 /* What the timing driver measured for one kernel at one size. */
@@ -66,11 +67,20 @@ struct timing_measure {
  */
 const char *timing_rate(char *buf, size_t len, double gflops, double gbs);
 
+/* What was counted of one profiled launcher's global memory requests. */
+struct sectors_measure {
+	char *call;            /* the profile driver's name for it */
+	const char *source;    /* "Nsight Compute" or "the emulator's trace" */
+	unsigned long long load_requests, load_sectors, store_requests, store_sectors;
+	bool measured;
+};
+
 struct graded_test {
 	char *part, *name;     /* lab.conf's part and test name ("time@2048" when timed) */
 	char *id;              /* Check's test function, or time_<lab>_<part>_<size> */
 	enum test_kind kind;
 	struct timing_measure *timing;   /* KIND_TIMING only */
+	struct sectors_measure *sectors; /* KIND_SECTORS only */
 	enum test_status status;
 	double points, max_points;
 	bool bonus;

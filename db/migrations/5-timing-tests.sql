@@ -4,6 +4,31 @@
 -- the driver timed, and keeps GB/s and what was timed against what when that
 -- is not the submission against the reference. Earlier rows keep their
 -- values; their test was time@SIZE and their kernel the part.
+-- A test may also be of kind 'sectors': a profiled launcher, scored by the
+-- sectors per request of its memory requests. SQLite cannot change a CHECK
+-- in place, so test_results is rebuilt with the same rows.
+CREATE TABLE test_results_v5 (
+	run_id      INTEGER NOT NULL REFERENCES runs(id),
+	part        TEXT NOT NULL,
+	name        TEXT NOT NULL,
+	status      TEXT NOT NULL CHECK (status IN ('pass', 'fail', 'timeout', 'crash', 'not-run')),
+	points      REAL NOT NULL,
+	max_points  REAL NOT NULL,
+	bonus       INTEGER NOT NULL,
+	message     TEXT,
+	seconds     REAL,
+	kind        TEXT NOT NULL DEFAULT 'correctness' -- correctness; timing (points by ratio);
+	            -- sectors (a profiled launcher's memory requests)
+	            CHECK (kind IN ('correctness', 'timing', 'sectors')),
+	PRIMARY KEY (run_id, part, name)
+);
+INSERT INTO test_results_v5 (run_id, part, name, status, points, max_points, bonus, message,
+	seconds, kind)
+	SELECT run_id, part, name, status, points, max_points, bonus, message, seconds, kind
+	FROM test_results;
+DROP TABLE test_results;
+ALTER TABLE test_results_v5 RENAME TO test_results;
+
 CREATE TABLE timings_v5 (
 	run_id      INTEGER NOT NULL REFERENCES runs(id),
 	part        TEXT NOT NULL,

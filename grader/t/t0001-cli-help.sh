@@ -29,7 +29,7 @@ test_expect_success 'cudalab labs lists the labs with their parts and points' '
 	grep -q "none from 3 times" out &&
 	grep -q "^grid: .*(43 points)" out && grep -q "questions .*vector=2 image=4 picture=3" out &&
 	grep -q "^occupancy: .*(16 points)" out &&
-	grep -q "^coalescing: .*(35 points)" out &&
+	grep -q "^coalescing: .*(39 points)" out &&
 	grep -q "strided .*: exact=4 stride-1=0 stride-2=0" out &&
 	grep -q "none from the second: time-rows 1.15..2.5, rows-vs-cols 0.5..0.9" out
 '

@@ -10,7 +10,7 @@ require_gpu
 test_expect_success 'the coalescing reference scores full marks (exit 0)' '
 	grade_fixture "$T_ROOT/reference/coalescing" r.json &&
 	[ "$(cat r.json.exit)" = 0 ] &&
-	[ "$(jq .score r.json)" = 35 ] && [ "$(jq -r .status r.json)" = complete ] || {
+	[ "$(jq .score r.json)" = 39 ] && [ "$(jq -r .status r.json)" = complete ] || {
 		cat r.json.txt; false; }
 '
 test_expect_success 'every timed kernel is measured, in GB/s, each against the reference within 3 %' '
@@ -31,10 +31,18 @@ test_expect_success 'the report shows the bandwidth curve of the strided copy' '
 	grep -Eq "^strided +stride-32 +[0-9]+ GB/s +[0-9]+ GB/s" r.json.txt &&
 	grep -Eq "^scale +rows-vs-cols .* against your coal_scale_cols" r.json.txt
 '
+test_expect_success 'Nsight Compute counts the sectors per request the emulator'"'"'s trace counts' '
+	spr() { jq -r ".tests[] | select(.name == \"$1\") | .sectors | select(.source == \"Nsight Compute\") |
+		\"\(.load_sectors_per_request) \(.store_sectors_per_request)\"" r.json; } &&
+	[ "$(spr coalesced-rows)" = "4 4" ] && [ "$(spr coalesced-tiled)" = "4 4" ] &&
+	[ "$(spr sectors-cols)" = "32 32" ] && [ "$(spr sectors-naive)" = "4 32" ] &&
+	[ "$(spr sectors-stride32)" = "32 4" ] || {
+		jq -c ".tests[] | select(.kind == \"sectors\") | [.name, .status, .message]" r.json; false; }
+'
 test_expect_success 'the coalescing stub fails every test, each with what to do (exit 1)' '
 	grade_fixture "$T_ROOT/student_template/coalescing" s.json &&
 	[ "$(cat s.json.exit)" = 1 ] && [ "$(jq .score s.json)" = 0 ] &&
-	[ "$(jq "[.tests[] | select(.message | test(\"launched no kernel|not timed\") | not)] | length" s.json)" = 0 ]
+	[ "$(jq "[.tests[] | select(.message | test(\"launched no kernel|not timed|not profiled\") | not)] | length" s.json)" = 0 ]
 '
 test_fixtures coalescing
 test_done

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Without a GPU, on the CPU emulator: the coalescing lab's reference passes
-# every correctness test (timing is not run: it needs a GPU), the stub fails
-# every test with a message that says what to do, and every fixture gets the
-# verdict its expect file pins.
+# every correctness test, and its memory requests, counted by the emulator's
+# trace, are those Nsight Compute counts on a GPU (timing is not run: it needs
+# a GPU); the stub fails every test with a message that says what to do; and
+# every fixture gets the verdict its expect file pins.
 . "$(dirname "$0")/lib.sh"
 cpu_only
 gpu_available && skip_all "a GPU is here: t3005 grades the coalescing lab on it"
@@ -13,7 +14,7 @@ test_expect_success 'the coalescing reference passes every correctness test emul
 	[ "$(cat r.json.exit)" = 4 ] && [ "$(jq -r .mode r.json)" = emulated ] &&
 	[ "$(jq "[.tests[] | select(.kind == \"correctness\" and .status != \"pass\")] | length" r.json)" = 0 ] &&
 	[ "$(jq "[.tests[] | select(.kind == \"timing\" and .status != \"not-run\")] | length" r.json)" = 0 ] &&
-	[ "$(jq .score r.json)" = 24 ] && [ "$(jq .max_score r.json)" = 35 ] || {
+	[ "$(jq .score r.json)" = 28 ] && [ "$(jq .max_score r.json)" = 39 ] || {
 		jq -r ".tests[] | select(.status != \"pass\") | .message" r.json; false; }
 '
 test_expect_success 'the coalescing stub fails every test, each with what to do' '
@@ -26,6 +27,14 @@ test_expect_success 'the coalescing stub fails every test, each with what to do'
 test_expect_success 'the terminal report lists every timed test as not run, saying why' '
 	grep -q "^timing      not run: timing needs a GPU" r.json.txt &&
 	grep -Eq "^scale +rows-vs-cols +not run +0/3" r.json.txt
+'
+test_expect_success 'the trace counts the sectors per request that Nsight Compute counts on a GPU' '
+	spr() { jq -r ".tests[] | select(.name == \"$1\") | .sectors | select(.source == \"the emulator'"'"'s trace\") |
+		\"\(.load_sectors_per_request) \(.store_sectors_per_request)\"" r.json; } &&
+	[ "$(spr coalesced-rows)" = "4 4" ] && [ "$(spr coalesced-tiled)" = "4 4" ] &&
+	[ "$(spr sectors-cols)" = "32 32" ] && [ "$(spr sectors-naive)" = "4 32" ] &&
+	[ "$(spr sectors-stride32)" = "32 4" ] &&
+	grep -q "^memory requests, 32-byte sectors per warp-wide request (the emulator.s trace):" r.json.txt
 '
 export EXPECT_EMULATED=1
 test_fixtures coalescing " emulated"

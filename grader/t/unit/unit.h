@@ -14,6 +14,7 @@ Suite *run_suite(void);
 Suite *checklog_suite(void);
 Suite *rewrite_suite(void);
 Suite *timing_suite(void);
+Suite *profile_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);

@@ -11,6 +11,13 @@
  *
  * Must not: print. What went wrong is kept for cudaemu_error_detail(), which
  * the harness adds to its messages.
+ *
+ * Built with CUDAEMU_TRACE (the trace runtime), it also counts, for every
+ * warp-wide request a kernel makes to device memory, the 32-byte sectors the
+ * request touches, as Nsight Compute's sectors per request does on a GPU.
+ * The submission is then compiled with -fsanitize=thread, so the compiler
+ * calls a hook before every memory access; the hooks are here, and no
+ * ThreadSanitizer library is linked. Blocks run one at a time.
  */
 #include "cudaemu.h"
 
@@ -32,6 +39,10 @@
 /* The harness's reporter of an AddressSanitizer finding, when linked in. */
 extern "C" void cudaemu_on_asan_report(const char *report, const char *who)
 	__attribute__((weak));
+#endif
+#ifdef CUDAEMU_TRACE
+#include <unordered_map>
+#include <vector>
 #endif
 
 __thread uint3 threadIdx;
@@ -259,8 +270,15 @@ void shared_block_start(worker *w)
 	w->nsites = 0;
 }
 
+#ifdef CUDAEMU_TRACE
+void trace_block_end(void);
+#endif
+
 void shared_block_end(worker *w)
 {
+#ifdef CUDAEMU_TRACE
+	trace_block_end();
+#endif
 #ifdef CUDAEMU_ASAN
 	for (int i = 0; i < w->nsites; i++)
 		free(w->sites[i].p);
@@ -562,8 +580,9 @@ int worker_count(unsigned long long nblocks)
 {
 	const char *env = getenv("CUDAEMU_WORKERS");
 	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
-#ifdef CUDAEMU_SERIAL_SHARED
-	n = 1;   /* shared memory is plain static storage: one block at a time */
+#if defined(CUDAEMU_SERIAL_SHARED) || defined(CUDAEMU_TRACE)
+	n = 1;   /* shared memory is plain static storage, or the trace is one
+		  * block's at a time */
 #endif
 	if (n < 1)
 		n = 1;
@@ -1147,3 +1166,175 @@ extern "C" const char *cudaGetErrorString(cudaError_t e)
 	const error_text *t = lookup(e);
 	return t ? t->text : "unrecognized error code";
 }
+
+/* ------------------------------------------------------------ trace mode */
+#ifdef CUDAEMU_TRACE
+namespace {
+
+/*
+ * One warp-wide request: the accesses that the 32 threads of one warp make
+ * from one instruction (the hook's return address) for the same time (each
+ * thread's k-th pass there), loads and stores apart.
+ */
+struct request_key {
+	uintptr_t pc;
+	unsigned warp, pass;
+	bool store;
+	bool operator==(const request_key &o) const
+	{
+		return pc == o.pc && warp == o.warp && pass == o.pass && store == o.store;
+	}
+};
+
+struct request_hash {
+	size_t operator()(const request_key &k) const
+	{
+		uint64_t h = k.pc * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)k.warp << 32 | k.pass) ^ k.store;
+		return (size_t)(h ^ (h >> 29));
+	}
+};
+
+struct thread_pass_key {
+	uintptr_t pc;
+	unsigned thread;
+	bool store;
+	bool operator==(const thread_pass_key &o) const
+	{
+		return pc == o.pc && thread == o.thread && store == o.store;
+	}
+};
+
+struct thread_pass_hash {
+	size_t operator()(const thread_pass_key &k) const
+	{
+		return (size_t)(k.pc * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)k.thread << 1 | k.store));
+	}
+};
+
+/* The running block's requests (their sectors) and each thread's passes. */
+std::unordered_map<request_key, std::vector<uint64_t>, request_hash> block_requests;
+std::unordered_map<thread_pass_key, unsigned, thread_pass_hash> block_passes;
+/* Since the last cudaemu_trace_take: load requests and their sectors, then stores'. */
+unsigned long long totals[4];
+
+void trace_access(const void *addr, size_t n, bool store, uintptr_t pc)
+{
+	worker *w = self;
+	if (!w || !w->in_block || !find(addr, n))
+		return;   /* host code, or not device memory (shared, local, the stack) */
+	unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+	unsigned pass = block_passes[{pc, t, store}]++;
+	std::vector<uint64_t> &sectors = block_requests[{pc, t / 32, pass, store}];
+	for (uint64_t s = (uintptr_t)addr / 32; s <= ((uintptr_t)addr + n - 1) / 32; s++) {
+		bool seen = false;
+		for (uint64_t o : sectors)
+			seen |= o == s;
+		if (!seen)
+			sectors.push_back(s);
+	}
+}
+
+void trace_block_end(void)
+{
+	for (const auto &r : block_requests) {
+		totals[r.first.store ? 2 : 0]++;
+		totals[r.first.store ? 3 : 1] += r.second.size();
+	}
+	block_requests.clear();
+	block_passes.clear();
+}
+
+} // namespace
+
+extern "C" int cudaemu_trace_take(unsigned long long out[4])
+{
+	memcpy(out, totals, sizeof(totals));
+	memset(totals, 0, sizeof(totals));
+	return 0;
+}
+
+/* The hooks -fsanitize=thread puts before memory accesses and around calls. */
+#define PC ((uintptr_t)__builtin_return_address(0))
+#define ACCESS_HOOKS(n)                                                                      \
+	extern "C" void __tsan_read##n(void *p) { trace_access(p, n, false, PC); }           \
+	extern "C" void __tsan_write##n(void *p) { trace_access(p, n, true, PC); }           \
+	extern "C" void __tsan_unaligned_read##n(void *p) { trace_access(p, n, false, PC); } \
+	extern "C" void __tsan_unaligned_write##n(void *p) { trace_access(p, n, true, PC); } \
+	extern "C" void __tsan_volatile_read##n(void *p) { trace_access(p, n, false, PC); }  \
+	extern "C" void __tsan_volatile_write##n(void *p) { trace_access(p, n, true, PC); }
+ACCESS_HOOKS(1)
+ACCESS_HOOKS(2)
+ACCESS_HOOKS(4)
+ACCESS_HOOKS(8)
+ACCESS_HOOKS(16)
+extern "C" void __tsan_read_range(void *p, size_t n) { trace_access(p, n, false, PC); }
+extern "C" void __tsan_write_range(void *p, size_t n) { trace_access(p, n, true, PC); }
+extern "C" void __tsan_init(void) {}
+extern "C" void __tsan_func_entry(void *) {}
+extern "C" void __tsan_func_exit(void) {}
+extern "C" void __tsan_vptr_update(void **, void *) {}
+extern "C" void __tsan_vptr_read(void **) {}
+
+/*
+ * Atomics: the hook is the operation itself (and a request of its own).
+ * Orders are ints in the instrumentation's interface; blocks run one at a
+ * time, so sequential consistency serves them all.
+ */
+#define ATOMIC_RMW(bits, T, op, builtin)                                                     \
+	extern "C" T __tsan_atomic##bits##_##op(volatile T *a, T v, int)                     \
+	{                                                                                    \
+		trace_access((const void *)a, sizeof(T), true, PC);                          \
+		return builtin(a, v, __ATOMIC_SEQ_CST);                                      \
+	}
+#define ATOMIC_CAS(bits, T, kind)                                                            \
+	extern "C" int __tsan_atomic##bits##_compare_exchange_##kind(volatile T *a, T *c, T v, \
+								    int, int)            \
+	{                                                                                    \
+		trace_access((const void *)a, sizeof(T), true, PC);                          \
+		return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST,         \
+						   __ATOMIC_SEQ_CST);                        \
+	}
+#define ATOMIC_HOOKS(bits, T)                                                                \
+	extern "C" T __tsan_atomic##bits##_load(const volatile T *a, int)                    \
+	{                                                                                    \
+		trace_access((const void *)a, sizeof(T), false, PC);                         \
+		return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                 \
+	}                                                                                    \
+	extern "C" void __tsan_atomic##bits##_store(volatile T *a, T v, int)                 \
+	{                                                                                    \
+		trace_access((const void *)a, sizeof(T), true, PC);                          \
+		__atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                    \
+	}                                                                                    \
+	ATOMIC_RMW(bits, T, exchange, __atomic_exchange_n)                                   \
+	ATOMIC_RMW(bits, T, fetch_add, __atomic_fetch_add)                                   \
+	ATOMIC_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                                   \
+	ATOMIC_RMW(bits, T, fetch_and, __atomic_fetch_and)                                   \
+	ATOMIC_RMW(bits, T, fetch_or, __atomic_fetch_or)                                     \
+	ATOMIC_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                                   \
+	ATOMIC_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                                 \
+	ATOMIC_CAS(bits, T, strong)                                                          \
+	ATOMIC_CAS(bits, T, weak)                                                            \
+	extern "C" T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int, \
+								int)                     \
+	{                                                                                    \
+		trace_access((const void *)a, sizeof(T), true, PC);                          \
+		__atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST,               \
+					    __ATOMIC_SEQ_CST);                               \
+		return c;                                                                    \
+	}
+ATOMIC_HOOKS(8, uint8_t)
+ATOMIC_HOOKS(16, uint16_t)
+ATOMIC_HOOKS(32, uint32_t)
+ATOMIC_HOOKS(64, uint64_t)
+extern "C" void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+extern "C" void __tsan_atomic_signal_fence(int) {}
+#undef PC
+
+#else /* !CUDAEMU_TRACE */
+
+extern "C" int cudaemu_trace_take(unsigned long long out[4])
+{
+	memset(out, 0, 4 * sizeof(*out));
+	return -1;   /* not the trace runtime */
+}
+#endif
