@@ -12,8 +12,9 @@
 #include "checklog.h"
 #include "intake.h"
 #include "rewrite.h"
-#include "run.h"
 #include "profile.h"
+#include "run.h"
+#include "sandbox.h"
 #include "timing.h"
 
 #include <errno.h>
@@ -26,6 +27,13 @@
 #include <unistd.h>
 
 extern char **environ;
+
+/*
+ * The sandboxes of the grading in progress (one per process): programs that
+ * compile the submission may also read the labs (their headers, the
+ * emulator's); programs that run it see nothing of the checkout.
+ */
+static struct sandbox build_sandbox, run_sandbox;
 
 #define PROBE_TIMEOUT 60
 #define TOOL_TIMEOUT 60
@@ -262,7 +270,8 @@ static int compile_emulated(const struct toolchain *tc, const struct lab_config 
 		strlist_pushf(objs, "%s/%s.%s.o", workdir, f, suffix);
 		strlist_push(&argv, objs->v[objs->n - 1]);
 		struct run_spec spec = {.argv = (const char *const *)argv.v, .cwd = workdir,
-					.timeout = cfg->build_timeout, .output_limit = LOG_LIMIT};
+					.timeout = cfg->build_timeout, .output_limit = LOG_LIMIT,
+					.sandbox = &build_sandbox};
 		struct run_result res;
 		int rr = run_one(&spec, &res);
 		if (!rr && (!res.started || res.timed_out || res.signal || res.exit_code)) {
@@ -364,7 +373,7 @@ static int build(const struct toolchain *tc, const struct lab_config *cfg,
 		strlist_push(&argvs[n], "-o");
 		strlist_push(&argvs[n], objs.v[obj++]);
 		specs[n] = (struct run_spec){.cwd = workdir, .timeout = cfg->build_timeout,
-					     .output_limit = LOG_LIMIT};
+					     .output_limit = LOG_LIMIT, .sandbox = &build_sandbox};
 		n++;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -522,6 +531,7 @@ static int run_harness(const struct lab_config *cfg, const char *workdir, const 
 		.cpu_seconds = (unsigned long)(cfg->run_timeout * slow * 4),
 		.max_file_bytes = 256ul << 20,
 		.max_open_files = 1024,
+		.sandbox = &run_sandbox,
 	};
 
 	if (run_one(&spec, &res))
@@ -746,7 +756,7 @@ static int time_kernels(const struct toolchain *tc, const struct lab_config *cfg
 	if (ret)
 		goto out;
 	env = grade_child_env();
-	ret = timing_run(cfg, workdir, binary, (const char *const *)env, r);
+	ret = timing_run(cfg, workdir, binary, (const char *const *)env, &run_sandbox, r);
 out:
 	free_env(env);
 	free(binary);
@@ -835,7 +845,7 @@ static int profile_kernels(const struct toolchain *tc, const struct lab_config *
 	if (ret)
 		goto out;
 	env = grade_child_env();
-	ret = profile_run(cfg, workdir, binary, ncu, (const char *const *)env, r);
+	ret = profile_run(cfg, workdir, binary, ncu, (const char *const *)env, &run_sandbox, r);
 out:
 	free_env(env);
 	free(binary);
@@ -844,6 +854,35 @@ out:
 	free(why);
 	strlist_clear(&objs);
 	return ret;
+}
+
+/* ------------------------------------------------------------- sandbox */
+
+/*
+ * The grading's two sandboxes, each checked with what it will run (nvcc, a
+ * shell); when either does not work here, neither is used, and the result
+ * says why.
+ */
+static void open_sandboxes(const struct toolchain *tc, const struct lab_config *cfg,
+			   const char *workdir, struct result *r)
+{
+	sandbox_init(&run_sandbox, workdir);
+	memset(&build_sandbox, 0, sizeof(build_sandbox));
+	if (run_sandbox.bwrap) {
+		build_sandbox.bwrap = xstrdup(run_sandbox.bwrap);
+		sandbox_allow_read(&build_sandbox, cfg->dir);
+		char *common = xasprintf("%s/labs/common", tc->root);
+		sandbox_allow_read(&build_sandbox, common);
+		free(common);
+		const char *const nvcc[] = {tc->nvcc, "--version", NULL};
+		if (sandbox_try(&build_sandbox, workdir, "nvcc", nvcc)) {
+			free(run_sandbox.bwrap);
+			run_sandbox.bwrap = NULL;
+			run_sandbox.why = xstrdup(build_sandbox.why);
+		}
+	}
+	r->sandbox = run_sandbox.bwrap ? xstrdup("bubblewrap") : NULL;
+	r->sandbox_why = run_sandbox.why ? xstrdup(run_sandbox.why) : NULL;
 }
 
 /* -------------------------------------------------------------- grading */
@@ -880,6 +919,7 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		error("cannot create a work folder '%s': %s", workdir, strerror(errno));
 		goto out;
 	}
+	open_sandboxes(tc, cfg, workdir, r);
 	if (intake_copy(o->subdir, &cfg->files, cfg->max_file_bytes, workdir, &in))
 		goto out_workdir;
 	r->files = in.files;
@@ -927,6 +967,8 @@ out_workdir:
 	else
 		remove_tree(workdir);
 out:
+	sandbox_release(&run_sandbox);
+	sandbox_release(&build_sandbox);
 	r->seconds = now_seconds() - t0;
 	free(binary);
 	free(workdir);

@@ -305,7 +305,8 @@ static json_t *read_lines(const char *text, const char *token, bool *device_ok, 
 }
 
 int profile_run(const struct lab_config *cfg, const char *workdir, const char *binary,
-		const char *ncu, const char *const *env, struct result *r)
+		const char *ncu, const char *const *env, const struct sandbox *sb,
+		struct result *r)
 {
 	struct strlist argv = STRLIST_INIT;
 	char token[33];
@@ -348,6 +349,7 @@ int profile_run(const struct lab_config *cfg, const char *workdir, const char *b
 		.output_limit = cfg->output_limit,
 		.max_file_bytes = 64ul << 20,
 		.max_open_files = 1024,
+		.sandbox = sb,
 	};
 	progress("counting the memory requests of %s ...",
 		 ncu ? "the kernels with Nsight Compute" : "the kernels on the CPU emulator");

@@ -10,6 +10,8 @@
 #include "config.h"
 #include "result.h"
 
+struct sandbox;
+
 /*
  * Marks the profiled tests that cannot run and says why: their part failed
  * a correctness test (0 points, a final verdict), or the run has neither a
@@ -20,10 +22,12 @@ size_t profile_plan(const struct lab_config *cfg, struct result *r);
 /*
  * Runs the linked profile driver (binary) in workdir: under ncu on a GPU
  * (ncu: its command), directly on the trace runtime when emulated (ncu
- * NULL), and scores what it counted. -1 only for the grader's own failures.
+ * NULL), in sb (NULL: none), and scores what it counted. -1 only for the
+ * grader's own failures.
  */
 int profile_run(const struct lab_config *cfg, const char *workdir, const char *binary,
-		const char *ncu, const char *const *env, struct result *r);
+		const char *ncu, const char *const *env, const struct sandbox *sb,
+		struct result *r);
 
 /*
  * Where no counter can be read (why): each profiled test left takes the

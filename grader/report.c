@@ -166,6 +166,11 @@ void report_result(FILE *out, const struct result *r)
 			r->gpu.runtime ? r->gpu.runtime : "?");
 	else if (r->gpu.reason)
 		fprintf(out, "gpu         none: %s\n", r->gpu.reason);
+	if (r->sandbox)
+		fprintf(out, "sandbox     %s: no network, no files but its own and the system's\n",
+			r->sandbox);
+	else if (r->sandbox_why)
+		fprintf(out, "sandbox     NONE, unsandboxed: %s\n", r->sandbox_why);
 	if (r->mode == MODE_EMULATED)
 		fprintf(out, "mode        EMULATED on the CPU: results are a pre-check, not a grade\n");
 	else if (r->mode == MODE_CPU)

@@ -254,6 +254,10 @@ char *result_to_json(const struct result *r, bool indent)
 	json_object_set_new(doc, "started_at", str_or_null(r->started_at));
 	json_object_set_new(doc, "seconds", json_real(r->seconds));
 	json_object_set_new(doc, "host", str_or_null(r->host));
+	if (r->sandbox || r->sandbox_why)
+		json_object_set_new(doc, "sandbox",
+				    json_pack("{s:s, s:o}", "kind", r->sandbox ? r->sandbox : "none",
+					      "reason", str_or_null(r->sandbox_why)));
 	json_object_set_new(doc, "seed", json_integer((json_int_t)r->seed));
 
 	gpu = json_object();
@@ -320,6 +324,8 @@ void result_release(struct result *r)
 	free(r->submission);
 	free(r->started_at);
 	free(r->host);
+	free(r->sandbox);
+	free(r->sandbox_why);
 	free(r->gpu.name);
 	free(r->gpu.cc);
 	free(r->gpu.runtime);

@@ -95,6 +95,9 @@ struct result {
 	char *started_at;      /* ISO 8601 UTC */
 	double seconds;
 	char *host;
+	/* how the submission's programs ran: "bubblewrap", or NULL (unsandboxed,
+	 * with why in sandbox_why; NULL both when nothing of it ran) */
+	char *sandbox, *sandbox_why;
 	struct {
 		bool available;
 		char *name, *cc, *runtime, *driver, *reason;

@@ -12,6 +12,8 @@
  */
 #include "run.h"
 
+#include "sandbox.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -159,7 +161,7 @@ fail:;
 	_exit(127);
 }
 
-static int start_child(const struct run_spec *s, struct child *c, struct run_result *r)
+static int start_exec(const struct run_spec *s, struct child *c, struct run_result *r)
 {
 	int out[2], in[2], errp[2], err = 0;
 	ssize_t n;
@@ -216,6 +218,23 @@ static int start_child(const struct run_spec *s, struct child *c, struct run_res
 	c->deadline = s->timeout > 0 ? c->start + s->timeout : 0;
 	c->limit = s->output_limit ? s->output_limit : DEFAULT_OUTPUT_LIMIT;
 	return 0;
+}
+
+/* Starts s's program, in its sandbox when it has one that works. */
+static int start_child(const struct run_spec *s, struct child *c, struct run_result *r)
+{
+	struct strlist wrapped = STRLIST_INIT;
+	struct run_spec in_sandbox;
+	int ret;
+
+	if (!s->sandbox || !s->sandbox->bwrap || !s->cwd)
+		return start_exec(s, c, r);
+	sandbox_wrap(s->sandbox, s->cwd, s->argv, &wrapped);
+	in_sandbox = *s;
+	in_sandbox.argv = (const char *const *)wrapped.v;
+	ret = start_exec(&in_sandbox, c, r);
+	strlist_clear(&wrapped);
+	return ret;
 }
 
 static void drain(struct child *c, struct run_result *r)

@@ -9,6 +9,8 @@
 
 #include <sys/types.h>
 
+struct sandbox;
+
 struct run_spec {
 	const char *const *argv;      /* argv[0] is looked up in PATH */
 	const char *const *envp;      /* NULL: the grader's environment */
@@ -18,6 +20,8 @@ struct run_spec {
 	size_t output_limit;          /* bytes of stdout+stderr kept; 0: 64 KiB */
 	/* resource limits; 0 leaves the grader's */
 	unsigned long cpu_seconds, max_file_bytes, max_open_files;
+	/* runs the program in this sandbox (sandbox.h) with cwd writable; NULL: none */
+	const struct sandbox *sandbox;
 };
 
 struct run_result {

@@ -312,7 +312,7 @@ static char *last_words(const char *out)
 }
 
 int timing_run(const struct lab_config *cfg, const char *workdir, const char *binary,
-	       const char *const *env, struct result *r)
+	       const char *const *env, const struct sandbox *sb, struct result *r)
 {
 	struct strlist pending = STRLIST_INIT;
 	double t0 = now_seconds();
@@ -354,6 +354,7 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 			.output_limit = cfg->output_limit,
 			.max_file_bytes = 64ul << 20,
 			.max_open_files = 1024,
+			.sandbox = sb,
 		};
 		progress("timing %zu kernel%s against the reference ...", pending.n,
 			 pending.n == 1 ? "" : "s");

@@ -8,6 +8,8 @@
 #include "config.h"
 #include "result.h"
 
+struct sandbox;
+
 /*
  * Points of a kernel that took ratio times the reference's time: all of
  * t->points up to t->full_ratio, none from t->zero_ratio on, a straight line
@@ -36,10 +38,11 @@ void timing_read(const char *text, const char *token, const struct lab_config *c
  * Runs the linked driver (binary) on every kernel timing_plan left, in
  * workdir, with env, filling r. A driver that dies or hangs costs only the
  * kernel it was timing, which is charged to the submission; the rest are
- * timed by a new driver. -1 only for the grader's own failures.
+ * timed by a new driver. It runs in sb (NULL: none). -1 only for the
+ * grader's own failures.
  */
 int timing_run(const struct lab_config *cfg, const char *workdir, const char *binary,
-	       const char *const *env, struct result *r);
+	       const char *const *env, const struct sandbox *sb, struct result *r);
 
 /* Marks every timed kernel not yet timed as not run, with why (also r->timing.reason). */
 void timing_not_run(struct result *r, const char *why);

@@ -1,5 +1,6 @@
 /* Unit tests of run.c: exit codes, timeouts, output caps, stray processes. */
 #include "run.h"
+#include "sandbox.h"
 #include "unit.h"
 
 #include <signal.h>
@@ -164,6 +165,50 @@ START_TEST(test_run_many_at_once)
 }
 END_TEST
 
+/* The sandbox's command line: only the work folder writable, nothing of $HOME
+ * or the checkout, no network, and the program last, as given. */
+START_TEST(test_sandbox_command_line)
+{
+	struct sandbox sb = {.bwrap = xstrdup("/usr/bin/bwrap")};
+	struct strlist out = STRLIST_INIT;
+	const char *const argv[] = {"./check_gpu", "--xml-dir", "logs", NULL};
+	int binds = 0, ro_labs = 0;
+
+	sandbox_allow_read(&sb, "/srv/cudalab/labs/grid");
+	sandbox_wrap(&sb, "/tmp/cudalab-grid-x", argv, &out);
+	ck_assert_str_eq(out.v[0], "/usr/bin/bwrap");
+	ck_assert_str_eq(out.v[out.n - 4], "--");
+	ck_assert_str_eq(out.v[out.n - 3], "./check_gpu");
+	ck_assert_str_eq(out.v[out.n - 1], "logs");
+	for (size_t i = 0; i + 2 < out.n; i++) {
+		if (!strcmp(out.v[i], "--bind")) {
+			binds++;
+			ck_assert_str_eq(out.v[i + 1], "/tmp/cudalab-grid-x");
+		}
+		if (!strcmp(out.v[i], "--ro-bind") && !strcmp(out.v[i + 1], "/srv/cudalab/labs/grid"))
+			ro_labs++;
+		ck_assert_msg(strcmp(out.v[i + 1], "/") && strcmp(out.v[i + 1], "/home") &&
+				      strcmp(out.v[i + 1], "/root"),
+			      "%s %s: the sandbox must not show the whole machine", out.v[i],
+			      out.v[i + 1]);
+	}
+	ck_assert_int_eq(binds, 1);   /* the work folder is the only writable one */
+	ck_assert_int_eq(ro_labs, 1);
+	ck_assert(strlist_has(&out, "--unshare-net") && strlist_has(&out, "--unshare-pid") &&
+		  strlist_has(&out, "--die-with-parent"));
+	strlist_clear(&out);
+
+	/* without bubblewrap: the program as it is */
+	free(sb.bwrap);
+	sb.bwrap = NULL;
+	sandbox_wrap(&sb, "/tmp/w", argv, &out);
+	ck_assert_uint_eq(out.n, 3);
+	ck_assert_str_eq(out.v[0], "./check_gpu");
+	strlist_clear(&out);
+	sandbox_release(&sb);
+}
+END_TEST
+
 Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -178,6 +223,7 @@ Suite *run_suite(void)
 	tcase_add_test(tc, test_run_timeout_kills_the_session);
 	tcase_add_test(tc, test_run_kills_leftovers_after_exit);
 	tcase_add_test(tc, test_run_many_at_once);
+	tcase_add_test(tc, test_sandbox_command_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -390,7 +390,7 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 
 	gpu_result(&r);
 	progress_quiet = true;
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, &r), 0);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &r), 0);
 	ck_assert(r.timing.ran);
 	ck_assert_int_eq(timed(&r, "p1")->status, TEST_PASS);
 	ck_assert_int_eq(timed(&r, "p2")->status, TEST_CRASH);
@@ -407,7 +407,7 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 	gpu_result(&r);
 	timed(&r, "p2")->status = TEST_FAIL;   /* as if already decided */
 	double t0 = now_seconds();
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, &r), 0);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &r), 0);
 	unsetenv("HANG");
 	ck_assert_int_eq(timed(&r, "p1")->status, TEST_PASS);
 	ck_assert_int_eq(timed(&r, "p3")->status, TEST_TIMEOUT);
@@ -417,7 +417,7 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 	/* no GPU for the driver: not run, not charged */
 	setenv("NOGPU", "1", 1);
 	gpu_result(&r);
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, &r), 0);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &r), 0);
 	unsetenv("NOGPU");
 	progress_quiet = false;
 	ck_assert(!r.timing.ran);

@@ -1,0 +1,172 @@
+/*
+ * sandbox.c - the bubblewrap command line (see sandbox.h).
+ *
+ * The sandbox starts from an empty root and binds in only what a CUDA
+ * program and the compilers need: /usr (and the /bin, /lib ... links into
+ * it, or the folders themselves on a system without a merged /usr), /opt
+ * and the folders of LD_LIBRARY_PATH read-only, the dynamic linker's
+ * configuration, /sys read-only, a fresh /proc and /dev with the NVIDIA
+ * device nodes added, a private /tmp, and the work folder.
+ */
+#include "sandbox.h"
+
+#include "run.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The top-level system folders, bound or linked as they are on the host. */
+static const char *const system_dirs[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
+					  "/libx32", "/opt"};
+/* Files of /etc that dynamic linking and the compilers read. */
+static const char *const etc_files[] = {"/etc/ld.so.cache", "/etc/ld.so.conf",
+					"/etc/ld.so.conf.d", "/etc/alternatives"};
+
+static void push2(struct strlist *l, const char *a, const char *b)
+{
+	strlist_push(l, a);
+	strlist_push(l, b);
+}
+
+static void push3(struct strlist *l, const char *a, const char *b, const char *c)
+{
+	strlist_push(l, a);
+	strlist_push(l, b);
+	strlist_push(l, c);
+}
+
+/* The options for everything but argv, in bubblewrap's order: later mounts go on top. */
+static void base_options(const struct sandbox *sb, const char *workdir, struct strlist *out)
+{
+	char target[4096];
+
+	strlist_push(out, sb->bwrap);
+	strlist_push(out, "--die-with-parent");
+	strlist_push(out, "--unshare-pid");
+	strlist_push(out, "--unshare-net");
+	strlist_push(out, "--unshare-ipc");
+	strlist_push(out, "--unshare-uts");
+	strlist_push(out, "--unshare-cgroup-try");
+	for (size_t i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++) {
+		const char *d = system_dirs[i];
+		ssize_t n = readlink(d, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			push3(out, "--symlink", target, d);
+		} else if (!access(d, F_OK)) {
+			push3(out, "--ro-bind", d, d);
+		}
+	}
+	for (size_t i = 0; i < sizeof(etc_files) / sizeof(etc_files[0]); i++)
+		push3(out, "--ro-bind-try", etc_files[i], etc_files[i]);
+	/* libraries a deployment keeps elsewhere (a private prefix of Debian packages) */
+	const char *ld = getenv("LD_LIBRARY_PATH");
+	char *copy = xstrdup(ld ? ld : ""), *save = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		if (d[0] == '/')
+			push3(out, "--ro-bind-try", d, d);
+	free(copy);
+	for (size_t i = 0; i < sb->ro.n; i++)
+		push3(out, "--ro-bind", sb->ro.v[i], sb->ro.v[i]);
+	push3(out, "--ro-bind-try", "/sys", "/sys");
+	push2(out, "--proc", "/proc");
+	push2(out, "--dev", "/dev");
+	DIR *dev = opendir("/dev");
+	for (struct dirent *e; dev && (e = readdir(dev));)
+		if (!strncmp(e->d_name, "nvidia", 6)) {
+			char *p = xasprintf("/dev/%s", e->d_name);
+			push3(out, "--dev-bind-try", p, p);
+			free(p);
+		}
+	if (dev)
+		closedir(dev);
+	push2(out, "--tmpfs", "/tmp");
+	push3(out, "--bind", workdir, workdir);
+	push2(out, "--chdir", workdir);
+	strlist_push(out, "--");
+}
+
+void sandbox_wrap(const struct sandbox *sb, const char *workdir, const char *const *argv,
+		  struct strlist *out)
+{
+	if (sb && sb->bwrap)
+		base_options(sb, workdir, out);
+	for (; *argv; argv++)
+		strlist_push(out, *argv);
+}
+
+void sandbox_allow_read(struct sandbox *sb, const char *path)
+{
+	strlist_push(&sb->ro, path);
+}
+
+static char *find_in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL, *found = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *c = xasprintf("%s/%s", d, name);
+		if (!access(c, X_OK))
+			found = c;
+		else
+			free(c);
+	}
+	free(copy);
+	return found;
+}
+
+void sandbox_init(struct sandbox *sb, const char *workdir)
+{
+	memset(sb, 0, sizeof(*sb));
+	const char *off = getenv("CUDALAB_NO_SANDBOX");
+	if (off && *off && strcmp(off, "0")) {
+		sb->why = xstrdup("CUDALAB_NO_SANDBOX is set");
+		return;
+	}
+	sb->bwrap = find_in_path("bwrap");
+	if (!sb->bwrap) {
+		sb->why = xstrdup("bubblewrap (bwrap) is not installed");
+		return;
+	}
+	/* does it run here? a container may forbid the namespaces it needs */
+	const char *const t[] = {"/bin/sh", "-c", "test -d /proc/self && ! test -e /etc/passwd",
+				 NULL};
+	sandbox_try(sb, workdir, "bubblewrap", t);
+}
+
+int sandbox_try(struct sandbox *sb, const char *workdir, const char *what,
+		const char *const *argv)
+{
+	if (!sb->bwrap)
+		return 0;
+	struct strlist wrapped = STRLIST_INIT;
+	sandbox_wrap(sb, workdir, argv, &wrapped);
+	struct run_spec spec = {.argv = (const char *const *)wrapped.v, .timeout = 30,
+				.output_limit = 4096};
+	struct run_result res = {0};
+	int ret = 0;
+	if (run_one(&spec, &res) || !res.started || res.timed_out || res.signal ||
+	    res.exit_code) {
+		char *fate = res.started ? run_describe(&spec, &res) : xstrdup("could not start");
+		sb->why = xasprintf("%s does not work in bubblewrap here (%s: %.200s)", what, fate,
+				    res.output ? res.output : "");
+		free(fate);
+		free(sb->bwrap);
+		sb->bwrap = NULL;
+		ret = -1;
+	}
+	run_result_release(&res);
+	strlist_clear(&wrapped);
+	return ret;
+}
+
+void sandbox_release(struct sandbox *sb)
+{
+	free(sb->bwrap);
+	free(sb->why);
+	strlist_clear(&sb->ro);
+	memset(sb, 0, sizeof(*sb));
+}

@@ -1,0 +1,55 @@
+#!/bin/bash
+# The sandbox: a submission's programs run in bubblewrap where it works, and
+# the result says which; hostile fixtures that get past the symbol audit with
+# raw system calls find neither the hidden reference nor a way to leave a
+# file on the machine. Without bubblewrap (CUDALAB_NO_SANDBOX=1 here) the
+# grading still happens and says it was unsandboxed.
+. "$(dirname "$0")/lib.sh"
+cpu_only
+grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+
+export EXPECT_EMULATED=1   # cpu_only: the gradings are emulated
+escaped=/tmp/cudalab-escaped-writes-outside
+rm -f "$escaped"
+
+sandbox_works() {
+	[ "$(jq -r '.sandbox.kind' r.json)" = bubblewrap ] ||
+		{ echo "bubblewrap does not work here: $(jq -r .sandbox.reason r.json)"; exit 77; }
+}
+
+test_expect_success 'a grading says how its programs ran, and grades the same either way' '
+	grade_fixture "$T_ROOT/reference/grid" r.json &&
+	kind=$(jq -r .sandbox.kind r.json) &&
+	case $kind in
+	bubblewrap) grep -q "^sandbox     bubblewrap: no network" r.json.txt ;;
+	none) grep -q "^sandbox     NONE, unsandboxed: " r.json.txt ;;
+	*) false ;;
+	esac &&
+	CUDALAB_NO_SANDBOX=1 grade_fixture "$T_ROOT/reference/grid" u.json &&
+	[ "$(jq -r .sandbox.kind u.json)" = none ] &&
+	[ "$(jq -r .sandbox.reason u.json)" = "CUDALAB_NO_SANDBOX is set" ] &&
+	grep -q "^sandbox     NONE, unsandboxed: CUDALAB_NO_SANDBOX is set" u.json.txt &&
+	[ "$(jq .score r.json)" = "$(jq .score u.json)" ] && [ "$(jq .score u.json)" = 43 ]
+'
+test_expect_success 'in the sandbox, a submission cannot read the hidden reference' '
+	grade_fixture "$T_ROOT/reference/grid/fixtures/reads-reference" r.json &&
+	sandbox_works &&
+	check_expect r.json "$T_ROOT/reference/grid/fixtures/reads-reference/expect"
+'
+test_expect_success 'the same submission unsandboxed does read it: the fixture is a real attack' '
+	[ -r "$T_ROOT/reference/grid/grid.cu" ] &&
+	CUDALAB_NO_SANDBOX=1 grade_fixture "$T_ROOT/reference/grid/fixtures/reads-reference" u.json &&
+	[ "$(jq -r ".tests[] | select(.part == \"picture\" and .name == \"exact\") | .status" u.json)" = fail ]
+'
+test_expect_success 'in the sandbox, a file written to /tmp stays in the sandbox' '
+	grade_fixture "$T_ROOT/reference/grid/fixtures/writes-outside" r.json &&
+	sandbox_works &&
+	check_expect r.json "$T_ROOT/reference/grid/fixtures/writes-outside/expect" &&
+	! [ -e "$escaped" ]
+'
+test_expect_success 'unsandboxed, the same file lands on the machine: the fixture is a real attack' '
+	CUDALAB_NO_SANDBOX=1 grade_fixture "$T_ROOT/reference/grid/fixtures/writes-outside" u.json &&
+	[ -e "$escaped" ] && rm -f "$escaped"
+'
+rm -f "$escaped"
+test_done
