@@ -454,6 +454,18 @@ out:
 
 /* ------------------------------------------------------------ run tests */
 
+/* Whether the harness said test id ran to its end (its .done file holds token). */
+static bool test_finished(const char *logs, const char *id, const char *token)
+{
+	char *path = xasprintf("%s/%s.done", logs, id);
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	bool ok = text && len == strlen(token) && !memcmp(text, token, len);
+	free(text);
+	free(path);
+	return ok;
+}
+
 /* Check reports a forked test that died or hung as an "error". */
 static void set_from_check(struct graded_test *t, const struct check_entry *e, double timeout)
 {
@@ -491,8 +503,10 @@ static int run_harness(const struct lab_config *cfg, const char *workdir, const 
 	char *logs = xasprintf("%s/%s", workdir, logs_name), input[256];
 	char **env = grade_child_env();
 	struct run_result res;
+	char token[33];
 	int ret = -1;
 
+	random_token(token);
 	if (mkdir(logs, 0700) < 0) {
 		error("cannot create '%s': %s", logs, strerror(errno));
 		goto out;
@@ -519,8 +533,8 @@ static int run_harness(const struct lab_config *cfg, const char *workdir, const 
 	}
 	/* the student's name has no newline: it is one line of the protocol */
 	size_t name_len = strcspn(r->student ? r->student : "", "\n");
-	snprintf(input, sizeof(input), "seed=%llu\nstudent=%.*s\n", r->seed,
-		 (int)(name_len > 200 ? 200 : name_len), r->student ? r->student : "");
+	snprintf(input, sizeof(input), "seed=%llu\nstudent=%.*s\ntoken=%s\n", r->seed,
+		 (int)(name_len > 200 ? 200 : name_len), r->student ? r->student : "", token);
 	struct run_spec spec = {
 		.argv = (const char *const *)argv.v,
 		.envp = (const char *const *)env,
@@ -561,6 +575,13 @@ static int run_harness(const struct lab_config *cfg, const char *workdir, const 
 		const struct check_entry *e = checklog_find(&log, t->id);
 		if (e) {
 			set_from_check(t, e, part->timeout * slow);
+			if (t->status == TEST_PASS && !test_finished(logs, t->id, token)) {
+				t->status = TEST_CRASH;
+				free(t->message);
+				t->message = xstrdup("the test process ended before the test did, with "
+						     "status 0\nhint: the submission must not end the "
+						     "process (exit, or a system call that does)");
+			}
 		} else {
 			/* no result: the test binary died or was stopped before this test */
 			t->status = res.timed_out ? TEST_TIMEOUT : TEST_CRASH;

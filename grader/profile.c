@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 const char *const profile_metrics[4] = {
@@ -236,16 +235,6 @@ static void score(const struct lab_sectors *ls, struct graded_test *t)
 
 /* ------------------------------------------------------------- running */
 
-static void new_token(char out[33])
-{
-	unsigned char b[16];
-
-	if (getrandom(b, sizeof(b), 0) != sizeof(b))
-		for (size_t i = 0; i < sizeof(b); i++)
-			b[i] = (unsigned char)(rand() ^ (int)(now_seconds() * 1e6));
-	for (size_t i = 0; i < sizeof(b); i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
-}
 
 /* The driver's line for call, or NULL; borrowed from lines. */
 static json_t *call_line(json_t *lines, const char *call)
@@ -317,7 +306,7 @@ int profile_run(const struct lab_config *cfg, const char *workdir, const char *b
 	bool device_ok, ended;
 	int ret;
 
-	new_token(token);
+	random_token(token);
 	out = xasprintf("%s/profile-%s.jsonl", workdir, token);
 	if (ncu) {
 		log = xasprintf("%s/ncu-%s.csv", workdir, token);

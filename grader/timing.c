@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 
@@ -285,16 +284,6 @@ void timing_read(const char *text, const char *token, const struct lab_config *c
 
 /* ------------------------------------------------------------- running */
 
-static void new_token(char out[33])
-{
-	unsigned char b[16];
-
-	if (getrandom(b, sizeof(b), 0) != sizeof(b))
-		for (size_t i = 0; i < sizeof(b); i++)
-			b[i] = (unsigned char)(rand() ^ (int)(now_seconds() * 1e6));
-	for (size_t i = 0; i < sizeof(b); i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
-}
 
 /* The last line of the driver's output that says something, for a message. */
 static char *last_words(const char *out)
@@ -329,7 +318,7 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 		char token[33], *out = xasprintf("%s/timing-%d.jsonl", workdir, round);
 		bool device_ok = false, ended = false;
 
-		new_token(token);
+		random_token(token);
 		strlist_push(&argv, binary);
 		strlist_push(&argv, "--out");
 		strlist_push(&argv, out);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <sys/random.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -324,4 +325,15 @@ const char *iso_time(char *buf, size_t len)
 	gmtime_r(&t, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return buf;
+}
+
+void random_token(char out[33])
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != sizeof(b))
+		for (size_t i = 0; i < sizeof(b); i++)
+			b[i] = (unsigned char)(rand() ^ (int)(now_seconds() * 1e6) ^ (int)(i * 131));
+	for (size_t i = 0; i < sizeof(b); i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
 }

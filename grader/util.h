@@ -74,6 +74,10 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 /* rm -rf, for work directories the grader made itself. */
 int remove_tree(const char *path);
 double now_seconds(void);
+
+/* 32 random hexadecimal digits and a NUL: a token a child echoes to prove a
+ * line or a file is its own. */
+void random_token(char out[33]);
 /* Current UTC time as ISO 8601, in buf (at least 32 bytes). */
 const char *iso_time(char *buf, size_t len);
 

@@ -16,4 +16,8 @@ test_expect_success 'the grid stub fails every test, each with what to do (exit 
 	[ "$(jq "[.tests[] | select(.message | test(\"launched no kernel|no answer yet|not yet implemented\") | not)] | length" s.json)" = 0 ]
 '
 test_fixtures grid
+test_expect_success 'after the hostile fixtures, the reference still grades as before' '
+	grade_fixture "$T_ROOT/reference/grid" again.json &&
+	[ "$(cat again.json.exit)" = 0 ] && [ "$(jq .score again.json)" = 43 ]
+'
 test_done

@@ -23,4 +23,8 @@ test_expect_success 'the grid stub fails every test, each with what to do' '
 '
 export EXPECT_EMULATED=1
 test_fixtures grid " emulated"
+test_expect_success 'after the hostile fixtures, the reference still grades as before' '
+	grade_fixture "$T_ROOT/reference/grid" again.json &&
+	[ "$(cat again.json.exit)" = 4 ] && [ "$(jq .score again.json)" = 43 ]
+'
 test_done
