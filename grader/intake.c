@@ -37,6 +37,66 @@ static void refuse(struct intake *in, const char *fmt, const char *name, size_t 
 	in->refusal = xasprintf(fmt, name, a, b);
 }
 
+static bool is_source_name(const char *name)
+{
+	static const char *const ext[] = {".cu", ".cuh", ".h", ".hpp", ".c", ".cc", ".cpp"};
+	size_t n = strlen(name);
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+		if (n > e && !strcmp(name + n - e, ext[i]))
+			return true;
+	}
+	return false;
+}
+
+char *intake_check_includes(const char *name, const char *text, size_t len)
+{
+	size_t line = 1;
+
+	for (size_t i = 0; i < len; line++) {
+		size_t end = i;
+		while (end < len && text[end] != '\n')
+			end++;
+		size_t p = i;
+		while (p < end && (text[p] == ' ' || text[p] == '\t'))
+			p++;
+		if (p < end && text[p] == '#') {
+			p++;
+			while (p < end && (text[p] == ' ' || text[p] == '\t'))
+				p++;
+			static const char *const directives[] = {"include_next", "include", "import"};
+			for (size_t d = 0; d < 3; d++) {
+				size_t dl = strlen(directives[d]);
+				if (end - p < dl || strncmp(text + p, directives[d], dl))
+					continue;
+				size_t q = p + dl;
+				while (q < end && (text[q] == ' ' || text[q] == '\t'))
+					q++;
+				char close = q < end && text[q] == '"' ? '"' : q < end && text[q] == '<' ? '>' : 0;
+				size_t a = q + 1, b = a;
+				while (close && b < end && text[b] != close)
+					b++;
+				int n = (int)(end - i > 200 ? 200 : end - i);
+				if (!close || b >= end)
+					return xasprintf("'%s' line %zu: '%.*s': include a file by its name in "
+							 "quotes or angle brackets", name, line, n, text + i);
+				bool up = false;
+				for (size_t c = a; c + 1 < b; c++)
+					up |= text[c] == '.' && text[c + 1] == '.' &&
+					      (c == a || text[c - 1] == '/') && (c + 2 == b || text[c + 2] == '/');
+				if (text[a] == '/' || up)
+					return xasprintf("'%s' line %zu: '%.*s': a submission includes the lab's "
+							 "headers and system headers by name, never by a path "
+							 "that starts with '/' or goes up with '..'", name,
+							 line, n, text + i);
+				break;
+			}
+		}
+		i = end + 1;
+	}
+	return NULL;
+}
+
 /* Reads at most max+1 bytes of fd: more than max means oversize. */
 static char *read_capped(int fd, size_t max, size_t *len)
 {
@@ -106,6 +166,17 @@ int intake_copy(const char *subdir, const struct strlist *files, size_t max_byte
 		if (len > max_bytes) {
 			refuse(in, "'%s' is over the size limit (%zu bytes or more; the limit is %zu)",
 			       name, len, max_bytes);
+			free(data);
+			continue;
+		}
+		char *bad = is_source_name(name) ? intake_check_includes(name, data, len) : NULL;
+		if (bad) {
+			if (!in->refusal) {
+				in->accepted = false;
+				in->refusal = bad;
+			} else {
+				free(bad);
+			}
 			free(data);
 			continue;
 		}

@@ -104,6 +104,40 @@ START_TEST(test_intake_refuses_oversize_and_odd_files)
 }
 END_TEST
 
+/* Includes by name only: no absolute path, no "..", no macro. */
+START_TEST(test_intake_checks_includes)
+{
+	static const char *const good[] = {
+		"#include \"grid.h\"\n#include <stdio.h>\n",
+		"  #  include   <cuda/std/cmath>\n",
+		"// #include \"/etc/passwd\"\nint x;\n",   /* a comment */
+		"#include \"a..b.h\"\n",                    /* dots, not a step up */
+		"#define X 1\n#if X\n#endif\n",
+	};
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{"#include \"/home/ta/cudalab/reference/grid/grid.cu\"\n", "line 1"},
+		{"int a;\n#include \"../../reference/grid/grid.cu\"\n", "line 2"},
+		{"#include <sub/../../x.h>\n", "never by a path"},
+		{"#  include_next \"..\"\n", "line 1"},
+		{"#include REF\n", "by its name in quotes"},
+		{"#import \"/x\"\n", "starts with '/'"},
+		{"#include \"unterminated.h\n", "by its name in quotes"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
+		char *why = intake_check_includes("grid.cu", good[i], strlen(good[i]));
+		ck_assert_msg(!why, "refused %s: %s", good[i], why);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *why = intake_check_includes("grid.cu", bad[i].text, strlen(bad[i].text));
+		ck_assert_msg(why && strstr(why, bad[i].why), "%s: %s", bad[i].text, why ? why : "accepted");
+		ck_assert_ptr_nonnull(strstr(why, "'grid.cu'"));
+		free(why);
+	}
+}
+END_TEST
+
 Suite *intake_suite(void)
 {
 	Suite *s = suite_create("intake");
@@ -114,6 +148,7 @@ Suite *intake_suite(void)
 	tcase_add_test(tc, test_intake_refuses_missing_file);
 	tcase_add_test(tc, test_intake_refuses_symlink);
 	tcase_add_test(tc, test_intake_refuses_oversize_and_odd_files);
+	tcase_add_test(tc, test_intake_checks_includes);
 	suite_add_tcase(s, tc);
 	return s;
 }
