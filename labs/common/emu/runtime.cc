@@ -149,6 +149,19 @@ allocation *find_near(const void *p)
 	return NULL;
 }
 
+/*
+ * What cudaMalloc may hand out in all: the emulated H100's memory, but never
+ * more than a quarter of the host's, since every byte is the host's and is
+ * written at once (poisoned); a submission that takes all it can must get
+ * cudaErrorMemoryAllocation, not the host's out-of-memory killer.
+ */
+size_t device_capacity(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+	size_t host = pages > 0 ? (size_t)pages * page() / 4 : total_memory;
+	return host < total_memory ? host : total_memory;
+}
+
 cudaError_t device_alloc(void **p, size_t n, bool managed)
 {
 	if (sticky_error)
@@ -158,9 +171,10 @@ cudaError_t device_alloc(void **p, size_t n, bool managed)
 	*p = NULL;
 	if (n == 0)
 		return cudaSuccess;
-	if (n > total_memory - bytes_in_use)
+	size_t capacity = device_capacity();
+	if (n > capacity - bytes_in_use)
 		return fail(cudaErrorMemoryAllocation, "cudaMalloc: %zu bytes is more than the "
-			    "emulated device has left (%zu)", n, total_memory - bytes_in_use);
+			    "emulated device has left (%zu)", n, capacity - bytes_in_use);
 #ifdef CUDAEMU_ASAN
 	/* AddressSanitizer's redzones watch the buffer to the byte, both ways */
 	void *mem;
