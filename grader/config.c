@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include "run.h"
+
 #include <dirent.h>
 #include <ini.h>
 #include <stdio.h>
@@ -144,8 +146,18 @@ static int lab_key(struct parse_state *st, const char *key, const char *value)
 		cfg->build_timeout = d;
 	else if (!strcmp(key, "run_timeout"))
 		cfg->run_timeout = d;
-	else if (!strcmp(key, "output_limit"))
+	else if (!strcmp(key, "output_limit") && d >= 1024)
 		cfg->output_limit = (size_t)d;
+	else if (!strcmp(key, "build_output_limit") && d >= 1024)
+		cfg->build_output_limit = (size_t)d;
+	else if (!strcmp(key, "cpu_limit") && d >= 0)
+		cfg->cpu_limit = d;
+	else if (!strcmp(key, "file_limit") && d >= 0)
+		cfg->file_limit = (size_t)d;
+	else if (!strcmp(key, "open_files") && (d == 0 || d >= 64))
+		cfg->open_files = (size_t)d;
+	else if (!strcmp(key, "processes") && (d == 0 || d >= 64))
+		cfg->processes = (size_t)d;
 	else if (!strcmp(key, "emulation_slowdown") && d >= 1)
 		cfg->emulation_slowdown = d;
 	else if (!strcmp(key, "timing_cap") && d > 0)
@@ -327,6 +339,10 @@ void config_init(struct lab_config *cfg)
 	cfg->build_timeout = 120;
 	cfg->run_timeout = 300;
 	cfg->output_limit = 64 * 1024;
+	cfg->build_output_limit = 64 * 1024;
+	cfg->cpu_limit = -1;   /* 4 times run_timeout, once that is known */
+	cfg->file_limit = 256ul << 20;
+	cfg->open_files = 1024;
 	cfg->emulation_slowdown = 10;
 	cfg->timing_cap = 1.0;
 	cfg->timing_timeout = 30;
@@ -358,8 +374,10 @@ int config_parse(const char *path, struct lab_config *cfg)
 	return 0;
 }
 
-int config_validate(const struct lab_config *cfg, const char *path)
+int config_validate(struct lab_config *cfg, const char *path)
 {
+	if (cfg->cpu_limit < 0)
+		cfg->cpu_limit = 4 * cfg->run_timeout;
 	if (!cfg->name || !valid_name(cfg->name))
 		return error("%s: [lab] needs a name of lower-case letters, digits, '_' or '-'", path);
 	if (!cfg->files.n)
@@ -497,6 +515,15 @@ void config_free(struct lab_config *cfg)
 	free(cfg->timings);
 	free(cfg->sectors);
 	memset(cfg, 0, sizeof(*cfg));
+}
+
+void lab_run_limits(const struct lab_config *cfg, double slow, struct run_spec *spec)
+{
+	spec->output_limit = cfg->output_limit;
+	spec->cpu_seconds = (unsigned long)(cfg->cpu_limit * slow);
+	spec->max_file_bytes = cfg->file_limit;
+	spec->max_open_files = cfg->open_files;
+	spec->max_processes = cfg->processes;
 }
 
 double lab_max_points(const struct lab_config *cfg, bool with_bonus)

@@ -64,7 +64,13 @@ struct lab_config {
 	double emulation_slowdown;   /* timeouts are this many times longer in emulation */
 	bool strict_barriers;        /* emulation: a thread returning while others wait is an error */
 	bool needs_gpu;              /* false: the tests call no CUDA and run natively anywhere */
-	size_t output_limit;
+	size_t output_limit;         /* bytes of a program's output kept; the rest dropped */
+	size_t build_output_limit;   /* bytes of the compiler's output kept */
+	/* limits of every program that runs the submission; 0: not limited */
+	double cpu_limit;            /* CPU seconds; default 4 times run_timeout */
+	size_t file_limit;           /* bytes of any one file it writes */
+	size_t open_files;
+	size_t processes;            /* of the grading's user, threads included (RLIMIT_NPROC) */
 	struct lab_part *parts;
 	size_t nparts;
 	struct lab_timing *timings;
@@ -82,10 +88,17 @@ int config_load(const char *root, const char *lab, struct lab_config *cfg);
 void config_init(struct lab_config *cfg);
 int config_parse(const char *path, struct lab_config *cfg);
 /* Checks what config_parse cannot check line by line. */
-int config_validate(const struct lab_config *cfg, const char *path);
+int config_validate(struct lab_config *cfg, const char *path);
 void config_free(struct lab_config *cfg);
 /* The lab names under <root>/labs, sorted. */
 int config_list_labs(const char *root, struct strlist *names);
+
+struct run_spec;
+/*
+ * Sets spec's resource limits to the lab's, for a program that runs the
+ * submission (its CPU time scaled by slow, the emulation's slowdown).
+ */
+void lab_run_limits(const struct lab_config *cfg, double slow, struct run_spec *spec);
 
 /* Points of every test and timed kernel; bonus parts' too when with_bonus. */
 double lab_max_points(const struct lab_config *cfg, bool with_bonus);

@@ -37,7 +37,6 @@ static struct sandbox build_sandbox, run_sandbox;
 
 #define PROBE_TIMEOUT 60
 #define TOOL_TIMEOUT 60
-#define LOG_LIMIT (64 * 1024)
 
 /* The grader's environment without Check's and cudalab's own variables. */
 static char **grade_child_env(void)
@@ -233,7 +232,7 @@ static int link_binary(const struct toolchain *tc, const struct lab_config *cfg,
 		strlist_push(&argv, objs->v[i]);
 	strlist_pushf(&argv, "@%s/labs/%s/%s", tc->build, cfg->name, rsp);
 	struct run_spec ls = {.argv = (const char *const *)argv.v, .timeout = cfg->build_timeout,
-			      .output_limit = LOG_LIMIT};
+			      .output_limit = cfg->build_output_limit};
 	if (run_one(&ls, &lr))
 		goto out;
 	ret = 0;
@@ -270,7 +269,7 @@ static int compile_emulated(const struct toolchain *tc, const struct lab_config 
 		strlist_pushf(objs, "%s/%s.%s.o", workdir, f, suffix);
 		strlist_push(&argv, objs->v[objs->n - 1]);
 		struct run_spec spec = {.argv = (const char *const *)argv.v, .cwd = workdir,
-					.timeout = cfg->build_timeout, .output_limit = LOG_LIMIT,
+					.timeout = cfg->build_timeout, .output_limit = cfg->build_output_limit,
 					.sandbox = &build_sandbox};
 		struct run_result res;
 		int rr = run_one(&spec, &res);
@@ -373,7 +372,7 @@ static int build(const struct toolchain *tc, const struct lab_config *cfg,
 		strlist_push(&argvs[n], "-o");
 		strlist_push(&argvs[n], objs.v[obj++]);
 		specs[n] = (struct run_spec){.cwd = workdir, .timeout = cfg->build_timeout,
-					     .output_limit = LOG_LIMIT, .sandbox = &build_sandbox};
+					     .output_limit = cfg->build_output_limit, .sandbox = &build_sandbox};
 		n++;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -541,12 +540,9 @@ static int run_harness(const struct lab_config *cfg, const char *workdir, const 
 		.cwd = workdir,
 		.input = input,
 		.timeout = cfg->run_timeout * slow,
-		.output_limit = cfg->output_limit,
-		.cpu_seconds = (unsigned long)(cfg->run_timeout * slow * 4),
-		.max_file_bytes = 256ul << 20,
-		.max_open_files = 1024,
 		.sandbox = &run_sandbox,
 	};
+	lab_run_limits(cfg, slow, &spec);
 
 	if (run_one(&spec, &res))
 		goto out;

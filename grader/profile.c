@@ -335,11 +335,9 @@ int profile_run(const struct lab_config *cfg, const char *workdir, const char *b
 		.cwd = workdir,
 		.input = input,
 		.timeout = cfg->run_timeout * (ncu ? 1 : cfg->emulation_slowdown),
-		.output_limit = cfg->output_limit,
-		.max_file_bytes = 64ul << 20,
-		.max_open_files = 1024,
 		.sandbox = sb,
 	};
+	lab_run_limits(cfg, ncu ? 1 : cfg->emulation_slowdown, &spec);
 	progress("counting the memory requests of %s ...",
 		 ncu ? "the kernels with Nsight Compute" : "the kernels on the CPU emulator");
 	ret = run_one(&spec, &res);

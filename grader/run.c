@@ -148,6 +148,7 @@ static _Noreturn void exec_child(const struct run_spec *s, int in_fd, int out_fd
 	set_limit(RLIMIT_CPU, s->cpu_seconds);
 	set_limit(RLIMIT_FSIZE, s->max_file_bytes);
 	set_limit(RLIMIT_NOFILE, s->max_open_files);
+	set_limit(RLIMIT_NPROC, s->max_processes);
 	if (s->cwd && chdir(s->cwd) < 0)
 		goto fail;
 	if (s->envp)

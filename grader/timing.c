@@ -340,11 +340,9 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 			.input = input,
 			/* timing_timeout per kernel, and as much again to start */
 			.timeout = (pending.n + 1) * cfg->timing_timeout,
-			.output_limit = cfg->output_limit,
-			.max_file_bytes = 64ul << 20,
-			.max_open_files = 1024,
 			.sandbox = sb,
 		};
+		lab_run_limits(cfg, 1, &spec);
 		progress("timing %zu kernel%s against the reference ...", pending.n,
 			 pending.n == 1 ? "" : "s");
 		ret = run_one(&spec, &res);

@@ -1,5 +1,6 @@
 /* Unit tests of config.c: lab.conf parsing and validation. */
 #include "config.h"
+#include "run.h"
 #include "unit.h"
 
 #include <stdio.h>
@@ -85,6 +86,49 @@ START_TEST(test_config_loads_the_matmul_lab)
 }
 END_TEST
 
+/* The limits of the submission's programs: safe defaults, lab.conf's own, and bad values refused. */
+START_TEST(test_config_limits)
+{
+	struct lab_config c;
+	struct run_spec spec = {0};
+
+	ck_assert_int_eq(unit_parse_lab("[lab]\nname = x\nfiles = a.cu\nrun_timeout = 50\n"
+					"[part p]\ntests = a:1\n", &c), 0);
+	ck_assert_double_eq(c.cpu_limit, 200);   /* 4 times run_timeout */
+	ck_assert_uint_eq(c.file_limit, 256ul << 20);
+	ck_assert_uint_eq(c.open_files, 1024);
+	ck_assert_uint_eq(c.processes, 0);
+	ck_assert_uint_eq(c.build_output_limit, 65536);
+	lab_run_limits(&c, 3, &spec);
+	ck_assert_uint_eq(spec.cpu_seconds, 600);   /* scaled like the emulation's timeouts */
+	ck_assert_uint_eq(spec.max_file_bytes, 256ul << 20);
+	config_free(&c);
+
+	ck_assert_int_eq(unit_parse_lab("[lab]\nname = x\nfiles = a.cu\ncpu_limit = 30\n"
+					"file_limit = 1048576\nopen_files = 128\nprocesses = 2048\n"
+					"build_output_limit = 4096\noutput_limit = 2048\n"
+					"[part p]\ntests = a:1\n", &c), 0);
+	lab_run_limits(&c, 1, &spec);
+	ck_assert_uint_eq(spec.cpu_seconds, 30);
+	ck_assert_uint_eq(spec.max_file_bytes, 1048576);
+	ck_assert_uint_eq(spec.max_open_files, 128);
+	ck_assert_uint_eq(spec.max_processes, 2048);
+	ck_assert_uint_eq(spec.output_limit, 2048);
+	ck_assert_uint_eq(c.build_output_limit, 4096);
+	config_free(&c);
+
+	static const char *const bad[] = {"open_files = 3", "processes = 10", "output_limit = 10",
+					  "cpu_limit = -1"};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *text = xasprintf("[lab]\nname = x\nfiles = a.cu\n%s\n[part p]\ntests = a:1\n",
+				       bad[i]);
+		ck_assert_msg(unit_parse_lab(text, &c) == -1, "accepted %s", bad[i]);
+		config_free(&c);
+		free(text);
+	}
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -93,6 +137,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_config_parses_parts_and_points);
 	tcase_add_test(tc, test_config_refuses_mistakes);
 	tcase_add_test(tc, test_config_loads_the_matmul_lab);
+	tcase_add_test(tc, test_config_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }
