@@ -790,17 +790,7 @@ static char *find_ncu(const struct toolchain *tc)
 {
 	if (tc->ncu && !access(tc->ncu, X_OK))
 		return xstrdup(tc->ncu);
-	const char *path = getenv("PATH");
-	char *copy = xstrdup(path ? path : ""), *save = NULL, *found = NULL;
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *c = xasprintf("%s/ncu", *d ? d : ".");
-		if (!access(c, X_OK))
-			found = c;
-		else
-			free(c);
-	}
-	free(copy);
-	return found;
+	return path_lookup("ncu");
 }
 
 /*

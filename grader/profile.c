@@ -38,13 +38,6 @@ static const struct lab_sectors *sectors_of(const struct lab_config *cfg,
 	return NULL;
 }
 
-static void set_verdict(struct graded_test *t, enum test_status s, char *message)
-{
-	t->status = s;
-	free(t->message);
-	t->message = message;
-}
-
 static bool pending(const struct graded_test *t)
 {
 	return t->kind == KIND_SECTORS && t->status == TEST_NOT_RUN && !t->message;
@@ -64,13 +57,13 @@ size_t profile_plan(const struct lab_config *cfg, struct result *r)
 				  strcmp(r->tests[k].part, t->part) ||
 				  r->tests[k].status == TEST_PASS;
 		if (!passed)
-			set_verdict(t, TEST_FAIL,
+			result_set_verdict(t, TEST_FAIL,
 				    xasprintf("not profiled: part %s must pass all its correctness "
 					      "tests first", t->part));
 		else if (r->mode == MODE_GPU || r->mode == MODE_EMULATED)
 			left++;
 		else
-			set_verdict(t, TEST_NOT_RUN,
+			result_set_verdict(t, TEST_NOT_RUN,
 				    xstrdup("not run: counting memory requests needs a GPU or the "
 					    "CPU emulator"));
 	}
@@ -90,10 +83,10 @@ void profile_without_counters(const struct lab_config *cfg, struct result *r, co
 			if (!strcmp(r->tests[k].part, t->part) && !strcmp(r->tests[k].name, ls->judge))
 				j = &r->tests[k];
 		if (!j || j->status == TEST_NOT_RUN) {
-			set_verdict(t, TEST_NOT_RUN, xasprintf("not run: %s", why));
+			result_set_verdict(t, TEST_NOT_RUN, xasprintf("not run: %s", why));
 			continue;
 		}
-		set_verdict(t, j->status == TEST_PASS ? TEST_PASS : TEST_FAIL,
+		result_set_verdict(t, j->status == TEST_PASS ? TEST_PASS : TEST_FAIL,
 			    xasprintf("no counters (%s): judged by %s alone, which %s", why,
 				      ls->judge, j->status == TEST_PASS ? "passed" : "did not pass"));
 	}
@@ -221,10 +214,10 @@ static void score(const struct lab_sectors *ls, struct graded_test *t)
 				  "%llu load and %llu store requests)",
 				  m->call, a, b, m->source, m->load_requests, m->store_requests);
 	if (ok) {
-		set_verdict(t, TEST_PASS, figures);
+		result_set_verdict(t, TEST_PASS, figures);
 		return;
 	}
-	set_verdict(t, TEST_FAIL,
+	result_set_verdict(t, TEST_FAIL,
 		    xasprintf("%s\nat most %g for loads and %g for stores here: a warp whose 32 "
 			      "threads read 32 consecutive floats needs 4 sectors of 32 bytes, one "
 			      "whose threads are far apart needs 32\nhint: consecutive threads "
@@ -390,12 +383,12 @@ int profile_run(const struct lab_config *cfg, const char *workdir, const char *b
 		json_t *line = call_line(calls, m->call), *trace = json_object_get(line, "trace");
 		json_t *status = json_object_get(line, "status"), *msg = json_object_get(line, "message");
 		if (!line) {
-			set_verdict(g, res.timed_out ? TEST_TIMEOUT : TEST_CRASH,
+			result_set_verdict(g, res.timed_out ? TEST_TIMEOUT : TEST_CRASH,
 				    xasprintf("the profile driver %s before calling %s", fate, m->call));
 			continue;
 		}
 		if (!json_is_string(status) || strcmp(json_string_value(status), "ok")) {
-			set_verdict(g, TEST_CRASH,
+			result_set_verdict(g, TEST_CRASH,
 				    xasprintf("%s failed when profiled: %s", m->call,
 					      json_is_string(msg) ? json_string_value(msg) : "?"));
 			continue;
@@ -417,7 +410,7 @@ int profile_run(const struct lab_config *cfg, const char *workdir, const char *b
 			m->store_sectors = count_of(trace, "store_sectors");
 			m->source = "the emulator's trace";
 		} else {
-			set_verdict(g, TEST_NOT_RUN,
+			result_set_verdict(g, TEST_NOT_RUN,
 				    xstrdup("not run: the emulator's runtime is not the trace runtime"));
 			continue;
 		}

@@ -97,6 +97,13 @@ void result_init(struct result *r, const struct lab_config *cfg)
 	r->timing.peak_gflops = r->timing.copy_gbs = r->timing.clock_mhz = NAN;
 }
 
+void result_set_verdict(struct graded_test *t, enum test_status status, char *message)
+{
+	t->status = status;
+	free(t->message);
+	t->message = message;
+}
+
 const char *timing_rate(char *buf, size_t len, double gflops, double gbs)
 {
 	if (isfinite(gflops) && gflops > 0)
@@ -162,9 +169,15 @@ int result_exit_code(const struct result *r)
 	return r->score - r->bonus_score < r->max_score ? EXIT_POINTS_LOST : EXIT_FULL_MARKS;
 }
 
+/* s as a JSON string (invalid UTF-8 replaced), or null. */
 static json_t *str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	if (!s)
+		return json_null();
+	char *clean = utf8_clean(s);
+	json_t *j = json_string(clean);
+	free(clean);
+	return j;
 }
 
 static json_t *num_or_null(double v)
@@ -174,7 +187,7 @@ static json_t *num_or_null(double v)
 
 static json_t *timing_json(const struct timing_measure *m)
 {
-	json_t *o = json_pack("{s:s, s:i, s:b}", "kernel", m->kernel ? m->kernel : "", "size",
+	json_t *o = json_pack("{s:o, s:i, s:b}", "kernel", str_or_null(m->kernel ? m->kernel : ""), "size",
 			      m->size, "measured", m->measured);
 	if (!m->measured)
 		return o;
@@ -262,12 +275,12 @@ char *result_to_json(const struct result *r, bool indent)
 
 	gpu = json_object();
 	json_object_set_new(gpu, "available", json_boolean(r->gpu.available));
-	json_object_set_new(gpu, "name", json_string(r->gpu.name ? r->gpu.name : "none"));
+	json_object_set_new(gpu, "name", str_or_null(r->gpu.name ? r->gpu.name : "none"));
 	json_object_set_new(gpu, "compute_capability", str_or_null(r->gpu.cc));
 	json_object_set_new(gpu, "driver", json_string(r->gpu.driver ? r->gpu.driver : "none"));
 	json_object_set_new(gpu, "cuda_runtime", json_string(r->gpu.runtime ? r->gpu.runtime : "none"));
 	if (r->gpu.reason)
-		json_object_set_new(gpu, "reason", json_string(r->gpu.reason));
+		json_object_set_new(gpu, "reason", str_or_null(r->gpu.reason));
 	json_object_set_new(doc, "gpu", gpu);
 
 	for (size_t i = 0; i < r->nfiles; i++)

@@ -67,6 +67,10 @@ struct timing_measure {
  */
 const char *timing_rate(char *buf, size_t len, double gflops, double gbs);
 
+struct graded_test;
+/* Sets t's status and message (which it takes, freeing the old one). */
+void result_set_verdict(struct graded_test *t, enum test_status status, char *message);
+
 /* What was counted of one profiled launcher's global memory requests. */
 struct sectors_measure {
 	char *call;            /* the profile driver's name for it */

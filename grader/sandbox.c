@@ -103,21 +103,6 @@ void sandbox_allow_read(struct sandbox *sb, const char *path)
 	strlist_push(&sb->ro, path);
 }
 
-static char *find_in_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL, *found = NULL;
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *c = xasprintf("%s/%s", d, name);
-		if (!access(c, X_OK))
-			found = c;
-		else
-			free(c);
-	}
-	free(copy);
-	return found;
-}
-
 void sandbox_init(struct sandbox *sb, const char *workdir)
 {
 	memset(sb, 0, sizeof(*sb));
@@ -126,7 +111,7 @@ void sandbox_init(struct sandbox *sb, const char *workdir)
 		sb->why = xstrdup("CUDALAB_NO_SANDBOX is set");
 		return;
 	}
-	sb->bwrap = find_in_path("bwrap");
+	sb->bwrap = path_lookup("bwrap");
 	if (!sb->bwrap) {
 		sb->why = xstrdup("bubblewrap (bwrap) is not installed");
 		return;

@@ -39,13 +39,6 @@ static const struct lab_timing *timing_of(const struct lab_config *cfg,
 	return NULL;
 }
 
-static void set_verdict(struct graded_test *t, enum test_status s, char *message)
-{
-	t->status = s;
-	free(t->message);
-	t->message = message;
-}
-
 void timing_not_run(struct result *r, const char *why)
 {
 	for (size_t i = 0; i < r->ntests; i++) {
@@ -79,7 +72,7 @@ size_t timing_plan(const struct lab_config *cfg, struct result *r)
 			continue;
 		if (!part_passed(r, t->part)) {
 			t->points = 0;
-			set_verdict(t, TEST_FAIL,
+			result_set_verdict(t, TEST_FAIL,
 				    xasprintf("not timed: part %s must pass all its correctness tests "
 					      "first", t->part));
 			continue;
@@ -157,7 +150,7 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 
 	if (!status || strcmp(status, "ok")) {
 		bool wrong = status && !strcmp(status, "wrong");
-		set_verdict(t, wrong ? TEST_FAIL : TEST_CRASH,
+		result_set_verdict(t, wrong ? TEST_FAIL : TEST_CRASH,
 			    xasprintf("%s\nhint: %s", msg && *msg ? msg : "the timing driver failed",
 				      wrong ? "the output of every timed call is checked: each call "
 					      "must compute all of its output from the inputs it "
@@ -170,14 +163,14 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 	}
 	m->measured = m->samples > 0 && isfinite(m->ratio);
 	if (!m->measured) {
-		set_verdict(t, TEST_CRASH, xstrdup("the timing driver reported no usable times"));
+		result_set_verdict(t, TEST_CRASH, xstrdup("the timing driver reported no usable times"));
 		return;
 	}
 	char *rates = rate_text(m);
 	if (isfinite(m->floor_ms) && m->student_ms < m->floor_ms) {
 		m->flagged = true;
 		r->timing.flagged = true;
-		set_verdict(t, TEST_FAIL,
+		result_set_verdict(t, TEST_FAIL,
 			    xasprintf("%s\nflagged for review, not scored: %.3f ms is faster than "
 				      "this GPU can do it at all (%.3f ms: the work at its peak "
 				      "FP32 rate, or the data at 1.25 times its copy bandwidth)",
@@ -191,10 +184,10 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 	}
 	t->points = timing_points(lt, m->ratio);
 	if (t->points >= t->max_points) {
-		set_verdict(t, TEST_PASS, rates);
+		result_set_verdict(t, TEST_PASS, rates);
 		return;
 	}
-	set_verdict(t, TEST_FAIL,
+	result_set_verdict(t, TEST_FAIL,
 		    xasprintf("%s\nfull points up to a ratio of %.2f, none from %.2f on\nhint: "
 			      "compare your launch configuration and memory access pattern with "
 			      "what the handout asks for: consecutive threads (threadIdx.x) should "
@@ -373,7 +366,7 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 					if (strlist_has(&pending, r->tests[i].id))
 						t = &r->tests[i];
 				char *fate = run_describe(&spec, &res), *words = last_words(res.output);
-				set_verdict(t, res.timed_out ? TEST_TIMEOUT : TEST_CRASH,
+				result_set_verdict(t, res.timed_out ? TEST_TIMEOUT : TEST_CRASH,
 					    xasprintf("the timing driver %s while timing this kernel%s%s",
 						      fate, words, ended ? " (and said it was done)" : ""));
 				t->points = 0;

@@ -337,3 +337,54 @@ void random_token(char out[33])
 	for (size_t i = 0; i < sizeof(b); i++)
 		sprintf(out + 2 * i, "%02x", b[i]);
 }
+
+/* The length of the well-formed UTF-8 sequence at s, or 0. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+	if (!n || (n == 2 && c < 0xc2) || (n == 4 && c > 0xf4))
+		return 0;   /* a stray continuation byte, an overlong or too large a start */
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0)))
+		return 0;   /* overlong, or a UTF-16 surrogate */
+	if (n == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90)))
+		return 0;
+	return n;
+}
+
+char *utf8_clean(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_seq(p);
+		if (n) {
+			strbuf_add(&sb, (const char *)p, n);
+			p += n;
+		} else {
+			strbuf_addstr(&sb, "\xef\xbf\xbd");
+			p++;
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+char *path_lookup(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL, *found = NULL;
+
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *c = xasprintf("%s/%s", *d ? d : ".", name);
+		if (!access(c, X_OK))
+			found = c;
+		else
+			free(c);
+	}
+	free(copy);
+	return found;
+}

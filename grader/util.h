@@ -78,6 +78,14 @@ double now_seconds(void);
 /* 32 random hexadecimal digits and a NUL: a token a child echoes to prove a
  * line or a file is its own. */
 void random_token(char out[33]);
+
+/* A copy of s that is valid UTF-8: each byte that does not start or continue
+ * a well-formed sequence becomes U+FFFD. Student output and compiler
+ * messages quote whatever bytes a submission holds. */
+char *utf8_clean(const char *s);
+
+/* The executable `name` in a folder of $PATH (allocated), or NULL. */
+char *path_lookup(const char *name);
 /* Current UTC time as ISO 8601, in buf (at least 32 bytes). */
 const char *iso_time(char *buf, size_t len);
 

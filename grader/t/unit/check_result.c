@@ -132,6 +132,38 @@ START_TEST(test_result_driver_version)
 }
 END_TEST
 
+/* Bytes a submission controls that are not UTF-8 reach the document as U+FFFD. */
+START_TEST(test_result_json_survives_bad_utf8)
+{
+	struct result r;
+	char *clean = utf8_clean("ok \xc3\xa9 \xff\xfe caf\xe9 \xe2\x82\xac \xed\xa0\x80 \xc0\xaf");
+
+	ck_assert_str_eq(clean, "ok \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd caf\xef\xbf\xbd \xe2\x82\xac "
+				"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd");
+	free(clean);
+
+	result_init(&r, &cfg);
+	r.build = BUILD_COMPILE_ERROR;
+	r.build_message = xstrdup("nvcc failed");
+	r.build_log = xstrdup("grid.cu(3): error: unrecognized token\n  int caf\xe9 = 1;\n");
+	r.output = xstrdup("\xff\xfe printed by the submission");
+	r.tests[0].message = xstrdup("out[0] = \x80");
+	result_finish(&r);
+	char *json = result_to_json(&r, false);
+	json_t *doc = json_loads(json, 0, NULL);
+	ck_assert_msg(doc != NULL, "%s", json);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "build"), "status")),
+			 "compile-error");
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_object_get(doc, "build"),
+								       "log")),
+				     "caf\xef\xbf\xbd"));
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(doc, "output")), "printed"));
+	json_decref(doc);
+	free(json);
+	result_release(&r);
+}
+END_TEST
+
 Suite *result_suite(void)
 {
 	Suite *s = suite_create("result");
@@ -141,6 +173,7 @@ Suite *result_suite(void)
 	tcase_add_test(tc, test_result_scores_and_exit_codes);
 	tcase_add_test(tc, test_result_json_document);
 	tcase_add_test(tc, test_result_driver_version);
+	tcase_add_test(tc, test_result_json_survives_bad_utf8);
 	suite_add_tcase(s, tc);
 	return s;
 }
