@@ -881,8 +881,10 @@ static void open_sandboxes(const struct toolchain *tc, const struct lab_config *
 		char *common = xasprintf("%s/labs/common", tc->root);
 		sandbox_allow_read(&build_sandbox, common);
 		free(common);
-		const char *const nvcc[] = {tc->nvcc, "--version", NULL};
-		if (sandbox_try(&build_sandbox, workdir, "nvcc", nvcc)) {
+		/* nvcc runs there, and sees the lab's headers */
+		const char *const nvcc[] = {"/bin/sh", "-c", "\"$0\" --version >/dev/null && test -d \"$1\"",
+					    tc->nvcc, cfg->dir, NULL};
+		if (sandbox_try(&build_sandbox, workdir, "nvcc with the lab's folder", nvcc)) {
 			free(run_sandbox.bwrap);
 			run_sandbox.bwrap = NULL;
 			run_sandbox.why = xstrdup(build_sandbox.why);

@@ -69,8 +69,6 @@ static void base_options(const struct sandbox *sb, const char *workdir, struct s
 		if (d[0] == '/')
 			push3(out, "--ro-bind-try", d, d);
 	free(copy);
-	for (size_t i = 0; i < sb->ro.n; i++)
-		push3(out, "--ro-bind", sb->ro.v[i], sb->ro.v[i]);
 	push3(out, "--ro-bind-try", "/sys", "/sys");
 	push2(out, "--proc", "/proc");
 	push2(out, "--dev", "/dev");
@@ -83,7 +81,10 @@ static void base_options(const struct sandbox *sb, const char *workdir, struct s
 		}
 	if (dev)
 		closedir(dev);
+	/* the private /tmp first: the lab's folders and the work folder may be in /tmp */
 	push2(out, "--tmpfs", "/tmp");
+	for (size_t i = 0; i < sb->ro.n; i++)
+		push3(out, "--ro-bind", sb->ro.v[i], sb->ro.v[i]);
 	push3(out, "--bind", workdir, workdir);
 	push2(out, "--chdir", workdir);
 	strlist_push(out, "--");

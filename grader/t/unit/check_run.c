@@ -193,6 +193,16 @@ START_TEST(test_sandbox_command_line)
 			      out.v[i + 1]);
 	}
 	ck_assert_int_eq(binds, 1);   /* the work folder is the only writable one */
+	/* a private /tmp first, then what is bound into it (a checkout or work folder in /tmp) */
+	size_t tmpfs = 0, last_bind = 0;
+	for (size_t i = 0; i < out.n; i++) {
+		if (!strcmp(out.v[i], "--tmpfs"))
+			tmpfs = i;
+		if (!strcmp(out.v[i], "--bind") || (!strcmp(out.v[i], "--ro-bind") &&
+						    !strcmp(out.v[i + 1], "/srv/cudalab/labs/grid")))
+			last_bind = i;
+	}
+	ck_assert(tmpfs > 0 && tmpfs < last_bind);
 	ck_assert_int_eq(ro_labs, 1);
 	ck_assert(strlist_has(&out, "--unshare-net") && strlist_has(&out, "--unshare-pid") &&
 		  strlist_has(&out, "--die-with-parent"));
