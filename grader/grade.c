@@ -881,10 +881,25 @@ static void open_sandboxes(const struct toolchain *tc, const struct lab_config *
 		char *common = xasprintf("%s/labs/common", tc->root);
 		sandbox_allow_read(&build_sandbox, common);
 		free(common);
-		/* nvcc runs there, and sees the lab's headers */
-		const char *const nvcc[] = {"/bin/sh", "-c", "\"$0\" --version >/dev/null && test -d \"$1\"",
-					    tc->nvcc, cfg->dir, NULL};
-		if (sandbox_try(&build_sandbox, workdir, "nvcc with the lab's folder", nvcc)) {
+		/* nvcc and g++ run there, and see the lab's folder and the emulator's includes */
+		struct strlist probe = STRLIST_INIT, flags = STRLIST_INIT;
+		strlist_push(&probe, "/bin/sh");
+		strlist_push(&probe, "-c");
+		strlist_push(&probe, "\"$0\" --version >/dev/null && \"$1\" --version >/dev/null && "
+				     "shift 2 && for d; do test -d \"$d\" || { echo \"cannot see $d\"; "
+				     "exit 1; }; done");
+		strlist_push(&probe, tc->nvcc);
+		strlist_push(&probe, tc->cxx);
+		strlist_push(&probe, cfg->dir);
+		strlist_split(&flags, tc->emu_cxxflags ? tc->emu_cxxflags : "");
+		for (size_t i = 0; i < flags.n; i++)
+			if (!strncmp(flags.v[i], "-I", 2) && flags.v[i][2])
+				strlist_push(&probe, flags.v[i] + 2);
+		int bad = sandbox_try(&build_sandbox, workdir, "the compilers",
+				      (const char *const *)probe.v);
+		strlist_clear(&probe);
+		strlist_clear(&flags);
+		if (bad) {
 			free(run_sandbox.bwrap);
 			run_sandbox.bwrap = NULL;
 			run_sandbox.why = xstrdup(build_sandbox.why);
