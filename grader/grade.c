@@ -42,10 +42,19 @@ static struct sandbox build_sandbox, run_sandbox;
 static char **grade_child_env(void)
 {
 	struct strlist env = STRLIST_INIT;
+	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
 
 	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "CK_", 3) && strncmp(*e, "CUDALAB_", 8))
+		if (strncmp(*e, "CK_", 3) && strncmp(*e, "CUDALAB_", 8) &&
+		    strncmp(*e, "CUDA_VISIBLE_DEVICES=", 21))
 			strlist_push(&env, *e);
+	/* one GPU: the first the grader may use, the one its probe looked at */
+	if (!visible)
+		strlist_push(&env, "CUDA_VISIBLE_DEVICES=0");
+	else if (*visible)
+		strlist_pushf(&env, "CUDA_VISIBLE_DEVICES=%.*s", (int)strcspn(visible, ","), visible);
+	else
+		strlist_push(&env, "CUDA_VISIBLE_DEVICES=");
 	/* an empty list, not NULL: a NULL envp would mean "inherit everything" */
 	return env.v ? env.v : xcalloc(1, sizeof(char *));
 }

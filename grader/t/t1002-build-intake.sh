@@ -26,4 +26,12 @@ test_expect_success 'a directory where the file should be' '
 test_expect_success 'every refusal is in the gradebook' '
 	[ "$("$CUDALAB" db show --student s | grep -c " refused ")" = 4 ]
 '
+test_expect_success 'files the lab does not ask for, odd names included, are never read' '
+	mkdir odd && cp "$T_ROOT/student_template/matmul/matmul.cu" odd/ &&
+	: >"odd/matmul.cu
+evil" && printf "\377\376" >"odd/$(printf "\377\376").cu" && ln -s /etc/passwd odd/passwd &&
+	"$CUDALAB" grade matmul odd --student s --no-emulate -q --json o.json >/dev/null 2>&1
+	[ "$(jq -r .build.status o.json)" = ok ] &&
+	[ "$(jq -r "[.files[].name] | join(\",\")" o.json)" = matmul.cu ]
+'
 test_done
