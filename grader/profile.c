@@ -252,14 +252,15 @@ static unsigned long long count_of(json_t *o, const char *key)
 
 /*
  * What the run said: the driver's call lines (with the token), and whether
- * it got its device and reached its end.
+ * it got its device (if not, why, in *device_why). A call that is missing
+ * says by itself where the driver stopped.
  */
-static json_t *read_lines(const char *text, const char *token, bool *device_ok, bool *ended,
+static json_t *read_lines(const char *text, const char *token, bool *device_ok,
 			  char **device_why)
 {
 	json_t *calls = json_array();
 
-	*device_ok = *ended = false;
+	*device_ok = false;
 	for (const char *l = text; l && *l;) {
 		size_t n = strcspn(l, "\n");
 		json_t *o = json_loadb(l, n, JSON_REJECT_DUPLICATES, NULL);
@@ -276,8 +277,6 @@ static json_t *read_lines(const char *text, const char *token, bool *device_ok, 
 			*device_ok = json_is_string(st) && !strcmp(json_string_value(st), "ok");
 			if (!*device_ok && json_is_string(msg) && !*device_why)
 				*device_why = xstrdup(json_string_value(msg));
-		} else if (!strcmp(ty, "end")) {
-			*ended = true;
 		} else if (!strcmp(ty, "call")) {
 			json_array_append(calls, o);
 		}
@@ -296,7 +295,7 @@ int profile_run(const struct lab_config *cfg, const char *workdir, const char *b
 	json_t *calls = NULL;
 	unsigned long long(*kernels)[4] = NULL;
 	char *out, *log = NULL, *text = NULL, *input, *why = NULL, *device_why = NULL;
-	bool device_ok, ended;
+	bool device_ok;
 	int ret;
 
 	random_token(token);
@@ -341,7 +340,7 @@ int profile_run(const struct lab_config *cfg, const char *workdir, const char *b
 		goto out;
 	}
 	text = access(out, R_OK) ? NULL : read_file(out, NULL);
-	calls = read_lines(text, token, &device_ok, &ended, &device_why);
+	calls = read_lines(text, token, &device_ok, &device_why);
 	char *fate = run_describe(&spec, &res);
 	long nkernels = 0;
 	if (ncu) {

@@ -43,6 +43,24 @@ const char *run_state_name(enum run_state s)
 	return state_names[s];
 }
 
+/* The next test of r, not run yet (id is taken); its bonus is its part's. */
+static struct graded_test *add_test(struct result *r, const struct lab_config *cfg,
+				    const char *part, const char *name, char *id,
+				    enum test_kind kind, double points)
+{
+	struct graded_test *t = &r->tests[r->ntests++];
+
+	t->part = xstrdup(part);
+	t->name = xstrdup(name);
+	t->id = id;
+	t->kind = kind;
+	t->max_points = points;
+	t->bonus = lab_find_part(cfg, part)->bonus;
+	t->status = TEST_NOT_RUN;
+	t->seconds = -1;
+	return t;
+}
+
 void result_init(struct result *r, const struct lab_config *cfg)
 {
 	size_t n = 0;
@@ -55,44 +73,27 @@ void result_init(struct result *r, const struct lab_config *cfg)
 		n += cfg->parts[p].ntests;
 	r->tests = xcalloc(n + cfg->ntimings + cfg->nsectors, sizeof(*r->tests));
 	for (size_t p = 0; p < cfg->nparts; p++)
-		for (size_t t = 0; t < cfg->parts[p].ntests; t++) {
-			struct graded_test *tr = &r->tests[r->ntests++];
-			tr->part = xstrdup(cfg->parts[p].name);
-			tr->name = xstrdup(cfg->parts[p].tests[t].name);
-			tr->id = xasprintf("test_%s_%s_%s", cfg->name, tr->part, tr->name);
-			tr->max_points = cfg->parts[p].tests[t].points;
-			tr->bonus = cfg->parts[p].bonus;
-			tr->status = TEST_NOT_RUN;
-			tr->seconds = -1;
-		}
+		for (size_t t = 0; t < cfg->parts[p].ntests; t++)
+			add_test(r, cfg, cfg->parts[p].name, cfg->parts[p].tests[t].name,
+				 xasprintf("test_%s_%s_%s", cfg->name, cfg->parts[p].name,
+					   cfg->parts[p].tests[t].name),
+				 KIND_CORRECTNESS, cfg->parts[p].tests[t].points);
 	for (size_t i = 0; i < cfg->ntimings; i++) {
 		const struct lab_timing *lt = &cfg->timings[i];
-		struct graded_test *tr = &r->tests[r->ntests++];
-		tr->part = xstrdup(lt->part);
-		tr->name = xstrdup(lt->test);
-		tr->id = xasprintf("time_%s_%s", cfg->name, lt->name);
-		tr->kind = KIND_TIMING;
+		struct graded_test *tr =
+			add_test(r, cfg, lt->part, lt->test, xasprintf("time_%s_%s", cfg->name, lt->name),
+				 KIND_TIMING, lt->points);
 		tr->timing = xcalloc(1, sizeof(*tr->timing));
 		tr->timing->kernel = xstrdup(lt->kernel);
 		tr->timing->size = lt->size;
-		tr->max_points = lt->points;
-		tr->bonus = lab_find_part(cfg, lt->part)->bonus;
-		tr->status = TEST_NOT_RUN;
-		tr->seconds = -1;
 	}
 	for (size_t i = 0; i < cfg->nsectors; i++) {
 		const struct lab_sectors *ls = &cfg->sectors[i];
-		struct graded_test *tr = &r->tests[r->ntests++];
-		tr->part = xstrdup(ls->part);
-		tr->name = xstrdup(ls->name);
-		tr->id = xasprintf("sectors_%s_%s", cfg->name, ls->name);
-		tr->kind = KIND_SECTORS;
+		struct graded_test *tr =
+			add_test(r, cfg, ls->part, ls->name,
+				 xasprintf("sectors_%s_%s", cfg->name, ls->name), KIND_SECTORS, ls->points);
 		tr->sectors = xcalloc(1, sizeof(*tr->sectors));
 		tr->sectors->call = xstrdup(ls->call);
-		tr->max_points = ls->points;
-		tr->bonus = lab_find_part(cfg, ls->part)->bonus;
-		tr->status = TEST_NOT_RUN;
-		tr->seconds = -1;
 	}
 	r->timing.peak_gflops = r->timing.copy_gbs = r->timing.clock_mhz = NAN;
 }
