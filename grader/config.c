@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "run.h"
+#include "scan.h"
 
 #include <dirent.h>
 #include <ini.h>
@@ -127,6 +128,14 @@ static int lab_key(struct parse_state *st, const char *key, const char *value)
 	}
 	if (!strcmp(key, "symbols")) {
 		strlist_split(&cfg->symbols, value);
+		return 0;
+	}
+	if (!strcmp(key, "inline_asm")) {
+		cfg->inline_asm = scan_parse_asm_policy(value);
+		if (cfg->inline_asm < 0) {
+			snprintf(st->msg, sizeof(st->msg), "inline_asm must be no, device or yes");
+			return -1;
+		}
 		return 0;
 	}
 	if (!strcmp(key, "strict_barriers") || !strcmp(key, "needs_gpu")) {
@@ -290,6 +299,15 @@ static int sectors_key(struct parse_state *st, struct lab_sectors *s, const char
 	return 0;
 }
 
+/* The list an [audit] key adds to; NULL for a key that is none. */
+static struct strlist *audit_list(struct lab_config *cfg, const char *key)
+{
+	return !strcmp(key, "allow_undefined") ? &cfg->allow_undefined :
+	       !strcmp(key, "deny_defined") ? &cfg->deny_defined :
+	       !strcmp(key, "forbid_names") ? &cfg->forbid_names :
+	       !strcmp(key, "forbid_calls") ? &cfg->forbid_calls : NULL;
+}
+
 static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct parse_state *st = user;
@@ -297,9 +315,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 
 	if (!strcmp(section, "lab")) {
 		ret = lab_key(st, key, value);
-	} else if (!strcmp(section, "audit") &&
-		   (!strcmp(key, "allow_undefined") || !strcmp(key, "deny_defined"))) {
-		strlist_split(key[0] == 'a' ? &st->cfg->allow_undefined : &st->cfg->deny_defined, value);
+	} else if (!strcmp(section, "audit") && audit_list(st->cfg, key)) {
+		strlist_split(audit_list(st->cfg, key), value);
 		ret = 0;
 	} else if (!strncmp(section, "part ", 5)) {
 		const char *name = section + 5;
@@ -492,6 +509,8 @@ void config_free(struct lab_config *cfg)
 	strlist_clear(&cfg->symbols);
 	strlist_clear(&cfg->allow_undefined);
 	strlist_clear(&cfg->deny_defined);
+	strlist_clear(&cfg->forbid_names);
+	strlist_clear(&cfg->forbid_calls);
 	for (size_t i = 0; i < cfg->nparts; i++) {
 		for (size_t t = 0; t < cfg->parts[i].ntests; t++)
 			free(cfg->parts[i].tests[t].name);

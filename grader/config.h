@@ -80,6 +80,9 @@ struct lab_config {
 	struct lab_sectors *sectors;
 	size_t nsectors;
 	struct strlist allow_undefined, deny_defined;
+	/* the source scan (scan.h): names never to use, names never to call */
+	struct strlist forbid_names, forbid_calls;
+	int inline_asm;              /* enum asm_policy: no (default), device, yes */
 };
 
 /* Reads <root>/labs/common/audit.conf, then <root>/labs/<lab>/lab.conf. */

@@ -15,8 +15,10 @@
 #include "profile.h"
 #include "run.h"
 #include "sandbox.h"
+#include "scan.h"
 #include "timing.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -199,6 +201,55 @@ static int audit(const struct toolchain *tc, const struct lab_config *cfg, const
 	return 0;
 }
 
+/* workdir/.pp-<file>: where nvcc keeps what it preprocessed of the source file */
+static char *keep_dir(const char *workdir, const char *file)
+{
+	return xasprintf("%s/.pp-%s", workdir, file);
+}
+
+/*
+ * The source scan of one file, from the two passes nvcc preprocessed it in
+ * and kept in dir: <stem>.cpp4.ii for the host compiler, <stem>.cpp1.ii (one
+ * per GPU architecture) for the device compiler. Removes dir. -1 when either
+ * is missing: the scan never passes for want of its input.
+ */
+static int scan_file(const struct lab_config *cfg, const char *dir, struct strlist *problems)
+{
+	struct strlist sources = STRLIST_INIT;
+	struct scan_rules rules = {&sources, &cfg->forbid_names, &cfg->forbid_calls,
+				   (enum asm_policy)cfg->inline_asm};
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int host = 0, device = 0, ret = -1;
+
+	for (size_t i = 0; i < cfg->files.n; i++)
+		if (is_source(cfg->files.v[i]))
+			strlist_push(&sources, cfg->files.v[i]);
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name), len;
+		if (n < 3 || strcmp(e->d_name + n - 3, ".ii"))
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name), *text = read_file(path, &len);
+		bool host_pass = n > 8 && !strcmp(e->d_name + n - 8, ".cpp4.ii");
+		free(path);
+		if (!text)
+			continue;
+		scan_preprocessed(text, len, host_pass, &rules, problems);
+		host += host_pass;
+		device += !host_pass;
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	if (host && device)
+		ret = 0;
+	else
+		error("nvcc kept no preprocessed source in '%s' to scan", dir);
+	remove_tree(dir);
+	strlist_clear(&sources);
+	return ret;
+}
+
 static char *join_lines(const struct strlist *l)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -376,6 +427,17 @@ static int build(const struct toolchain *tc, const struct lab_config *cfg,
 		strlist_split(&argvs[n], tc->nvcc_flags);
 		strlist_push(&argvs[n], "-arch=native");
 		strlist_pushf(&argvs[n], "-I%s", cfg->dir);
+		/* its preprocessed passes, for the source scan */
+		char *keep = keep_dir(workdir, f);
+		if (mkdir(keep, 0700) && errno != EEXIST) {
+			error("cannot make '%s': %s", keep, strerror(errno));
+			free(keep);
+			goto out;
+		}
+		strlist_push(&argvs[n], "--keep");
+		strlist_push(&argvs[n], "--keep-dir");
+		strlist_push(&argvs[n], keep);
+		free(keep);
 		strlist_push(&argvs[n], "-c");
 		strlist_push(&argvs[n], f);
 		strlist_push(&argvs[n], "-o");
@@ -416,13 +478,23 @@ static int build(const struct toolchain *tc, const struct lab_config *cfg,
 		goto out;
 	}
 
+	for (size_t i = 0; i < cfg->files.n; i++) {
+		if (!is_source(cfg->files.v[i]))
+			continue;
+		char *keep = keep_dir(workdir, cfg->files.v[i]);
+		int rc = scan_file(cfg, keep, &problems);
+		free(keep);
+		if (rc)
+			goto out;
+	}
 	for (size_t i = 0; i < objs.n; i++)
 		if (audit(tc, cfg, objs.v[i], &problems))
 			goto out;
 	if (problems.n) {
 		char *lines = join_lines(&problems);
 		r->build = BUILD_AUDIT_FAILED;
-		r->build_message = xasprintf("the submission was refused by the symbol audit:\n%s", lines);
+		r->build_message = xasprintf("the submission was refused by the audit of its source "
+					     "and symbols:\n%s", lines);
 		free(lines);
 		ret = 0;
 		goto out;

@@ -49,23 +49,108 @@ static bool is_source_name(const char *name)
 	return false;
 }
 
-char *intake_check_includes(const char *name, const char *text, size_t len)
+/*
+ * The text as the preprocessor reads its directives: backslash-newlines
+ * spliced, each comment one space, string literals kept. line[i] is the
+ * source line of out[i].
+ */
+static char *logical_text(const char *text, size_t len, size_t **line_of, size_t *out_len)
 {
-	size_t line = 1;
+	char *a = xmalloc(len + 1), *out = xmalloc(len + 1);
+	size_t *la = xmalloc((len + 1) * sizeof(size_t)), *lo = xmalloc((len + 1) * sizeof(size_t));
+	size_t n = 0, m = 0, line = 1;
 
-	for (size_t i = 0; i < len; line++) {
-		size_t end = i;
+	for (size_t i = 0; i < len; i++) {   /* splice */
+		if (text[i] == '\\' && i + 1 < len && text[i + 1] == '\n') {
+			i++;
+			line++;
+			continue;
+		}
+		la[n] = line;
+		a[n++] = text[i];
+		line += text[i] == '\n';
+	}
+	for (size_t i = 0; i < n; i++) {   /* comments out, literals kept */
+		char c = a[i];
+		if (c == '/' && i + 1 < n && (a[i + 1] == '/' || a[i + 1] == '*')) {
+			size_t at = i;
+			if (a[i + 1] == '/') {
+				while (i + 1 < n && a[i + 1] != '\n')
+					i++;
+			} else {
+				for (i += 2; i + 1 < n && !(a[i] == '*' && a[i + 1] == '/'); i++)
+					;
+				i++;
+			}
+			lo[m] = la[at];
+			out[m++] = ' ';
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			size_t j = i + 1;
+			if (c == '"' && i > 0 && a[i - 1] == 'R') {   /* R"delim( ... )delim" */
+				size_t d = j;
+				while (j < n && a[j] != '(' && j - d < 16)
+					j++;
+				size_t dl = j - d;
+				while (j < n && !(a[j] == ')' && j + dl + 1 < n &&
+						  !memcmp(a + j + 1, a + d, dl) && a[j + dl + 1] == '"'))
+					j++;
+				i = j + dl + 1;   /* its text may look like directives: one "" instead */
+				lo[m] = la[d - 1];
+				out[m++] = '"';
+				lo[m] = la[d - 1];
+				out[m++] = '"';
+				continue;
+			} else {
+				for (; j < n && a[j] != c && a[j] != '\n'; j++)
+					if (a[j] == '\\')
+						j++;
+			}
+			for (size_t k = i; k <= j && k < n; k++) {
+				lo[m] = la[k];
+				out[m++] = a[k];
+			}
+			i = j;
+			continue;
+		}
+		lo[m] = la[i];
+		out[m++] = c;
+	}
+	out[m] = '\0';
+	lo[m] = line;
+	free(a);
+	free(la);
+	*line_of = lo;
+	*out_len = m;
+	return out;
+}
+
+char *intake_check_directives(const char *name, const char *src, size_t src_len)
+{
+	size_t len, *line_of;
+	char *text = logical_text(src, src_len, &line_of, &len), *why = NULL;
+
+	for (size_t i = 0; i < len && !why;) {
+		size_t end = i, line = line_of[i];
 		while (end < len && text[end] != '\n')
 			end++;
 		size_t p = i;
 		while (p < end && (text[p] == ' ' || text[p] == '\t'))
 			p++;
-		if (p < end && text[p] == '#') {
-			p++;
+		int n = (int)(end - i > 200 ? 200 : end - i);
+		bool hash = p < end && text[p] == '#', digraph = end - p >= 2 && !strncmp(text + p, "%:", 2);
+		if (hash || digraph) {
+			p += hash ? 1 : 2;
 			while (p < end && (text[p] == ' ' || text[p] == '\t'))
 				p++;
+			if (p < end && ((text[p] >= '0' && text[p] <= '9') ||
+					(end - p > 4 && !strncmp(text + p, "line", 4) &&
+					 (text[p + 4] == ' ' || text[p + 4] == '\t'))))
+				why = xasprintf("'%s' line %zu: '%.*s': a submission may not set its own "
+						"line numbers or file names (#line)", name, line, n, text + i);
 			static const char *const directives[] = {"include_next", "include", "import"};
-			for (size_t d = 0; d < 3; d++) {
+			for (size_t d = 0; d < 3 && !why; d++) {
 				size_t dl = strlen(directives[d]);
 				if (end - p < dl || strncmp(text + p, directives[d], dl))
 					continue;
@@ -76,25 +161,28 @@ char *intake_check_includes(const char *name, const char *text, size_t len)
 				size_t a = q + 1, b = a;
 				while (close && b < end && text[b] != close)
 					b++;
-				int n = (int)(end - i > 200 ? 200 : end - i);
-				if (!close || b >= end)
-					return xasprintf("'%s' line %zu: '%.*s': include a file by its name in "
-							 "quotes or angle brackets", name, line, n, text + i);
+				if (!close || b >= end) {
+					why = xasprintf("'%s' line %zu: '%.*s': include a file by its name in "
+							"quotes or angle brackets", name, line, n, text + i);
+					break;
+				}
 				bool up = false;
 				for (size_t c = a; c + 1 < b; c++)
 					up |= text[c] == '.' && text[c + 1] == '.' &&
 					      (c == a || text[c - 1] == '/') && (c + 2 == b || text[c + 2] == '/');
 				if (text[a] == '/' || up)
-					return xasprintf("'%s' line %zu: '%.*s': a submission includes the lab's "
-							 "headers and system headers by name, never by a path "
-							 "that starts with '/' or goes up with '..'", name,
-							 line, n, text + i);
+					why = xasprintf("'%s' line %zu: '%.*s': a submission includes the lab's "
+							"headers and system headers by name, never by a path "
+							"that starts with '/' or goes up with '..'", name,
+							line, n, text + i);
 				break;
 			}
 		}
 		i = end + 1;
 	}
-	return NULL;
+	free(text);
+	free(line_of);
+	return why;
 }
 
 /* Reads at most max+1 bytes of fd: more than max means oversize. */
@@ -169,7 +257,7 @@ int intake_copy(const char *subdir, const struct strlist *files, size_t max_byte
 			free(data);
 			continue;
 		}
-		char *bad = is_source_name(name) ? intake_check_includes(name, data, len) : NULL;
+		char *bad = is_source_name(name) ? intake_check_directives(name, data, len) : NULL;
 		if (bad) {
 			if (!in->refusal) {
 				in->accepted = false;

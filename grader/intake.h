@@ -31,12 +31,15 @@ int intake_copy(const char *subdir, const struct strlist *files, size_t max_byte
 void intake_release(struct intake *in);
 
 /*
- * Whether the source text (len bytes of file name) includes only by name:
- * every #include names its file in quotes or angle brackets, without a
- * leading '/' and without a ".." component. NULL when it does, else why
+ * Whether the directives of the source text (len bytes of file name) are
+ * allowed, read as the preprocessor reads them (lines spliced, comments
+ * gone, %: for #): every #include names its file in quotes or angle
+ * brackets, without a leading '/' and without a ".." component, and no
+ * #line or linemarker sets a line number or file name of its own (the
+ * source scan trusts the linemarkers). NULL when they are, else why
  * (allocated), with the line.
  */
-char *intake_check_includes(const char *name, const char *text, size_t len);
+char *intake_check_directives(const char *name, const char *text, size_t len);
 
 /* sha256 of a buffer, as 64 hex digits. */
 void sha256_hex(const void *data, size_t len, char out[65]);

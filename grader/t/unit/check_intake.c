@@ -113,6 +113,9 @@ START_TEST(test_intake_checks_includes)
 		"// #include \"/etc/passwd\"\nint x;\n",   /* a comment */
 		"#include \"a..b.h\"\n",                    /* dots, not a step up */
 		"#define X 1\n#if X\n#endif\n",
+		"const char *s = \"/* not a comment\";\n#include \"grid.h\" // */\n",
+		"const char *r = R\"x(\n#include \"/etc/passwd\"\n)x\";\n",   /* a raw string */
+		"#pragma unroll 4\n#define LINE __LINE__\n",
 	};
 	static const struct {
 		const char *text, *why;
@@ -124,13 +127,20 @@ START_TEST(test_intake_checks_includes)
 		{"#include REF\n", "by its name in quotes"},
 		{"#import \"/x\"\n", "starts with '/'"},
 		{"#include \"unterminated.h\n", "by its name in quotes"},
+		{"int a;\n#inc\\\nlude \"/etc/passwd\"\n", "line 2"},   /* spliced */
+		{"#/* hidden */include \"../x\"\n", "starts with '/'"},
+		{"#/*\n*/include \"/x\"\n", "line 1"},   /* a comment across lines */
+		{"%:include \"/x\"\n", "never by a path"},  /* the digraph of # */
+		{"#line 1 \"grid.h\"\n", "#line"},
+		{"\n\n# 12 \"/usr/include/stdio.h\" 3\n", "line 3"},
+		{"# line 7\n", "#line"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
-		char *why = intake_check_includes("grid.cu", good[i], strlen(good[i]));
+		char *why = intake_check_directives("grid.cu", good[i], strlen(good[i]));
 		ck_assert_msg(!why, "refused %s: %s", good[i], why);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		char *why = intake_check_includes("grid.cu", bad[i].text, strlen(bad[i].text));
+		char *why = intake_check_directives("grid.cu", bad[i].text, strlen(bad[i].text));
 		ck_assert_msg(why && strstr(why, bad[i].why), "%s: %s", bad[i].text, why ? why : "accepted");
 		ck_assert_ptr_nonnull(strstr(why, "'grid.cu'"));
 		free(why);

@@ -15,6 +15,7 @@ Suite *checklog_suite(void);
 Suite *rewrite_suite(void);
 Suite *timing_suite(void);
 Suite *profile_suite(void);
+Suite *scan_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);
