@@ -360,6 +360,7 @@ void config_init(struct lab_config *cfg)
 	cfg->cpu_limit = -1;   /* 4 times run_timeout, once that is known */
 	cfg->file_limit = 256ul << 20;
 	cfg->open_files = 1024;
+	cfg->processes = 512;
 	cfg->emulation_slowdown = 10;
 	cfg->timing_cap = 1.0;
 	cfg->timing_timeout = 30;

@@ -70,7 +70,7 @@ struct lab_config {
 	double cpu_limit;            /* CPU seconds; default 4 times run_timeout */
 	size_t file_limit;           /* bytes of any one file it writes */
 	size_t open_files;
-	size_t processes;            /* of the grading's user, threads included (RLIMIT_NPROC) */
+	size_t processes;            /* at once, threads included, per program (a pids cgroup) */
 	struct lab_part *parts;
 	size_t nparts;
 	struct lab_timing *timings;

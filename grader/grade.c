@@ -11,6 +11,7 @@
 #include "audit.h"
 #include "checklog.h"
 #include "intake.h"
+#include "pidcg.h"
 #include "rewrite.h"
 #include "profile.h"
 #include "run.h"
@@ -650,6 +651,7 @@ static int run_harness(const struct lab_config *cfg, const char *workdir, const 
 			if (!strcmp(cfg->parts[p].name, t->part))
 				part = &cfg->parts[p];
 		const struct check_entry *e = checklog_find(&log, t->id);
+		t->unreported = !e;
 		if (e) {
 			set_from_check(t, e, part->timeout * slow);
 			if (t->status == TEST_PASS && !test_finished(logs, t->id, token)) {
@@ -802,16 +804,57 @@ out:
 	return ret;
 }
 
+/*
+ * Runs once more, in a fresh test binary, the tests that got no result
+ * because the binary ended before them (a test that took the runner down,
+ * or left it no room to start the next one). A test that reports this time
+ * gets that verdict; one that does not keeps its first.
+ */
+static int rerun_unreported(const struct lab_config *cfg, const char *workdir,
+			    const char *binary, struct result *r, const char *const *env)
+{
+	struct strlist left = STRLIST_INIT;
+	struct graded_test *again;
+	int ret;
+
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].unreported && r->tests[i].status == TEST_CRASH)
+			strlist_push(&left, r->tests[i].id);
+	if (!left.n)
+		return 0;
+	progress("running %zu tests again that got no result ...", left.n);
+	again = xcalloc(r->ntests, sizeof(*again));
+	for (size_t i = 0; i < r->ntests; i++) {
+		again[i] = r->tests[i];
+		again[i].message = NULL;
+	}
+	ret = run_harness(cfg, workdir, binary, r, "logs-again", env, &left, again);
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct graded_test *t = &r->tests[i];
+		if (!ret && strlist_has(&left, t->id) && !again[i].unreported) {
+			free(t->message);
+			*t = again[i];
+			continue;
+		}
+		free(again[i].message);
+	}
+	free(again);
+	strlist_clear(&left);
+	return ret;
+}
+
 static int run_tests(const struct toolchain *tc, const struct lab_config *cfg,
 		     const char *workdir, const char *binary, struct result *r)
 {
+	const char *const *env = cfg->strict_barriers && r->mode == MODE_EMULATED
+					 ? (const char *const[]){"CUDAEMU_STRICT_BARRIERS=1", NULL} : NULL;
+
 	progress("running %zu tests %s ...", r->ntests,
 		 r->mode == MODE_EMULATED ? "on the CPU emulator"
 		 : r->mode == MODE_CPU    ? "on the CPU (this lab needs no GPU)"
 					  : r->gpu.name);
-	if (run_harness(cfg, workdir, binary, r, "logs", cfg->strict_barriers && r->mode ==
-			MODE_EMULATED ? (const char *const[]){"CUDAEMU_STRICT_BARRIERS=1", NULL} : NULL,
-			NULL, r->tests))
+	if (run_harness(cfg, workdir, binary, r, "logs", env, NULL, r->tests) ||
+	    rerun_unreported(cfg, workdir, binary, r, env))
 		return -1;
 	if (r->mode != MODE_EMULATED)
 		return 0;
@@ -988,6 +1031,11 @@ static void open_sandboxes(const struct toolchain *tc, const struct lab_config *
 	}
 	r->sandbox = run_sandbox.bwrap ? xstrdup("bubblewrap") : NULL;
 	r->sandbox_why = run_sandbox.why ? xstrdup(run_sandbox.why) : NULL;
+	const char *why = "the lab sets no limit (processes = 0)";
+	if (cfg->processes && pidcg_available(&why))
+		r->processes = cfg->processes;
+	else
+		r->processes_why = xstrdup(why);
 }
 
 /* -------------------------------------------------------------- grading */

@@ -171,6 +171,10 @@ void report_result(FILE *out, const struct result *r)
 			r->sandbox);
 	else if (r->sandbox_why)
 		fprintf(out, "sandbox     NONE, unsandboxed: %s\n", r->sandbox_why);
+	if (r->processes)
+		fprintf(out, "processes   at most %lu at once per program (pids cgroup)\n", r->processes);
+	else if (r->processes_why)
+		fprintf(out, "processes   NOT limited: %s\n", r->processes_why);
 	if (r->mode == MODE_EMULATED)
 		fprintf(out, "mode        EMULATED on the CPU: results are a pre-check, not a grade\n");
 	else if (r->mode == MODE_CPU)

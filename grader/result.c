@@ -270,8 +270,11 @@ char *result_to_json(const struct result *r, bool indent)
 	json_object_set_new(doc, "host", str_or_null(r->host));
 	if (r->sandbox || r->sandbox_why)
 		json_object_set_new(doc, "sandbox",
-				    json_pack("{s:s, s:o}", "kind", r->sandbox ? r->sandbox : "none",
-					      "reason", str_or_null(r->sandbox_why)));
+				    json_pack("{s:s, s:o, s:{s:I, s:o}}", "kind",
+					      r->sandbox ? r->sandbox : "none", "reason",
+					      str_or_null(r->sandbox_why), "processes", "limit",
+					      (json_int_t)r->processes, "reason",
+					      str_or_null(r->processes_why)));
 	json_object_set_new(doc, "seed", json_integer((json_int_t)r->seed));
 
 	gpu = json_object();
@@ -340,6 +343,7 @@ void result_release(struct result *r)
 	free(r->host);
 	free(r->sandbox);
 	free(r->sandbox_why);
+	free(r->processes_why);
 	free(r->gpu.name);
 	free(r->gpu.cc);
 	free(r->gpu.runtime);

@@ -90,6 +90,7 @@ struct graded_test {
 	bool bonus;
 	char *message;
 	double seconds;        /* -1 unknown */
+	bool unreported;       /* its test binary ended before it reported */
 };
 
 struct result {
@@ -102,6 +103,10 @@ struct result {
 	/* how the submission's programs ran: "bubblewrap", or NULL (unsandboxed,
 	 * with why in sandbox_why; NULL both when nothing of it ran) */
 	char *sandbox, *sandbox_why;
+	/* processes and threads each of its programs may have at once; 0: not
+	 * limited, with why in processes_why */
+	unsigned long processes;
+	char *processes_why;
 	struct {
 		bool available;
 		char *name, *cc, *runtime, *driver, *reason;

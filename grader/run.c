@@ -12,6 +12,7 @@
  */
 #include "run.h"
 
+#include "pidcg.h"
 #include "sandbox.h"
 
 #include <dirent.h>
@@ -45,6 +46,7 @@ struct child {
 	double start;
 	struct strbuf out;
 	size_t limit;
+	char *cgroup;        /* its pids cgroup (pidcg.h); NULL: none */
 };
 
 void run_init(void)
@@ -136,8 +138,11 @@ static void set_limit(int resource, unsigned long value)
 }
 
 /* In the child, after fork: never returns. */
-static _Noreturn void exec_child(const struct run_spec *s, int in_fd, int out_fd, int err_pipe)
+static _Noreturn void exec_child(const struct run_spec *s, const char *cgroup, int in_fd,
+				 int out_fd, int err_pipe)
 {
+	if (cgroup && pidcg_enter(cgroup))
+		goto fail;
 	setsid();
 	dup2(in_fd, STDIN_FILENO);
 	dup2(out_fd, STDOUT_FILENO);
@@ -148,7 +153,6 @@ static _Noreturn void exec_child(const struct run_spec *s, int in_fd, int out_fd
 	set_limit(RLIMIT_CPU, s->cpu_seconds);
 	set_limit(RLIMIT_FSIZE, s->max_file_bytes);
 	set_limit(RLIMIT_NOFILE, s->max_open_files);
-	set_limit(RLIMIT_NPROC, s->max_processes);
 	if (s->cwd && chdir(s->cwd) < 0)
 		goto fail;
 	if (s->envp)
@@ -174,10 +178,14 @@ static int start_exec(const struct run_spec *s, struct child *c, struct run_resu
 		close(out[1]);
 		return error("pipe: %s", strerror(errno));
 	}
+	if (s->max_processes)
+		c->cgroup = pidcg_create(s->max_processes);
 	c->start = now_seconds();
 	c->pid = fork();
 	if (c->pid < 0) {
 		error("fork: %s", strerror(errno));
+		pidcg_destroy(c->cgroup);
+		c->cgroup = NULL;
 		close(out[0]), close(out[1]), close(in[0]), close(in[1]), close(errp[0]), close(errp[1]);
 		return -1;
 	}
@@ -185,7 +193,7 @@ static int start_exec(const struct run_spec *s, struct child *c, struct run_resu
 		close(out[0]);
 		close(in[1]);
 		close(errp[0]);
-		exec_child(s, in[0], out[1], errp[1]);
+		exec_child(s, c->cgroup, in[0], out[1], errp[1]);
 	}
 	close(out[1]);
 	close(in[0]);
@@ -202,6 +210,8 @@ static int start_exec(const struct run_spec *s, struct child *c, struct run_resu
 		r->output = xasprintf("cannot run '%s': %s", s->argv[0], strerror(err));
 		r->output_len = strlen(r->output);
 		c->pid = 0;
+		pidcg_destroy(c->cgroup);
+		c->cgroup = NULL;
 		return 0;
 	}
 	r->started = true;
@@ -271,6 +281,8 @@ static void check_exit(struct child *c, struct run_result *r)
 		r->signal = WTERMSIG(st);
 	/* nothing it started may outlive it, nor hold its output pipe open */
 	reap_session(c->pid);
+	pidcg_destroy(c->cgroup);
+	c->cgroup = NULL;
 	c->drain_deadline = now_seconds() + OUTPUT_GRACE;
 }
 
@@ -300,6 +312,8 @@ int run_many(const struct run_spec *specs, struct run_result *results, size_t n)
 			if (!c[i].exited && c[i].deadline && now >= c[i].deadline) {
 				results[i].timed_out = true;
 				kill_session(c[i].pid);
+				if (c[i].cgroup)
+					pidcg_kill(c[i].cgroup);
 			}
 			if (c[i].exited && c[i].out_fd >= 0 && now >= c[i].drain_deadline) {
 				close(c[i].out_fd);

@@ -20,7 +20,9 @@ struct run_spec {
 	size_t output_limit;          /* bytes of stdout+stderr kept; 0: 64 KiB */
 	/* resource limits; 0 leaves the grader's */
 	unsigned long cpu_seconds, max_file_bytes, max_open_files;
-	unsigned long max_processes;  /* RLIMIT_NPROC: the user's processes and threads */
+	/* processes and threads at once, in a pids cgroup of its own (pidcg.h),
+	 * which also finds them all to kill; not enforced where none can be made */
+	unsigned long max_processes;
 	/* runs the program in this sandbox (sandbox.h) with cwd writable; NULL: none */
 	const struct sandbox *sandbox;
 };

@@ -101,7 +101,7 @@ check_expect() {
 	fi
 	while read -r kind a b text; do
 		case $kind in
-		'' | '#'* | sandboxed) continue ;;
+		'' | '#'* | sandboxed | processes-limited) continue ;;
 		exit)
 			got=$(cat "$json.exit")
 			# an emulated run that built is never a grade: always 4
@@ -160,8 +160,51 @@ test_fixtures() {
 	local lab=$1 suffix=${2:-} dir
 	for dir in "$T_ROOT"/reference/"$lab"/fixtures/*/; do
 		dir=${dir%/}
+		if grep -qx processes-limited "$dir/expect"; then
+			test_expect_success "$lab/$(basename "$dir") gets its verdict$suffix, held to the process limit" '
+				processes_limited "'"$lab"'" &&
+				peak_processes grade_fixture "'"$dir"'" r.json &&
+				check_expect r.json "'"$dir"'/expect" &&
+				limit=$(jq .sandbox.processes.limit r.json) &&
+				say "at most $(cat peak) processes more than before (limit $limit)" &&
+				[ "$(cat peak)" -le $((limit + 64)) ]
+			'
+			continue
+		fi
 		test_expect_success "$lab/$(basename "$dir") gets its verdict$suffix" '
 			grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
 		'
 	done
+}
+
+# processes_limited LAB: exits 77 (skip) unless the grader holds the programs
+# of a LAB grading to a process limit here; a fork bomb never runs without one.
+processes_limited() {
+	grade_fixture "$T_ROOT/reference/$1" limits.json
+	[ "$(jq '.sandbox.processes.limit // 0' limits.json)" -gt 0 ] || {
+		say "no process limit here: $(jq -r '.sandbox.processes.reason // "?"' limits.json)"
+		exit 77
+	}
+}
+
+# peak_processes CMD...: runs CMD while counting the machine's processes
+# every 0.1 s; the most there were beyond the count before goes to ./peak.
+peak_processes() {
+	local base rc
+	base=$(find /proc -maxdepth 1 -name '[0-9]*' | wc -l)
+	echo 0 >peak
+	rm -f peak.stop
+	(
+		max=0
+		while [ ! -e peak.stop ]; do
+			n=$(($(find /proc -maxdepth 1 -name '[0-9]*' | wc -l) - base))
+			[ $n -le $max ] || { max=$n; echo $max >peak; }
+			sleep 0.1
+		done
+	) &
+	"$@"
+	rc=$?
+	touch peak.stop
+	wait
+	return $rc
 }

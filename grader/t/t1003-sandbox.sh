@@ -1,9 +1,10 @@
 #!/bin/bash
 # The sandbox: a submission's programs run in bubblewrap where it works, and
-# the result says which; hostile fixtures that get past the symbol audit with
-# raw system calls find neither the hidden reference nor a way to leave a
-# file on the machine. Without bubblewrap (CUDALAB_NO_SANDBOX=1 here) the
-# grading still happens and says it was unsandboxed.
+# the result says which; hostile fixtures that get past both audits with
+# system calls find neither the hidden reference, nor another student's
+# submission, nor the network, nor a way to leave a file on the machine.
+# Without bubblewrap (CUDALAB_NO_SANDBOX=1 here) the grading still happens
+# and says it was unsandboxed.
 . "$(dirname "$0")/lib.sh"
 cpu_only
 grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
@@ -50,6 +51,53 @@ test_expect_success 'in the sandbox, a file written to /tmp stays in the sandbox
 test_expect_success 'unsandboxed, the same file lands on the machine: the fixture is a real attack' '
 	CUDALAB_NO_SANDBOX=1 grade_fixture "$T_ROOT/reference/grid/fixtures/writes-outside" u.json &&
 	[ -e "$escaped" ] && rm -f "$escaped"
+'
+
+# A listener on the machine's loopback, for the socket fixture.
+port=47601
+start_listener() {
+	${CC:-cc} -o listen "$T_ROOT/grader/t/helpers/listen.c" || return 1
+	rm -f heard heard.ready
+	./listen $port heard &
+	listener=$!
+	for _ in $(seq 50); do [ -e heard.ready ] && return 0; sleep 0.1; done
+	say "port $port is taken here"; kill $listener; exit 77
+}
+stop_listener() { kill "$listener" 2>/dev/null; wait "$listener" 2>/dev/null; true; }
+
+test_expect_success 'in the sandbox, a submission cannot reach the network, not even loopback' '
+	start_listener &&
+	grade_fixture "$T_ROOT/reference/grid/fixtures/opens-socket" r.json; stop_listener &&
+	sandbox_works &&
+	check_expect r.json "$T_ROOT/reference/grid/fixtures/opens-socket/expect" &&
+	! [ -s heard ]
+'
+test_expect_success 'unsandboxed, the same submission connects: the fixture is a real attack' '
+	start_listener &&
+	CUDALAB_NO_SANDBOX=1 grade_fixture "$T_ROOT/reference/grid/fixtures/opens-socket" u.json
+	stop_listener &&
+	grep -q "escaped opens-socket" heard &&
+	[ "$(jq -r ".tests[] | select(.part == \"picture\" and .name == \"exact\") | .status" u.json)" = fail ]
+'
+
+# Two students side by side, as a class is graded: mallory looks for alice.
+class_folder() {
+	rm -rf class && mkdir -p class/alice class/mallory &&
+	cp "$T_ROOT"/reference/grid/grid.cu "$T_ROOT"/reference/grid/answers.txt class/alice/ &&
+	cp "$T_ROOT"/reference/grid/fixtures/reads-other/* class/mallory/ && rm class/mallory/expect
+}
+test_expect_success 'in the sandbox, a submission cannot read another student'"'"'s' '
+	class_folder &&
+	"$CUDALAB" grade grid "$PWD/class/mallory" --student mallory -q --json r.json >r.json.txt 2>&1
+	echo $? >r.json.exit &&
+	sandbox_works &&
+	check_expect r.json "$T_ROOT/reference/grid/fixtures/reads-other/expect"
+'
+test_expect_success 'unsandboxed, it reads alice'"'"'s grid.cu: the fixture is a real attack' '
+	class_folder &&
+	CUDALAB_NO_SANDBOX=1 "$CUDALAB" grade grid "$PWD/class/mallory" --student mallory -q \
+		--json u.json >u.json.txt 2>&1
+	[ "$(jq -r ".tests[] | select(.part == \"picture\" and .name == \"exact\") | .status" u.json)" = fail ]
 '
 rm -f "$escaped"
 test_done
