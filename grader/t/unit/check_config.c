@@ -1,6 +1,7 @@
 /* Unit tests of config.c: lab.conf parsing and validation. */
 #include "config.h"
 #include "run.h"
+#include "scan.h"
 #include "unit.h"
 
 #include <stdio.h>
@@ -97,7 +98,8 @@ START_TEST(test_config_limits)
 	ck_assert_double_eq(c.cpu_limit, 200);   /* 4 times run_timeout */
 	ck_assert_uint_eq(c.file_limit, 256ul << 20);
 	ck_assert_uint_eq(c.open_files, 1024);
-	ck_assert_uint_eq(c.processes, 0);
+	ck_assert_uint_eq(c.processes, 512);
+	ck_assert_int_eq(c.inline_asm, ASM_NO);
 	ck_assert_uint_eq(c.build_output_limit, 65536);
 	lab_run_limits(&c, 3, &spec);
 	ck_assert_uint_eq(spec.cpu_seconds, 600);   /* scaled like the emulation's timeouts */
@@ -107,7 +109,9 @@ START_TEST(test_config_limits)
 	ck_assert_int_eq(unit_parse_lab("[lab]\nname = x\nfiles = a.cu\ncpu_limit = 30\n"
 					"file_limit = 1048576\nopen_files = 128\nprocesses = 2048\n"
 					"build_output_limit = 4096\noutput_limit = 2048\n"
+					"inline_asm = device\n"
 					"[part p]\ntests = a:1\n", &c), 0);
+	ck_assert_int_eq(c.inline_asm, ASM_DEVICE);
 	lab_run_limits(&c, 1, &spec);
 	ck_assert_uint_eq(spec.cpu_seconds, 30);
 	ck_assert_uint_eq(spec.max_file_bytes, 1048576);
@@ -118,7 +122,7 @@ START_TEST(test_config_limits)
 	config_free(&c);
 
 	static const char *const bad[] = {"open_files = 3", "processes = 10", "output_limit = 10",
-					  "cpu_limit = -1"};
+					  "cpu_limit = -1", "inline_asm = sometimes"};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char *text = xasprintf("[lab]\nname = x\nfiles = a.cu\n%s\n[part p]\ntests = a:1\n",
 				       bad[i]);

@@ -1,4 +1,5 @@
 /* Unit tests of run.c: exit codes, timeouts, output caps, stray processes. */
+#include "pidcg.h"
 #include "run.h"
 #include "sandbox.h"
 #include "unit.h"
@@ -148,6 +149,41 @@ START_TEST(test_run_kills_leftovers_after_exit)
 }
 END_TEST
 
+/*
+ * With a process limit, a child that forks past it is refused, root or not,
+ * and a process that left its session (setsid) is still found and killed.
+ */
+START_TEST(test_run_process_limit)
+{
+	const char *why;
+	if (!pidcg_available(&why)) {
+		fprintf(stderr, "test_run_process_limit: skipped: %s\n", why);
+		return;
+	}
+	char *pidfile = xasprintf("%s/cudalab-run-cg.%d", P_tmpdir, (int)getpid());
+	char *script = xasprintf("setsid sh -c 'echo $$ > %s; exec sleep 300' >/dev/null 2>&1 & "
+				 "sleep 0.2; i=0; while [ $i -lt 40 ]; do sleep 30 & i=$((i+1)); done; "
+				 "sleep 0.2; echo started", pidfile);
+	const char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct run_spec spec = {.argv = argv, .timeout = 10, .max_processes = 16};
+	struct run_result r;
+	char *text;
+
+	ck_assert_int_eq(run_one(&spec, &r), 0);
+	ck_assert_msg(strstr(r.output, "fork") || strstr(r.output, "Resource"),
+		      "40 children under a limit of 16, and no fork failed: %s", r.output);
+	run_result_release(&r);
+	text = read_file(pidfile, NULL);
+	ck_assert_ptr_nonnull(text);
+	usleep(100000);
+	ck_assert_msg(gone(atoi(text)), "a process that left the session outlived the run");
+	free(text);
+	unlink(pidfile);
+	free(script);
+	free(pidfile);
+}
+END_TEST
+
 START_TEST(test_run_many_at_once)
 {
 	const char *a[] = {"/bin/sh", "-c", "sleep 0.3; echo a", NULL};
@@ -232,6 +268,7 @@ Suite *run_suite(void)
 	tcase_add_test(tc, test_run_caps_output);
 	tcase_add_test(tc, test_run_timeout_kills_the_session);
 	tcase_add_test(tc, test_run_kills_leftovers_after_exit);
+	tcase_add_test(tc, test_run_process_limit);
 	tcase_add_test(tc, test_run_many_at_once);
 	tcase_add_test(tc, test_sandbox_command_line);
 	suite_add_tcase(s, tc);
