@@ -14,6 +14,7 @@
 #include "profile.h"
 
 #include "run.h"
+#include "timing.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -258,20 +259,11 @@ static unsigned long long count_of(json_t *o, const char *key)
 static json_t *read_lines(const char *text, const char *token, bool *device_ok,
 			  char **device_why)
 {
-	json_t *calls = json_array();
+	json_t *calls = json_array(), *o;
+	const char *ty;
 
 	*device_ok = false;
-	for (const char *l = text; l && *l;) {
-		size_t n = strcspn(l, "\n");
-		json_t *o = json_loadb(l, n, JSON_REJECT_DUPLICATES, NULL);
-		l += n + (l[n] == '\n');
-		json_t *tok = json_object_get(o, "token"), *type = json_object_get(o, "type");
-		if (!json_is_string(tok) || strcmp(json_string_value(tok), token) ||
-		    !json_is_string(type)) {
-			json_decref(o);
-			continue;
-		}
-		const char *ty = json_string_value(type);
+	while ((o = driver_next_line(&text, token, &ty))) {
 		if (!strcmp(ty, "device")) {
 			json_t *st = json_object_get(o, "status"), *msg = json_object_get(o, "message");
 			*device_ok = json_is_string(st) && !strcmp(json_string_value(st), "ok");

@@ -243,20 +243,33 @@ static void read_ceiling(struct result *r, json_t *o)
 	c->gflops = num(tm, "gflops");
 }
 
+json_t *driver_next_line(const char **line, const char *token, const char **type)
+{
+	for (const char *l = *line; l && *l;) {
+		size_t n = strcspn(l, "\n");
+		json_t *o = json_loadb(l, n, JSON_REJECT_DUPLICATES, NULL);
+		const char *ty = json_is_object(o) ? str(o, "type") : NULL;
+		const char *tok = json_is_object(o) ? str(o, "token") : NULL;
+		l += n + (l[n] == '\n');
+		if (ty && tok && !strcmp(tok, token)) {
+			*line = l;
+			*type = ty;
+			return o;
+		}
+		json_decref(o);
+	}
+	*line = NULL;
+	return NULL;
+}
+
 void timing_read(const char *text, const char *token, const struct lab_config *cfg,
 		 struct result *r, struct strlist *pending, bool *device_ok, bool *ended)
 {
+	const char *type;
+	json_t *o;
+
 	*ended = false;
-	for (const char *l = text; l && *l;) {
-		size_t n = strcspn(l, "\n");
-		json_t *o = json_loadb(l, n, JSON_REJECT_DUPLICATES, NULL);
-		const char *type = json_is_object(o) ? str(o, "type") : NULL;
-		const char *tok = json_is_object(o) ? str(o, "token") : NULL;
-		l += n + (l[n] == '\n');
-		if (!type || !tok || strcmp(tok, token)) {
-			json_decref(o);
-			continue;
-		}
+	while ((o = driver_next_line(&text, token, &type))) {
 		if (!strcmp(type, "device")) {
 			read_device(r, o, device_ok);
 		} else if (!strcmp(type, "ceiling")) {

@@ -8,6 +8,8 @@
 #include "config.h"
 #include "result.h"
 
+#include <jansson.h>
+
 struct sandbox;
 
 /*
@@ -31,6 +33,16 @@ size_t timing_plan(const struct lab_config *cfg, struct result *r);
  * not in pending are ignored; kernels it reports are removed from pending
  * (their test ids).
  */
+/*
+ * The drivers' line protocol (the timing driver's, and the profile driver's
+ * too): the next line from *line on that is a JSON object with the run's
+ * token and a string "type", which goes to *type (valid while the object
+ * is). Other lines (the submission's own output, a forged line without the
+ * token) are skipped. *line moves past it; NULL at the end. The caller
+ * json_decref()s the object.
+ */
+json_t *driver_next_line(const char **line, const char *token, const char **type);
+
 void timing_read(const char *text, const char *token, const struct lab_config *cfg,
 		 struct result *r, struct strlist *pending, bool *device_ok, bool *ended);
 

@@ -5,4 +5,10 @@
 require_gpu
 
 test_fixtures matmul
+test_expect_success 'after the fixtures, the matmul reference still grades as before on this GPU' '
+	grade_fixture "$T_ROOT/reference/matmul" again.json &&
+	[ "$(cat again.json.exit)" = 0 ] && [ "$(jq -r .status again.json)" = complete ] &&
+	[ "$(jq "[.tests[] | select(.status != \"pass\")] | length" again.json)" = 0 ] &&
+	[ "$(jq .score again.json)" = 62.5 ]
+'
 test_done

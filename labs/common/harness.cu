@@ -295,7 +295,21 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 				status = reap_one(status);
 				running--;
 			}
-			pid_t pid = fork();
+			pid_t pid;
+			/*
+			 * No room for another process (a test filled the process
+			 * limit, say with a fork bomb, until its timeout ends it):
+			 * wait for a test to end, or a moment, rather than give up
+			 * on the tests still to run and on those running.
+			 */
+			while ((pid = fork()) < 0 && (errno == EAGAIN || errno == ENOMEM)) {
+				if (running) {
+					status = reap_one(status);
+					running--;
+				} else {
+					usleep(50000);
+				}
+			}
 			if (pid < 0) {
 				perror("fork");
 				return 3;
