@@ -4,6 +4,8 @@
  * shares.
  */
 #include "cmd.h"
+
+#include "batch.h"
 #include "db.h"
 #include "report.h"
 
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int lab_exists(const char *root, const char *lab)
 {
@@ -86,7 +89,7 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 	case 'd':
 		ro->db_path = arg;
 		return true;
-	case 'j':
+	case 'J':
 		ro->json_path = arg;
 		return true;
 	case 'S':
@@ -112,29 +115,79 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: cudalab grade LAB DIR --student ID [--db PATH] [--json PATH] [--keep]\n"
+		"usage: cudalab grade LAB DIR [--student ID] [--db PATH] [--json PATH] [--keep]\n"
+		"       cudalab grade LAB DIR... [-j N] [--gpus LIST] [--slots N] [--resume]\n"
 		"\n"
 		"Grades the submission in folder DIR for lab LAB, prints the report and stores the\n"
 		"run in the gradebook. A regrade adds a new run; earlier runs are kept.\n"
 		"\n"
-		"  --student ID   who submitted it (required)\n" GRADE_OPTIONS_HELP);
+		"A class: a DIR that holds none of the lab's files holds one submission per\n"
+		"folder (the student is the folder's name: a folder of git clones), and several\n"
+		"DIRs grade them all. The gradings run N at once, each given one GPU in turn;\n"
+		"their tests share a GPU (SLOTS gradings at once) and each timing phase has it to\n"
+		"itself. Progress on stderr, a summary table on stdout; every run is stored as it\n"
+		"ends, so an interrupted batch loses only the gradings under way.\n"
+		"\n"
+		"  --student ID   who submitted it (one submission; default: the folder's name)\n"
+		"  -j, --jobs N   gradings at once (default: one per CPU)\n"
+		"  --gpus LIST    the GPUs to use, as CUDA_VISIBLE_DEVICES names them, \"0,1\"\n"
+		"                 (default: every GPU of the machine)\n"
+		"  --slots N      gradings whose tests share one GPU at once (default 4)\n"
+		"  --resume       skip submissions whose files the gradebook already holds a run of\n"
+		"                 for this lab version\n" GRADE_OPTIONS_HELP);
+}
+
+/* A positive whole number from an option, or 0. */
+static unsigned positive(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	return *s && !*end && v > 0 && v < 100000 ? (unsigned)v : 0;
 }
 
 int cmd_grade(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"student", required_argument, NULL, 's'}, GRADE_LONG_OPTIONS, {NULL, 0, NULL, 0},
+		{"student", required_argument, NULL, 's'}, {"jobs", required_argument, NULL, 'j'},
+		{"gpus", required_argument, NULL, 'G'},    {"slots", required_argument, NULL, 'L'},
+		{"resume", no_argument, NULL, 'R'},        GRADE_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
 	};
 	struct grade_opts go = {.emulate = -1};
 	struct record_opts ro = {default_db_path(), NULL};
-	int c;
+	struct batch_opts bo = {0};
+	bool batch_option = false;
+	int c, code;
 
-	while ((c = getopt_long(argc, argv, "s:" GRADE_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:j:" GRADE_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if (grade_option(c, optarg, &go, &ro))
 			continue;
 		switch (c) {
 		case 's':
 			go.student = optarg;
+			break;
+		case 'j':
+		case 'L':
+			if (!positive(optarg)) {
+				error("--%s wants a positive number, not '%s'", c == 'j' ? "jobs" : "slots",
+				      optarg);
+				return EXIT_USAGE;
+			}
+			*(c == 'j' ? &bo.jobs : &go.gpu_slots) = positive(optarg);
+			batch_option = true;
+			break;
+		case 'G':
+			strlist_clear(&bo.gpus);
+			for (char *s = optarg, *e; *s; s = *e ? e + 1 : e) {
+				e = s + strcspn(s, ",");
+				if (e > s)
+					strlist_pushf(&bo.gpus, "%.*s", (int)(e - s), s);
+			}
+			batch_option = true;
+			break;
+		case 'R':
+			bo.resume = true;
+			batch_option = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -144,10 +197,45 @@ int cmd_grade(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 2 || !go.student || !*go.student) {
+	if (argc - optind < 2 || (go.student && !*go.student)) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	go.subdir = argv[optind + 1];
-	return grade_and_record(argv[optind], &go, &ro);
+	const struct toolchain *tc = toolchain();
+	const char *lab = argv[optind];
+	struct lab_config cfg;
+	struct batch_sub *subs;
+	size_t n;
+
+	if (!lab_exists(tc->root, lab))
+		return EXIT_USAGE;
+	if (config_load(tc->root, lab, &cfg))
+		return EXIT_INTERNAL;
+	if (batch_collect(&cfg.files, argv + optind + 1, argc - optind - 1, &subs, &n)) {
+		config_free(&cfg);
+		return EXIT_USAGE;
+	}
+	if (n == 1 && !batch_option) {   /* one submission: its full report */
+		go.subdir = subs[0].dir;
+		if (!go.student)
+			go.student = subs[0].student;
+		code = grade_and_record(lab, &go, &ro);
+	} else if (go.student || ro.json_path || !ro.db_path) {
+		error("--student and --json are for one submission; a class is stored in the "
+		      "gradebook (--db), each run under its folder's name");
+		code = EXIT_USAGE;
+	} else {
+		bo.db_path = ro.db_path;
+		if (!bo.jobs) {
+			long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+			bo.jobs = cpus > 0 ? (unsigned)cpus : 1;
+		}
+		if (!bo.gpus.n)
+			batch_default_gpus(&bo.gpus);
+		code = batch_grade(tc, &cfg, subs, n, &bo, &go);
+	}
+	strlist_clear(&bo.gpus);
+	batch_free(subs, n);
+	config_free(&cfg);
+	return code;
 }

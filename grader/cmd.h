@@ -30,11 +30,11 @@ struct record_opts {
  * --quiet. Returns true when c was one of them.
  */
 #define GRADE_LONG_OPTIONS                                                                         \
-	{"db", required_argument, NULL, 'd'}, {"json", required_argument, NULL, 'j'},             \
+	{"db", required_argument, NULL, 'd'}, {"json", required_argument, NULL, 'J'},             \
 	{"seed", required_argument, NULL, 'S'}, {"keep", no_argument, NULL, 'k'},                 \
 	{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},                     \
 	{"emulate", no_argument, NULL, 'E'}, {"no-emulate", no_argument, NULL, 'N'}
-#define GRADE_SHORT_OPTIONS "d:j:S:kqhEN"
+#define GRADE_SHORT_OPTIONS "d:J:S:kqhEN"
 #define GRADE_OPTIONS_HELP                                                                         \
 	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"            \
 	"  --json PATH    also write the result document there\n"                                 \

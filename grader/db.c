@@ -249,15 +249,28 @@ static int upsert_id(struct db *db, const char *insert, const char *select, cons
 	return 0;
 }
 
-/* sha256 over the files' names and hashes: names a submission's content. */
-static void files_hash(const struct result *r, char out[65])
+void db_files_hash(const struct intake_file *files, size_t n, char out[65])
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t i = 0; i < r->nfiles; i++)
-		strbuf_addf(&sb, "%s %s\n", r->files[i].name, r->files[i].sha256);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s %s\n", files[i].name, files[i].sha256);
 	sha256_hex(sb.buf ? sb.buf : "", sb.len, out);
 	strbuf_release(&sb);
+}
+
+int db_has_run(struct db *db, const char *student, const char *lab, const char *version,
+	       const char *files_hash)
+{
+	long long n = 0;
+	if (step(db, prepare(db, "SELECT count(*) FROM runs JOIN submissions s ON s.id = "
+				 "runs.submission_id JOIN students st ON st.id = s.student_id JOIN "
+				 "labs l ON l.id = s.lab_id WHERE st.name = ?1 AND l.name = ?2 AND "
+				 "runs.lab_version = ?3 AND s.files_hash = ?4",
+			     "tttt", student, lab, version, files_hash),
+		 &n))
+		return -1;
+	return n > 0;
 }
 
 static int store(struct db *db, const struct result *r, long long *run_id)
@@ -274,7 +287,7 @@ static int store(struct db *db, const struct result *r, long long *run_id)
 		      "SELECT id FROM labs WHERE name = ?1", r->lab, r->lab_title, &lab))
 		return -1;
 
-	files_hash(r, hash);
+	db_files_hash(r->files, r->nfiles, hash);
 	if (step(db, prepare(db, "INSERT OR IGNORE INTO submissions(student_id, lab_id, files_hash, "
 				 "first_seen) VALUES (?1, ?2, ?3, ?4)",
 			     "iitt", student, lab, hash, r->started_at),

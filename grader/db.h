@@ -16,6 +16,16 @@ struct db *db_open(const char *path, const char *root);
 void db_close(struct db *db);
 int db_schema_version(struct db *db);
 
+/*
+ * Whether the gradebook holds a run of student's submission with these files
+ * (db_files_hash) for lab at lab version: 1 yes, 0 no, -1 on error. A run of
+ * the grader's own failure is never stored, so any run counts.
+ */
+int db_has_run(struct db *db, const char *student, const char *lab, const char *version,
+	       const char *files_hash);
+/* sha256 over "NAME SHA256\n" of each file, in the lab's order: names a submission. */
+void db_files_hash(const struct intake_file *files, size_t n, char out[65]);
+
 /* Stores one run in one transaction; *run_id gets its id. */
 int db_store_run(struct db *db, const struct result *r, long long *run_id);
 

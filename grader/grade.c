@@ -10,6 +10,7 @@
 
 #include "audit.h"
 #include "checklog.h"
+#include "gpulock.h"
 #include "intake.h"
 #include "pidcg.h"
 #include "rewrite.h"
@@ -867,6 +868,17 @@ static int run_tests(const struct toolchain *tc, const struct lab_config *cfg,
  * On a GPU, once the correctness tests ran: links the submission's objects
  * with the lab's timing driver and times every kernel whose part passed.
  */
+/* On a GPU: the GPU to this grading alone, for timing or profiling (gpulock.h). */
+static int gpu_to_itself(struct result *r)
+{
+	if (r->mode != MODE_GPU)
+		return -1;
+	char *name = gpulock_gpu_name();
+	int fd = gpulock_timing(name, &r->gpu_wait_seconds);
+	free(name);
+	return fd;
+}
+
 static int time_kernels(const struct toolchain *tc, const struct lab_config *cfg,
 			const char *workdir, struct result *r)
 {
@@ -897,7 +909,9 @@ static int time_kernels(const struct toolchain *tc, const struct lab_config *cfg
 	if (ret)
 		goto out;
 	env = grade_child_env();
+	int held = gpu_to_itself(r);
 	ret = timing_run(cfg, workdir, binary, (const char *const *)env, &run_sandbox, r);
+	gpulock_release(held);
 out:
 	free_env(env);
 	free(binary);
@@ -976,7 +990,9 @@ static int profile_kernels(const struct toolchain *tc, const struct lab_config *
 	if (ret)
 		goto out;
 	env = grade_child_env();
+	int held = gpu_to_itself(r);
 	ret = profile_run(cfg, workdir, binary, ncu, (const char *const *)env, &run_sandbox, r);
+	gpulock_release(held);
 out:
 	free_env(env);
 	free(binary);
@@ -1039,6 +1055,38 @@ static void open_sandboxes(const struct toolchain *tc, const struct lab_config *
 }
 
 /* -------------------------------------------------------------- grading */
+
+/*
+ * Tests, timing and profile. On a GPU, in one of its slots, the tests beside
+ * other gradings' tests; timing and profile take the GPU to themselves.
+ */
+static int gpu_phases(const struct toolchain *tc, const struct lab_config *cfg,
+		      const struct grade_opts *o, const char *workdir, const char *binary,
+		      struct result *r)
+{
+	bool gpu = r->mode == MODE_GPU;
+	char *name = gpu ? gpulock_gpu_name() : NULL;
+	int slot = gpu ? gpulock_slot(name, o->gpu_slots ? o->gpu_slots : 4) : -1;
+	int held = gpu ? gpulock_tests(name, &r->gpu_wait_seconds) : -1, ret;
+	double t0 = now_seconds();
+
+	if (gpu)
+		r->gpu_from = t0;
+	ret = run_tests(tc, cfg, workdir, binary, r);
+	r->tests_seconds = now_seconds() - t0;
+	gpulock_release(held);
+	if (!ret)
+		ret = time_kernels(tc, cfg, workdir, r);
+	t0 = now_seconds();
+	if (!ret)
+		ret = profile_kernels(tc, cfg, workdir, r);
+	r->profile_seconds = now_seconds() - t0;
+	if (gpu)
+		r->gpu_to = now_seconds();
+	gpulock_release(slot);
+	free(name);
+	return ret;
+}
 
 static unsigned long long fresh_seed(void)
 {
@@ -1107,8 +1155,7 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		if (r->mode == MODE_EMULATED)
 			r->state_reason = xstrdup("emulated on the CPU: a pre-check of correctness, "
 						  "not a grade; run on a GPU for the grade");
-		if (run_tests(tc, cfg, workdir, binary, r) || time_kernels(tc, cfg, workdir, r) ||
-		    profile_kernels(tc, cfg, workdir, r))
+		if (gpu_phases(tc, cfg, o, workdir, binary, r))
 			goto out_workdir;
 	}
 	ret = 0;

@@ -14,6 +14,7 @@ struct grade_opts {
 	bool keep_workdir;         /* leave the work folder for inspection */
 	unsigned long long seed;   /* 0: a fresh random seed */
 	int emulate;               /* 1 always, 0 never, -1 when there is no GPU */
+	unsigned gpu_slots;        /* gradings whose tests share the GPU at once (0: 4) */
 };
 
 /*

@@ -267,6 +267,10 @@ char *result_to_json(const struct result *r, bool indent)
 	json_object_set_new(doc, "submission", str_or_null(r->submission));
 	json_object_set_new(doc, "started_at", str_or_null(r->started_at));
 	json_object_set_new(doc, "seconds", json_real(r->seconds));
+	json_object_set_new(doc, "phases",
+			    json_pack("{s:f, s:f, s:f, s:f, s:f}", "build", r->build_seconds, "tests",
+				      r->tests_seconds, "timing", r->timing.seconds, "profile",
+				      r->profile_seconds, "gpu_wait", r->gpu_wait_seconds));
 	json_object_set_new(doc, "host", str_or_null(r->host));
 	if (r->sandbox || r->sandbox_why)
 		json_object_set_new(doc, "sandbox",

@@ -118,6 +118,10 @@ struct result {
 	char *build_message;   /* what went wrong, for the student */
 	char *build_log;       /* compiler diagnostics */
 	double build_seconds;
+	double tests_seconds;     /* wall time of the correctness tests and their re-runs */
+	double profile_seconds;   /* of the profile driver */
+	double gpu_wait_seconds;  /* waiting for the GPU behind other gradings (gpulock.h) */
+	double gpu_from, gpu_to;  /* when it used the GPU (now_seconds(); 0: never) */
 	struct graded_test *tests;
 	size_t ntests;
 	double score, max_score, bonus_score;

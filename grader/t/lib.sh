@@ -71,6 +71,16 @@ cpu_only() {
 	[ "${CUDALAB_TEST_MODE:-cpu}" = cpu ] || skip_all "runs under make check"
 }
 
+# test_must_fail_with CODE CMD...: CMD exits with CODE; its output is in ./out
+# and ./err.
+test_must_fail_with() {
+	local want=$1 rc
+	shift
+	"$@" >out 2>err
+	rc=$?
+	[ "$rc" = "$want" ] || { say "exit code $rc, expected $want:"; cat err; return 1; }
+}
+
 # lab_of DIR: the lab a submission folder belongs to, from its path
 # (reference/<lab>/..., student_template/<lab>); matmul otherwise.
 lab_of() {

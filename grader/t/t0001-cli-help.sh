@@ -13,8 +13,11 @@ done
 test_expect_success 'no command or an unknown one is a usage error (2)' '
 	"$CUDALAB"; [ $? -eq 2 ] && { "$CUDALAB" frobnicate; [ $? -eq 2 ]; }
 '
-test_expect_success 'grade without --student is a usage error' '
-	"$CUDALAB" grade matmul "$T_ROOT/reference/matmul"; [ $? -eq 2 ]
+test_expect_success 'grade without a folder, or with an empty --student, is a usage error' '
+	"$CUDALAB" grade matmul; [ $? -eq 2 ] &&
+	{ "$CUDALAB" grade matmul "$T_ROOT/reference/matmul" --student ""; [ $? -eq 2 ]; } &&
+	{ "$CUDALAB" grade matmul /no/such/folder 2>err; [ $? -eq 2 ]; } &&
+	grep -q "submission folder ./no/such/folder. does not exist" err
 '
 test_expect_success 'an unknown lab is a usage error that lists the labs' '
 	"$CUDALAB" test nolab --no-db 2>err; [ $? -eq 2 ] && grep -q "no lab .nolab.; the labs are: coalescing grid matmul occupancy" err

@@ -1,0 +1,528 @@
+/*
+ * batch.c - grading a class (batch.h).
+ *
+ * Owns: finding the submissions, the worker processes, progress, resume,
+ * retries and the summary. Each grading runs in a worker process of its own
+ * (fork, then grade_submission as for one submission), which stores its run
+ * in the gradebook in one transaction and reports one line back on a pipe;
+ * so a grading that goes wrong in any way costs that submission alone, and
+ * a batch that is killed keeps every run it finished. The GPU is shared
+ * among the workers by gpulock.h.
+ */
+#include "batch.h"
+
+#include "db.h"
+#include "intake.h"
+#include "run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PROTOCOL "@@cudalab-batch "
+#define MAX_TRIES 2
+
+/* ---------------------------------------------------------- submissions */
+
+static bool holds_lab_file(const char *dir, const struct strlist *files)
+{
+	struct stat st;
+	for (size_t i = 0; i < files->n; i++) {
+		char *p = xasprintf("%s/%s", dir, files->v[i]);
+		bool there = !lstat(p, &st);
+		free(p);
+		if (there)
+			return true;
+	}
+	return false;
+}
+
+static void add_sub(struct batch_sub **subs, size_t *n, const char *dir, const char *student)
+{
+	*subs = xrealloc(*subs, (*n + 1) * sizeof(**subs));
+	(*subs)[*n].dir = xstrdup(dir);
+	(*subs)[(*n)++].student = xstrdup(student);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int batch_collect(const struct strlist *files, char *const *dirs, size_t ndirs,
+		  struct batch_sub **subs, size_t *nsubs)
+{
+	*subs = NULL;
+	*nsubs = 0;
+	for (size_t d = 0; d < ndirs; d++) {
+		char real[PATH_MAX];
+		struct stat st;
+		if (stat(dirs[d], &st) < 0 || !S_ISDIR(st.st_mode) || !realpath(dirs[d], real))
+			return error("submission folder '%s' does not exist", dirs[d]);
+		if (holds_lab_file(real, files)) {
+			const char *slash = strrchr(real, '/');
+			add_sub(subs, nsubs, real, slash && slash[1] ? slash + 1 : real);
+			continue;
+		}
+		struct dirent **list;
+		int n = scandir(real, &list, NULL, by_name);
+		if (n < 0)
+			return error("cannot list '%s': %s", real, strerror(errno));
+		size_t before = *nsubs;
+		for (int i = 0; i < n; i++) {
+			char *p = xasprintf("%s/%s", real, list[i]->d_name);
+			if (list[i]->d_name[0] != '.' && !lstat(p, &st) && S_ISDIR(st.st_mode))
+				add_sub(subs, nsubs, p, list[i]->d_name);
+			free(p);
+			free(list[i]);
+		}
+		free(list);
+		if (*nsubs == before)
+			warning("'%s' holds no submission: none of the lab's files, and no folders",
+				dirs[d]);
+	}
+	for (size_t i = 0; i < *nsubs; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp((*subs)[i].student, (*subs)[j].student))
+				return error("two submissions of student '%s': '%s' and '%s'",
+					     (*subs)[i].student, (*subs)[j].dir, (*subs)[i].dir);
+	return 0;
+}
+
+void batch_free(struct batch_sub *subs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(subs[i].dir);
+		free(subs[i].student);
+	}
+	free(subs);
+}
+
+void batch_default_gpus(struct strlist *gpus)
+{
+	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+
+	if (visible) {
+		char *list = xstrdup(visible);
+		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
+			strlist_push(gpus, tok);
+		free(list);
+	} else {
+		for (int i = 0; i < 64; i++) {
+			char path[32];
+			snprintf(path, sizeof(path), "/dev/nvidia%d", i);
+			if (!access(path, F_OK))
+				strlist_pushf(gpus, "%d", i);
+		}
+	}
+	if (!gpus->n)
+		strlist_push(gpus, "0");
+}
+
+/* -------------------------------------------------------------- workers */
+
+enum item_state { PENDING, RUNNING, DONE, SKIPPED, FAILED };
+
+struct item {
+	const struct batch_sub *sub;
+	enum item_state state;
+	int tries;
+	/* what the worker reported */
+	int code;
+	long long run;
+	double score, max, seconds, phase[5], gpu_from, gpu_to;
+	char status[24], build[24], mode[16];
+	char *why;            /* a system error's words */
+};
+
+struct worker {
+	pid_t pid;
+	int fd;
+	struct item *item;
+	struct strbuf out;
+	double start;
+};
+
+/* In the worker: grades one submission, stores it, says how it went; never returns. */
+static _Noreturn void work(const struct toolchain *tc, const struct lab_config *cfg,
+			   const struct grade_opts *go, const struct batch_opts *bo,
+			   const struct batch_sub *sub, const char *gpu, int out)
+{
+	struct grade_opts g = *go;
+	struct result r;
+	long long run = -1;
+	FILE *f;
+
+	dup2(out, STDOUT_FILENO);
+	dup2(out, STDERR_FILENO);
+	close(out);
+	f = stdout;
+	progress_quiet = true;
+	run_init();
+	setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
+	g.subdir = sub->dir;
+	g.student = sub->student;
+	if (grade_submission(tc, cfg, &g, &r)) {
+		fprintf(f, "\n" PROTOCOL "system grading failed: a fault of the grader\n");
+		fflush(f);
+		_exit(0);
+	}
+	struct db *db = db_open(bo->db_path, tc->root);
+	if (!db || db_store_run(db, &r, &run)) {
+		fprintf(f, "\n" PROTOCOL "system the run was not stored in the gradebook '%s'\n",
+			bo->db_path);
+		fflush(f);
+		_exit(0);
+	}
+	db_close(db);
+	fprintf(f, "\n" PROTOCOL "ok %d %lld %.17g %.17g %s %s %s %.6f %.6f %.6f %.6f %.6f %.6f %.6f %.6f\n",
+		result_exit_code(&r), run, r.score, r.max_score, run_state_name(r.state),
+		build_state_name(r.build), run_mode_name(r.mode), r.seconds, r.build_seconds,
+		r.tests_seconds, r.timing.seconds, r.profile_seconds, r.gpu_wait_seconds,
+		r.gpu_from, r.gpu_to);
+	fflush(f);
+	_exit(0);
+}
+
+/* Reads what the worker said: its protocol line, or why it said none. */
+static void finish(struct worker *w, int status)
+{
+	struct item *it = w->item;
+	const char *line = w->out.buf ? strstr(w->out.buf, PROTOCOL) : NULL;
+
+	free(it->why);
+	it->why = NULL;
+	it->tries++;
+	if (line && !strncmp(line + strlen(PROTOCOL), "ok ", 3) &&
+	    sscanf(line + strlen(PROTOCOL) + 3, "%d %lld %lf %lf %23s %23s %15s %lf %lf %lf %lf %lf %lf %lf %lf",
+		   &it->code, &it->run, &it->score, &it->max, it->status, it->build, it->mode,
+		   &it->seconds, &it->phase[0], &it->phase[1], &it->phase[2], &it->phase[3],
+		   &it->phase[4], &it->gpu_from, &it->gpu_to) == 15) {
+		it->state = DONE;
+		return;
+	}
+	it->state = FAILED;
+	if (line && !strncmp(line + strlen(PROTOCOL), "system ", 7))
+		it->why = xasprintf("%.*s", (int)strcspn(line + strlen(PROTOCOL) + 7, "\n"),
+				    line + strlen(PROTOCOL) + 7);
+	else if (WIFSIGNALED(status))
+		it->why = xasprintf("the grading process was killed by signal %d", WTERMSIG(status));
+	else
+		it->why = xstrdup("the grading process ended without a result");
+	/* the last words it printed, for the summary */
+	const char *text = w->out.buf ? w->out.buf : "";
+	size_t len = line ? (size_t)(line - text) : w->out.len;
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		len--;
+	size_t from = len;
+	while (from && text[from - 1] != '\n')
+		from--;
+	if (len > from) {
+		char *more = xasprintf("%s: %.*s", it->why, (int)(len - from > 300 ? 300 : len - from),
+				       text + from);
+		free(it->why);
+		it->why = more;
+	}
+}
+
+/* ------------------------------------------------------------ progress */
+
+struct tally {
+	size_t total, done, skipped, running, failed;
+	double start;
+	bool tty;
+};
+
+static void show_progress(const struct tally *t)
+{
+	if (!t->tty || progress_quiet)
+		return;
+	size_t finished = t->done + t->failed, todo = t->total - t->skipped;
+	double el = now_seconds() - t->start, rate = finished && el > 0 ? finished / el * 60 : 0;
+	int width = 30, filled = todo ? (int)(width * finished / todo) : width;
+	char bar[64], eta[32] = "?";
+	for (int i = 0; i < width; i++)
+		bar[i] = i < filled ? '#' : '.';
+	bar[width] = '\0';
+	if (finished && finished < todo) {
+		double left = (todo - finished) / (finished / el);
+		snprintf(eta, sizeof(eta), "%d:%02d", (int)left / 60, (int)left % 60);
+	} else if (finished == todo) {
+		snprintf(eta, sizeof(eta), "0:00");
+	}
+	fprintf(stderr, "\r\033[K[%s] %zu/%zu graded, %zu running, %.1f/min, ETA %s", bar, finished,
+		todo, t->running, rate, eta);
+	fflush(stderr);
+}
+
+static void show_finished(const struct tally *t, const struct item *it)
+{
+	if (t->tty || progress_quiet)
+		return;
+	if (it->state == DONE)
+		fprintf(stderr, "[%zu/%zu] %s: %g/%g %s, build %s (%.1f s)\n", t->done + t->failed,
+			t->total - t->skipped, it->sub->student, it->score, it->max, it->status,
+			it->build, it->seconds);
+	else
+		fprintf(stderr, "[%zu/%zu] %s: SYSTEM ERROR%s: %s\n", t->done + t->failed,
+			t->total - t->skipped, it->sub->student,
+			it->tries < MAX_TRIES ? " (tried again later)" : "", it->why);
+}
+
+/* ------------------------------------------------------------- summary */
+
+static int by_start(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Seconds in which some grading had the GPU: the union of their intervals. */
+static double gpu_busy(const struct item *items, size_t n)
+{
+	double (*iv)[2] = xcalloc(n ? n : 1, sizeof(*iv)), busy = 0, from = 0, to = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (items[i].state == DONE && items[i].gpu_to > items[i].gpu_from &&
+		    items[i].gpu_from > 0) {
+			iv[k][0] = items[i].gpu_from;
+			iv[k++][1] = items[i].gpu_to;
+		}
+	qsort(iv, k, sizeof(*iv), by_start);
+	for (size_t i = 0; i < k; i++) {
+		if (i && iv[i][0] <= to) {
+			if (iv[i][1] > to)
+				to = iv[i][1];
+			continue;
+		}
+		busy += to - from;
+		from = iv[i][0];
+		to = iv[i][1];
+	}
+	busy += to - from;
+	free(iv);
+	return busy;
+}
+
+/* "0,1,2" */
+static const char *gpu_list(const struct strlist *gpus)
+{
+	static char buf[256];
+	size_t at = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < gpus->n && at < sizeof(buf); i++)
+		at += snprintf(buf + at, sizeof(buf) - at, "%s%s", i ? "," : "", gpus->v[i]);
+	return buf;
+}
+
+static void summary(const struct item *items, size_t n, const struct tally *t, double wall,
+		    const struct batch_opts *bo)
+{
+	int sw = 7;
+	double phase[5] = {0};
+	size_t graded = 0, not_built = 0, gpu_runs = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(items[i].sub->student) > sw)
+			sw = (int)strlen(items[i].sub->student);
+	printf("\n%-*s %13s  %-10s %-13s %-8s %7s  %s\n", sw, "student", "score", "status", "build",
+	       "mode", "seconds", "run");
+	for (size_t i = 0; i < n; i++) {
+		const struct item *it = &items[i];
+		if (it->state == SKIPPED) {
+			printf("%-*s %13s  %-10s %-13s %-8s %7s  %s\n", sw, it->sub->student, "-",
+			       "skipped", "-", "-", "-", "already in the gradebook");
+		} else if (it->state == DONE) {
+			char score[32];
+			snprintf(score, sizeof(score), "%g/%g", it->score, it->max);
+			printf("%-*s %13s  %-10s %-13s %-8s %7.1f  %lld\n", sw, it->sub->student, score,
+			       it->status, it->build, it->mode, it->seconds, it->run);
+			graded++;
+			not_built += strcmp(it->build, "ok") != 0;
+			gpu_runs += !strcmp(it->mode, "gpu");
+			for (int p = 0; p < 5; p++)
+				phase[p] += it->phase[p];
+		} else {
+			printf("%-*s %13s  %-10s %-13s %-8s %7s  %s\n", sw, it->sub->student, "-",
+			       "SYSTEM", "-", "-", "-", it->why ? it->why : "not graded");
+		}
+	}
+	printf("\n%zu graded", graded);
+	if (t->skipped)
+		printf(", %zu skipped (already in the gradebook)", t->skipped);
+	if (t->failed)
+		printf(", %zu NOT graded (system errors: not charged to the students; run again "
+		       "with --resume)", t->failed);
+	printf("; %zu did not build\n", not_built);
+	printf("%.1f s wall for %zu gradings (%u at once, GPU%s %s): %.1f graded per minute\n",
+	       wall, graded + t->failed, bo->jobs, bo->gpus.n > 1 ? "s" : "", gpu_list(&bo->gpus),
+	       wall > 0 ? graded / wall * 60 : 0);
+	if (graded)
+		printf("time of all gradings: build %.1f s, tests %.1f s, timing %.1f s, profile "
+		       "%.1f s, waiting for the GPU %.1f s\n",
+		       phase[0], phase[1], phase[2], phase[3], phase[4]);
+	if (gpu_runs && wall > 0) {
+		double busy = gpu_busy(items, n);
+		printf("the GPU was in use %.1f s of %.1f s (%.0f %%), idle %.1f s\n", busy, wall,
+		       100 * busy / wall, wall - busy);
+	}
+}
+
+/* ---------------------------------------------------------------- batch */
+
+/* Whether the gradebook already holds this submission, as its files are now. */
+static int already_graded(struct db *db, const struct lab_config *cfg, const struct batch_sub *s)
+{
+	struct intake in;
+	char hash[65];
+	int has = 0;
+
+	if (intake_copy(s->dir, &cfg->files, cfg->max_file_bytes, NULL, &in))
+		return -1;
+	if (in.accepted) {
+		db_files_hash(in.files, in.nfiles, hash);
+		has = db_has_run(db, s->student, cfg->name, cfg->version, hash);
+	}
+	intake_release(&in);
+	return has;
+}
+
+int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
+		const struct batch_sub *subs, size_t n, const struct batch_opts *bo,
+		const struct grade_opts *go)
+{
+	struct item *items = xcalloc(n ? n : 1, sizeof(*items));
+	unsigned jobs = bo->jobs ? bo->jobs : 1;
+	struct worker *w = xcalloc(jobs, sizeof(*w));
+	struct pollfd *pfd = xcalloc(jobs, sizeof(*pfd));
+	struct tally t = {.total = n, .start = now_seconds(), .tty = isatty(STDERR_FILENO)};
+	size_t next_gpu = 0;
+	int code = 0;
+
+	for (size_t i = 0; i < n; i++)
+		items[i].sub = &subs[i];
+	if (bo->resume) {
+		struct db *db = db_open(bo->db_path, tc->root);
+		if (!db) {
+			free(items), free(w), free(pfd);
+			return EXIT_INTERNAL;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (already_graded(db, cfg, &subs[i]) > 0) {
+				items[i].state = SKIPPED;
+				t.skipped++;
+			}
+		db_close(db);
+	}
+	if (!progress_quiet)
+		fprintf(stderr, "grading %zu submissions of %s%s, %u at once, on GPU%s %s\n",
+			n - t.skipped, cfg->name, t.skipped ? " (the rest already graded)" : "", jobs,
+			bo->gpus.n > 1 ? "s" : "", gpu_list(&bo->gpus));
+	for (size_t i = 0; i < jobs; i++)
+		w[i].fd = -1;
+	fflush(stdout);
+	fflush(stderr);
+
+	for (;;) {
+		/* start what there is room for: first tries first, then the retries */
+		for (size_t k = 0; k < jobs; k++) {
+			if (w[k].pid)
+				continue;
+			struct item *it = NULL;
+			for (int pass = 0; pass < MAX_TRIES && !it; pass++)
+				for (size_t i = 0; i < n && !it; i++)
+					if ((items[i].state == PENDING && pass == 0) ||
+					    (items[i].state == FAILED && items[i].tries == pass &&
+					     items[i].tries < MAX_TRIES))
+						it = &items[i];
+			if (!it)
+				break;
+			int p[2];
+			if (pipe2(p, O_CLOEXEC) < 0) {
+				code = error("pipe: %s", strerror(errno));
+				goto out;
+			}
+			const char *gpu = bo->gpus.v[next_gpu++ % bo->gpus.n];
+			pid_t pid = fork();
+			if (pid < 0) {
+				close(p[0]), close(p[1]);
+				code = error("fork: %s", strerror(errno));
+				goto out;
+			}
+			if (pid == 0) {
+				close(p[0]);
+				work(tc, cfg, go, bo, it->sub, gpu, p[1]);
+			}
+			close(p[1]);
+			if (it->state == FAILED)
+				t.failed--;
+			it->state = RUNNING;
+			w[k] = (struct worker){.pid = pid, .fd = p[0], .item = it, .start = now_seconds()};
+			t.running++;
+		}
+		if (!t.running)
+			break;
+		show_progress(&t);
+
+		for (size_t k = 0; k < jobs; k++)
+			pfd[k] = (struct pollfd){w[k].pid ? w[k].fd : -1, POLLIN, 0};
+		if (poll(pfd, jobs, 1000) < 0 && errno != EINTR) {
+			code = error("poll: %s", strerror(errno));
+			goto out;
+		}
+		for (size_t k = 0; k < jobs; k++) {
+			if (!w[k].pid || !pfd[k].revents)
+				continue;
+			char buf[8192];
+			ssize_t got = read(w[k].fd, buf, sizeof(buf));
+			if (got > 0) {
+				if (w[k].out.len < (1 << 20))
+					strbuf_add(&w[k].out, buf, got);
+				continue;
+			}
+			if (got < 0 && errno == EINTR)
+				continue;
+			/* the end of its output (or a read error): it is done */
+			int st = 0;
+			while (waitpid(w[k].pid, &st, 0) < 0 && errno == EINTR)
+				;
+			close(w[k].fd);
+			finish(&w[k], st);
+			t.running--;
+			if (w[k].item->state == DONE)
+				t.done++;
+			else
+				t.failed++;
+			show_finished(&t, w[k].item);
+			strbuf_release(&w[k].out);
+			w[k] = (struct worker){.fd = -1};
+		}
+	}
+	if (t.tty && !progress_quiet) {
+		show_progress(&t);
+		fputc('\n', stderr);
+	}
+	summary(items, n, &t, now_seconds() - t.start, bo);
+	code = t.failed ? EXIT_INTERNAL : 0;
+out:
+	for (size_t k = 0; k < jobs; k++)
+		if (w[k].pid) {
+			kill(w[k].pid, SIGKILL);
+			waitpid(w[k].pid, NULL, 0);
+		}
+	for (size_t i = 0; i < n; i++)
+		free(items[i].why);
+	free(items);
+	free(w);
+	free(pfd);
+	return code < 0 ? EXIT_INTERNAL : code;
+}

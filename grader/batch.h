@@ -1,0 +1,51 @@
+/*
+ * batch.h - grading a class: many submissions, in parallel, on every GPU.
+ */
+#ifndef BATCH_H
+#define BATCH_H
+
+#include "config.h"
+#include "grade.h"
+
+struct batch_sub {
+	char *dir, *student;
+};
+
+/*
+ * The submissions that dirs name for a lab whose submission consists of
+ * files: a folder holding one of those files is a submission (the student is
+ * the folder's name); any other folder holds one submission per sub-folder,
+ * dot-folders aside (a folder of git clones, one per student). Returns 0, or
+ * -1 with an error for a folder that does not exist or a student named twice.
+ */
+int batch_collect(const struct strlist *files, char *const *dirs, size_t ndirs,
+		  struct batch_sub **subs, size_t *nsubs);
+void batch_free(struct batch_sub *subs, size_t n);
+
+struct batch_opts {
+	unsigned jobs;              /* gradings at once (0: one per CPU) */
+	struct strlist gpus;        /* the GPUs to use, as CUDA_VISIBLE_DEVICES names them */
+	bool resume;                /* skip what the gradebook already holds */
+	const char *db_path;        /* the gradebook every run is stored in */
+};
+
+/*
+ * "0,1" from --gpus, or every GPU of the machine: CUDA_VISIBLE_DEVICES's
+ * list where it is set, else the /dev/nvidiaN device nodes ("0" when none).
+ */
+void batch_default_gpus(struct strlist *gpus);
+
+/*
+ * Grades every submission (go's options for each, its folder and student
+ * set per submission) into the gradebook, jobs at a time, each grading
+ * given one of the GPUs in turn; shows progress on stderr and a summary
+ * table on stdout. A grading that fails for the grader's own reasons is
+ * tried once more at the end and, failing again, reported as a system
+ * error, never stored as the student's. Returns the exit code: 0 when every
+ * submission was graded (points lost or not), EXIT_INTERNAL otherwise.
+ */
+int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
+		const struct batch_sub *subs, size_t n, const struct batch_opts *bo,
+		const struct grade_opts *go);
+
+#endif

@@ -1,0 +1,112 @@
+#!/bin/bash
+# Grading a class: a folder of submissions graded in parallel into the
+# gradebook, with a summary; --resume skips what is already there; a
+# submission that hangs stalls nobody; a killed batch loses no stored run;
+# a failure of the grader itself is retried and never stored as a grade.
+# Emulated on the CPU (make check); t3006 does it on a GPU.
+. "$(dirname "$0")/lib.sh"
+cpu_only
+grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+
+ref=$T_ROOT/reference/grid
+# class NAME=SOURCE...: a class folder, one student folder per NAME, with the
+# files of SOURCE (the reference, or a fixture)
+class() {
+	rm -rf class && mkdir class || return 1
+	local s
+	for s in "$@"; do
+		mkdir "class/${s%%=*}" && cp "$ref/answers.txt" "class/${s%%=*}/" &&
+			cp -P "${s#*=}"/grid.cu "class/${s%%=*}/" || return 1
+	done
+}
+# alive_in_group PGID: whether a process of the group still runs (zombies aside)
+alive_in_group() {
+	local want=$1 f st
+	for f in /proc/[0-9]*/stat; do
+		st=$(cat "$f" 2>/dev/null) || continue
+		st=${st##*) }   # "STATE PPID PGRP ..." after the command's name
+		set -- $st
+		[ "$1" != Z ] && [ "$3" = "$want" ] && return 0
+	done
+	return 1
+}
+runs() { sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs"; }
+row() { grep "^$1 " out; }
+
+test_expect_success 'a class folder: every student graded, stored, and summed up' '
+	rm -f "$CUDALAB_DB" &&
+	class ada="$ref" bob="$ref/fixtures/no-bounds" cy="$ref" \
+		dee="$ref/fixtures/includes-reference" &&
+	"$CUDALAB" grade grid class -j 2 >out 2>err &&
+	cat out &&
+	row ada | grep -q "43/43 *incomplete *ok *emulated" &&
+	row bob | grep -q "/43 *incomplete *ok" && ! row bob | grep -q "43/43" &&
+	row cy | grep -q "43/43" &&
+	row dee | grep -q "0/43 *not-built *refused" &&
+	grep -q "^4 graded; 1 did not build" out &&
+	grep -q "graded per minute" out && grep -q "^time of all gradings: build" out &&
+	[ "$(runs)" = 4 ] &&
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT group_concat(name) FROM (SELECT name FROM students ORDER BY name)")" = ada,bob,cy,dee ] &&
+	[ "$(grep -c "^\[[0-9]/4\] " err)" = 4 ]
+'
+test_expect_success '--resume skips what the gradebook holds, and grades what changed' '
+	"$CUDALAB" grade grid class --resume >out 2>err &&
+	row ada | grep -q "skipped *- *- *- *already in the gradebook" &&
+	row dee | grep -q "not-built" &&
+	[ "$(runs)" = 5 ] &&
+	echo "// a change" >>class/cy/grid.cu &&
+	"$CUDALAB" grade grid class --resume >out 2>err &&
+	row cy | grep -q "43/43" && row bob | grep -q skipped &&
+	[ "$(runs)" = 7 ]
+'
+test_expect_success 'several folders, and folders that are submissions themselves' '
+	class eve="$ref" fay="$ref" &&
+	mkdir -p more/gus && cp "$ref/grid.cu" "$ref/answers.txt" more/gus/ &&
+	"$CUDALAB" grade grid class more/gus -j 3 >out 2>err &&
+	row eve | grep -q 43/43 && row fay | grep -q 43/43 && row gus | grep -q 43/43
+'
+test_expect_success 'a student named twice, and one-submission options, are refused' '
+	mkdir -p twice/eve && cp "$ref/grid.cu" "$ref/answers.txt" twice/eve/ &&
+	test_must_fail_with 2 "$CUDALAB" grade grid class twice &&
+	grep -q "two submissions of student .eve." err &&
+	test_must_fail_with 2 "$CUDALAB" grade grid class --student x &&
+	test_must_fail_with 2 "$CUDALAB" grade grid class -j 0
+'
+test_expect_success 'a submission that hangs holds up only itself' '
+	class hang="$ref/fixtures/host-loop" a1="$ref" a2="$ref" a3="$ref" &&
+	rm -f "$CUDALAB_DB" &&
+	"$CUDALAB" grade grid class -j 2 >out 2>err &&
+	row hang | grep -q "/43 *incomplete" &&
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT s.name FROM runs r JOIN submissions u ON u.id = r.submission_id JOIN students s ON s.id = u.student_id ORDER BY r.id DESC LIMIT 1")" = hang ] &&
+	[ "$(runs)" = 4 ]
+'
+test_expect_success 'a batch killed midway keeps every run it stored; --resume grades the rest' '
+	{ class k1="$ref" k2="$ref" k3="$ref" k4="$ref" k5="$ref" && rm -f "$CUDALAB_DB"; } ||
+		exit 1
+	setsid sh -c '"'"'echo $$ >batch.pid; exec "$0" grade grid class -j 1'"'"' "$CUDALAB" \
+		>out 2>err &
+	for _ in $(seq 300); do
+		[ "$(runs 2>/dev/null)" -ge 2 ] 2>/dev/null && break; sleep 0.1
+	done &&
+	pgid=$(cat batch.pid) && kill -9 -- -"$pgid" && wait
+	# until the last worker is gone: one may finish storing its run as it dies
+	for _ in $(seq 200); do alive_in_group "$pgid" || break; sleep 0.05; done
+	stored=$(runs) &&
+	say "killed with $stored runs stored" &&
+	[ "$stored" -ge 2 ] && [ "$stored" -lt 5 ] &&
+	[ "$(sqlite3 "$CUDALAB_DB" "PRAGMA integrity_check")" = ok ] &&
+	"$CUDALAB" grade grid class --resume >out 2>err &&
+	[ "$(grep -c " skipped .* already in the gradebook$" out)" = "$stored" ] &&
+	[ "$(runs)" = 5 ] &&
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(DISTINCT submission_id) FROM runs")" = 5 ]
+'
+test_expect_success 'a failure of the grader is tried again, reported, and never stored' '
+	class s1="$ref" s2="$ref" &&
+	rm -f "$CUDALAB_DB" && "$CUDALAB" db init >/dev/null &&
+	(export TMPDIR=$PWD/no-such-folder && test_must_fail_with 128 "$CUDALAB" grade grid class) &&
+	row s1 | grep -q "SYSTEM .*grading failed: a fault of the grader" &&
+	grep -q "2 NOT graded (system errors: not charged to the students" out &&
+	grep -q "SYSTEM ERROR (tried again later)" err &&
+	[ "$(runs)" = 0 ]
+'
+test_done
