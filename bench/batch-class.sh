@@ -31,6 +31,7 @@ for r in $(seq "$runs"); do
 	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 	echo "run $r: $n submissions in $wall s ($(awk -v w="$wall" -v n="$n" 'BEGIN { printf "%.1f", n / w * 60 }') per minute)"
 	tail -n 5 "$tmp/out$r" | sed 's/^/  /'
+	[ -z "${BENCH_OUT:-}" ] || cp "$tmp/out$r" "$BENCH_OUT/batch-out$r.txt"
 	echo "$wall" >>"$tmp/walls"
 done
 sort -n "$tmp/walls" | awk -v n="$n" '{ v[NR] = $1 } END {

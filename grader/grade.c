@@ -805,31 +805,44 @@ out:
 	return ret;
 }
 
+static bool got_no_result(const struct graded_test *t)
+{
+	return t->unreported && t->status == TEST_CRASH;
+}
+
+static bool timed_out(const struct graded_test *t)
+{
+	return t->kind == KIND_CORRECTNESS && (t->status == TEST_TIMEOUT || got_no_result(t));
+}
+
 /*
- * Runs once more, in a fresh test binary, the tests that got no result
- * because the binary ended before them (a test that took the runner down,
- * or left it no room to start the next one). A test that reports this time
- * gets that verdict; one that does not keeps its first.
+ * Runs once more, in a fresh test binary (logs in workdir/<logs>), the tests
+ * pick chooses: those that got no result because the binary ended before
+ * them (a test that took the runner down, or left it no room to start the
+ * next one), or those that ran out of time beside other gradings. A test
+ * that reports this time gets that verdict; one that does not keeps its
+ * first.
  */
-static int rerun_unreported(const struct lab_config *cfg, const char *workdir,
-			    const char *binary, struct result *r, const char *const *env)
+static int rerun_some(const struct lab_config *cfg, const char *workdir, const char *binary,
+		      struct result *r, const char *const *env,
+		      bool (*pick)(const struct graded_test *), const char *logs, const char *why)
 {
 	struct strlist left = STRLIST_INIT;
 	struct graded_test *again;
 	int ret;
 
 	for (size_t i = 0; i < r->ntests; i++)
-		if (r->tests[i].unreported && r->tests[i].status == TEST_CRASH)
+		if (pick(&r->tests[i]))
 			strlist_push(&left, r->tests[i].id);
 	if (!left.n)
 		return 0;
-	progress("running %zu tests again that got no result ...", left.n);
+	progress("running %zu tests again that %s ...", left.n, why);
 	again = xcalloc(r->ntests, sizeof(*again));
 	for (size_t i = 0; i < r->ntests; i++) {
 		again[i] = r->tests[i];
 		again[i].message = NULL;
 	}
-	ret = run_harness(cfg, workdir, binary, r, "logs-again", env, &left, again);
+	ret = run_harness(cfg, workdir, binary, r, logs, env, &left, again);
 	for (size_t i = 0; i < r->ntests; i++) {
 		struct graded_test *t = &r->tests[i];
 		if (!ret && strlist_has(&left, t->id) && !again[i].unreported) {
@@ -855,7 +868,8 @@ static int run_tests(const struct toolchain *tc, const struct lab_config *cfg,
 		 : r->mode == MODE_CPU    ? "on the CPU (this lab needs no GPU)"
 					  : r->gpu.name);
 	if (run_harness(cfg, workdir, binary, r, "logs", env, NULL, r->tests) ||
-	    rerun_unreported(cfg, workdir, binary, r, env))
+	    rerun_some(cfg, workdir, binary, r, env, got_no_result, "logs-again",
+		       "got no result"))
 		return -1;
 	if (r->mode != MODE_EMULATED)
 		return 0;
@@ -1073,8 +1087,22 @@ static int gpu_phases(const struct toolchain *tc, const struct lab_config *cfg,
 	if (gpu)
 		r->gpu_from = t0;
 	ret = run_tests(tc, cfg, workdir, binary, r);
-	r->tests_seconds = now_seconds() - t0;
 	gpulock_release(held);
+	/*
+	 * A test that ran out of time beside other gradings may have been
+	 * slowed by them (a kernel that never ends holds the GPU for all):
+	 * its verdict is the one it gets with the GPU to itself.
+	 */
+	bool slow = false;
+	for (size_t i = 0; i < r->ntests; i++)
+		slow |= timed_out(&r->tests[i]);
+	if (!ret && gpu && slow) {
+		held = gpulock_timing(name, &r->gpu_wait_seconds);
+		ret = rerun_some(cfg, workdir, binary, r, NULL, timed_out, "logs-alone",
+				 "ran out of time, with the GPU to themselves");
+		gpulock_release(held);
+	}
+	r->tests_seconds = now_seconds() - t0;
 	if (!ret)
 		ret = time_kernels(tc, cfg, workdir, r);
 	t0 = now_seconds();
