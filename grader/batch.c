@@ -86,9 +86,10 @@ int batch_collect(const struct strlist *files, char *const *dirs, size_t ndirs,
 			free(list[i]);
 		}
 		free(list);
-		if (*nsubs == before)
-			warning("'%s' holds no submission: none of the lab's files, and no folders",
-				dirs[d]);
+		if (*nsubs == before) {   /* no folders either: a submission missing its files */
+			const char *slash = strrchr(real, '/');
+			add_sub(subs, nsubs, real, slash && slash[1] ? slash + 1 : real);
+		}
 	}
 	for (size_t i = 0; i < *nsubs; i++)
 		for (size_t j = 0; j < i; j++)

@@ -15,7 +15,8 @@ struct batch_sub {
  * The submissions that dirs name for a lab whose submission consists of
  * files: a folder holding one of those files is a submission (the student is
  * the folder's name); any other folder holds one submission per sub-folder,
- * dot-folders aside (a folder of git clones, one per student). Returns 0, or
+ * dot-folders aside (a folder of git clones, one per student), and one with
+ * neither is a submission that lacks its files. Returns 0, or
  * -1 with an error for a folder that does not exist or a student named twice.
  */
 int batch_collect(const struct strlist *files, char *const *dirs, size_t ndirs,

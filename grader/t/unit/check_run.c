@@ -126,24 +126,29 @@ START_TEST(test_run_timeout_kills_the_session)
 }
 END_TEST
 
+/* The process whose pid a script wrote to pidfile is gone (why: when not); removes pidfile. */
+static void assert_gone(const char *pidfile, const char *why)
+{
+	char *text = read_file(pidfile, NULL);
+	ck_assert_ptr_nonnull(text);
+	usleep(100000);
+	ck_assert_msg(gone(atoi(text)), "%s", why);
+	free(text);
+	unlink(pidfile);
+}
+
 START_TEST(test_run_kills_leftovers_after_exit)
 {
 	struct run_result r;
 	char *pidfile = xasprintf("%s/cudalab-run-left.%d", P_tmpdir, (int)getpid());
 	char *script = xasprintf("sh -c 'echo $$ > %s; exec sleep 300' >/dev/null 2>&1 & "
 				 "sleep 0.2; exit 0", pidfile);
-	char *text;
 
 	ck_assert_int_eq(sh(script, 10, 0, &r), 0);
 	ck_assert(!r.timed_out);
 	ck_assert_int_eq(r.exit_code, 0);
 	run_result_release(&r);
-	text = read_file(pidfile, NULL);
-	ck_assert_ptr_nonnull(text);
-	usleep(100000);
-	ck_assert_msg(gone(atoi(text)), "a background process outlived its parent");
-	free(text);
-	unlink(pidfile);
+	assert_gone(pidfile, "a background process outlived its parent");
 	free(script);
 	free(pidfile);
 }
@@ -167,18 +172,12 @@ START_TEST(test_run_process_limit)
 	const char *argv[] = {"/bin/sh", "-c", script, NULL};
 	struct run_spec spec = {.argv = argv, .timeout = 10, .max_processes = 16};
 	struct run_result r;
-	char *text;
 
 	ck_assert_int_eq(run_one(&spec, &r), 0);
 	ck_assert_msg(strstr(r.output, "fork") || strstr(r.output, "Resource"),
 		      "40 children under a limit of 16, and no fork failed: %s", r.output);
 	run_result_release(&r);
-	text = read_file(pidfile, NULL);
-	ck_assert_ptr_nonnull(text);
-	usleep(100000);
-	ck_assert_msg(gone(atoi(text)), "a process that left the session outlived the run");
-	free(text);
-	unlink(pidfile);
+	assert_gone(pidfile, "a process that left the session outlived the run");
 	free(script);
 	free(pidfile);
 }
