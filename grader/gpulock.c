@@ -35,7 +35,8 @@ static int open_lock(const char *gpu, const char *what)
 	for (char *p = name + strlen(name) - strlen(gpu) - strlen(what) - 1; *p; p++)
 		if (*p == '/')
 			*p = '_';
-	int fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	/* read-only is enough for flock, so any user can share a file root made */
+	int fd = open(name, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		warning("cannot open the GPU lock '%s' (%s): gradings may share the GPU", name,
 			strerror(errno));

@@ -1,4 +1,5 @@
 /* Unit tests of run.c: exit codes, timeouts, output caps, stray processes. */
+#include "gpulock.h"
 #include "pidcg.h"
 #include "run.h"
 #include "sandbox.h"
@@ -7,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Whether a process is gone (or a zombie nobody reaped yet: dead all the same). */
@@ -183,6 +185,44 @@ START_TEST(test_run_process_limit)
 }
 END_TEST
 
+/* Whether a child taking the lock (timing, or a slot of one) gets it within a second. */
+static bool child_gets(bool timing)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGALRM, SIG_DFL);   /* blocked a second: it did not get it */
+		alarm(1);
+		int fd = timing ? gpulock_timing("u", NULL) : gpulock_slot("u", 1);
+		_exit(fd >= 0 ? 0 : 1);
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* Tests share a GPU; a timing phase has it alone; slots are counted. */
+START_TEST(test_gpulock_shares_and_excludes)
+{
+	char *dir = unit_tmpdir();
+	setenv("CUDALAB_LOCK_DIR", dir, 1);
+	int a = gpulock_tests("u", NULL), b = gpulock_tests("u", NULL);
+	ck_assert(a >= 0 && b >= 0);   /* two gradings' tests at once */
+	ck_assert_msg(!child_gets(true), "a timing phase began beside running tests");
+	gpulock_release(a);
+	gpulock_release(b);
+	ck_assert_msg(child_gets(true), "the GPU was not free for timing once the tests ended");
+
+	int slot = gpulock_slot("u", 1);
+	ck_assert(slot >= 0);
+	ck_assert_msg(!child_gets(false), "a second grading took the GPU's only slot");
+	gpulock_release(slot);
+	ck_assert(child_gets(false));
+	unsetenv("CUDALAB_LOCK_DIR");
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_run_many_at_once)
 {
 	const char *a[] = {"/bin/sh", "-c", "sleep 0.3; echo a", NULL};
@@ -269,6 +309,7 @@ Suite *run_suite(void)
 	tcase_add_test(tc, test_run_kills_leftovers_after_exit);
 	tcase_add_test(tc, test_run_process_limit);
 	tcase_add_test(tc, test_run_many_at_once);
+	tcase_add_test(tc, test_gpulock_shares_and_excludes);
 	tcase_add_test(tc, test_sandbox_command_line);
 	suite_add_tcase(s, tc);
 	return s;
