@@ -14,6 +14,7 @@ int cmd_labs(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_rewrite(int argc, char **argv);
 int cmd_questions(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* The toolchain make recorded next to this binary; dies when there is none. */
 const struct toolchain *toolchain(void);

@@ -361,6 +361,28 @@ int db_store_run(struct db *db, const struct result *r, long long *run_id)
 	return 0;
 }
 
+int db_latest_runs(struct db *db, const char *lab, const char *student, long long **ids,
+		   size_t *n)
+{
+	sqlite3_stmt *st = prepare(db,
+		"SELECT max(r.id) FROM runs r JOIN submissions b ON r.submission_id = b.id "
+		"JOIN students s ON b.student_id = s.id JOIN labs l ON b.lab_id = l.id "
+		"WHERE l.name = ?1 AND (?2 IS NULL OR s.name = ?2) GROUP BY s.id ORDER BY s.name",
+		"tt", lab, student);
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_error(db, "cannot list the latest runs");
+}
+
 static char *col_text(sqlite3_stmt *st, int col)
 {
 	const unsigned char *s = sqlite3_column_text(st, col);

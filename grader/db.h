@@ -26,6 +26,13 @@ int db_has_run(struct db *db, const char *student, const char *lab, const char *
 /* sha256 over "NAME SHA256\n" of each file, in the lab's order: names a submission. */
 void db_files_hash(const struct intake_file *files, size_t n, char out[65]);
 
+/*
+ * The latest run of each student (only student's when not NULL) for lab, by
+ * the students' names: what a grade export reports. *ids is allocated.
+ */
+int db_latest_runs(struct db *db, const char *lab, const char *student, long long **ids,
+		   size_t *n);
+
 /* Stores one run in one transaction; *run_id gets its id. */
 int db_store_run(struct db *db, const struct result *r, long long *run_id);
 

@@ -17,10 +17,11 @@ static const struct command {
 	const char *usage;
 } commands[] = {
 	{"test", cmd_test, "test LAB [--sub DIR]          grade your work on this machine"},
-	{"grade", cmd_grade, "grade LAB DIR --student ID    grade a submission into the gradebook"},
+	{"grade", cmd_grade, "grade LAB DIR...              grade a submission, or a class, into the gradebook"},
 	{"labs", cmd_labs, "labs                          list the labs, their parts and points"},
 	{"questions", cmd_questions, "questions LAB [--student ID]  print a student's own questions"},
 	{"db", cmd_db, "db init|show                  create or read the gradebook"},
+	{"export", cmd_export, "export LAB [--format F]       the latest grades: csv, gradescope, junit"},
 	{"rewrite", cmd_rewrite, "rewrite FILE.cu               the C++ the CPU emulator compiles for it"},
 };
 

@@ -1,0 +1,166 @@
+/*
+ * cmd-export.c - `cudalab export LAB`: each student's latest run of a lab,
+ * out of the gradebook, as CSV, Gradescope results.json or JUnit XML.
+ */
+#include "cmd.h"
+
+#include "db.h"
+#include "export.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: cudalab export LAB [--format csv|gradescope|junit] [--out PATH] [--student ID]\n"
+		"                          [--db PATH]\n"
+		"\n"
+		"Writes each student's latest run of LAB from the gradebook:\n"
+		"  csv         one row per student (score, status, mode, run, and the points of\n"
+		"              every test), for an LMS import; to PATH, else standard output\n"
+		"  gradescope  Gradescope's results.json (score, tests with score, max_score,\n"
+		"              status and output); with --student, to PATH or standard output;\n"
+		"              else one <student>.json per student in the folder PATH\n"
+		"  junit       JUnit XML, a test suite per student, for a CI's test view; to\n"
+		"              PATH, else standard output\n"
+		"\n"
+		"  --format F     csv (default), gradescope or junit\n"
+		"  --out PATH     where to write (see above)\n"
+		"  --student ID   only this student\n"
+		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
+		"  -h, --help     this text\n");
+}
+
+/* Writes text to path atomically, or to standard output when path is NULL. */
+static int emit(const char *path, const char *text)
+{
+	if (!path) {
+		fputs(text, stdout);
+		return 0;
+	}
+	return write_file_atomic(path, text, strlen(text)) ? EXIT_INTERNAL : 0;
+}
+
+/* What a FILE-writing exporter wrote, as text. */
+static char *capture(void (*fn)(FILE *, json_t *const *, const long long *, size_t),
+		     void (*fn2)(FILE *, json_t *const *, size_t), json_t **docs,
+		     const long long *ids, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		die("open_memstream: %s", strerror(errno));
+	if (fn)
+		fn(f, docs, ids, n);
+	else
+		fn2(f, docs, n);
+	fclose(f);
+	return buf;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"format", required_argument, NULL, 'f'}, {"out", required_argument, NULL, 'o'},
+		{"student", required_argument, NULL, 's'}, {"db", required_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+	};
+	const char *format = "csv", *out = NULL, *student = NULL, *db_path = default_db_path();
+	int c, code = 0;
+
+	while ((c = getopt_long(argc, argv, "f:o:s:d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 's':
+			student = optarg;
+			break;
+		case 'd':
+			db_path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1 || (strcmp(format, "csv") && strcmp(format, "gradescope") &&
+				   strcmp(format, "junit"))) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *lab = argv[optind];
+	struct db *db = db_open(db_path, toolchain()->root);
+	long long *ids = NULL;
+	size_t n = 0;
+	if (!db)
+		return EXIT_INTERNAL;
+	if (db_latest_runs(db, lab, student, &ids, &n)) {
+		db_close(db);
+		return EXIT_INTERNAL;
+	}
+	if (!n) {
+		error("the gradebook '%s' has no run of lab '%s'%s%s", db_path, lab,
+		      student ? " by " : "", student ? student : "");
+		free(ids);
+		db_close(db);
+		return EXIT_USAGE;
+	}
+	json_t **docs = xcalloc(n, sizeof(*docs));
+	for (size_t i = 0; i < n && !code; i++) {
+		char *text;
+		if (db_run_json(db, ids[i], &text) || !(docs[i] = json_loads(text, 0, NULL)))
+			code = error("run %lld has no readable result document", ids[i]);
+		free(text);
+	}
+	db_close(db);
+
+	if (code) {
+		code = EXIT_INTERNAL;
+	} else if (!strcmp(format, "gradescope") && (student || n == 1 || !out)) {
+		if (!student && n > 1) {
+			error("gradescope: name a folder with --out for %zu students, or one --student", n);
+			code = EXIT_USAGE;
+		} else {
+			char *text = export_gradescope(docs[0]);
+			code = emit(out, text);
+			free(text);
+		}
+	} else if (!strcmp(format, "gradescope")) {
+		if (mkdir(out, 0755) && errno != EEXIST) {
+			error("cannot make the folder '%s': %s", out, strerror(errno));
+			code = EXIT_INTERNAL;
+		}
+		for (size_t i = 0; i < n && !code; i++) {
+			const char *name = json_string_value(json_object_get(docs[i], "student"));
+			char *text = export_gradescope(docs[i]);
+			char *path = xasprintf("%s/%s.json", out, name && *name != '.' && !strchr(name, '/')
+									 ? name : "unnamed");
+			code = emit(path, text);
+			free(path);
+			free(text);
+		}
+	} else {
+		char *text = !strcmp(format, "csv") ? capture(export_csv, NULL, docs, ids, n)
+						    : capture(NULL, export_junit, docs, ids, n);
+		code = emit(out, text);
+		free(text);
+	}
+	for (size_t i = 0; i < n; i++)
+		json_decref(docs[i]);
+	free(docs);
+	free(ids);
+	return code;
+}
