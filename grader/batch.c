@@ -108,6 +108,16 @@ void batch_free(struct batch_sub *subs, size_t n)
 	free(subs);
 }
 
+void batch_parse_gpus(const char *list, struct strlist *gpus)
+{
+	strlist_clear(gpus);
+	for (const char *s = list, *e; *s; s = *e ? e + 1 : e) {
+		e = s + strcspn(s, ",");
+		if (e > s)
+			strlist_pushf(gpus, "%.*s", (int)(e - s), s);
+	}
+}
+
 void batch_default_gpus(struct strlist *gpus)
 {
 	const char *visible = getenv("CUDA_VISIBLE_DEVICES");

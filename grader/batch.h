@@ -35,6 +35,8 @@ struct batch_opts {
  * list where it is set, else the /dev/nvidiaN device nodes ("0" when none).
  */
 void batch_default_gpus(struct strlist *gpus);
+/* The GPUs of a --gpus option, "0,1", into gpus (replacing what was there). */
+void batch_parse_gpus(const char *list, struct strlist *gpus);
 
 /*
  * Grades every submission (go's options for each, its folder and student

@@ -177,12 +177,7 @@ int cmd_grade(int argc, char **argv)
 			batch_option = true;
 			break;
 		case 'G':
-			strlist_clear(&bo.gpus);
-			for (char *s = optarg, *e; *s; s = *e ? e + 1 : e) {
-				e = s + strcspn(s, ",");
-				if (e > s)
-					strlist_pushf(&bo.gpus, "%.*s", (int)(e - s), s);
-			}
+			batch_parse_gpus(optarg, &bo.gpus);
 			batch_option = true;
 			break;
 		case 'R':

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Grades out of the gradebook: each student's latest run of a lab as CSV (an
 # LMS import), Gradescope's results.json (its documented fields) and JUnit XML
-# (well-formed, one suite per student).
+# (well-formed, one suite per student); and regrading the latest submissions.
 . "$(dirname "$0")/lib.sh"
 cpu_only
 grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
@@ -48,6 +48,17 @@ test_expect_success 'junit: well-formed XML, a suite per student, failures count
 	grep -q "<testsuite name=\"grid.cy\" tests=\"13\" failures=\"[1-9][0-9]*\"" grades.xml &&
 	grep -q "<failure message=\"fail: 0 of 6 points\">" grades.xml &&
 	[ "$(grep -c "<testcase " grades.xml)" = 52 ]
+'
+test_expect_success 'regrade: the latest folders graded again as new runs, with what changed' '
+	cp "$ref/fixtures/no-bounds/grid.cu" class/ada/ &&
+	before=$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs") &&
+	"$CUDALAB" regrade grid --student ada -q >out 2>&1 &&
+	grep -q "^  ada: score 43 -> 25; picture/exact pass -> fail" out &&
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = $((before + 1)) ] &&
+	"$CUDALAB" regrade grid -q >out 2>&1 &&
+	grep -q "nothing: every score and verdict is what it was" out &&
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = $((before + 5)) ] &&
+	test_must_fail_with 2 "$CUDALAB" regrade matmul
 '
 test_expect_success 'usage: an unknown format, a lab with no runs' '
 	test_must_fail_with 2 "$CUDALAB" export grid --format pdf &&
