@@ -21,6 +21,7 @@ static const struct command {
 	{"labs", cmd_labs, "labs                          list the labs, their parts and points"},
 	{"questions", cmd_questions, "questions LAB [--student ID]  print a student's own questions"},
 	{"db", cmd_db, "db init|show                  create or read the gradebook"},
+	{"show", cmd_show, "show STUDENT [--lab LAB]      a student's runs, oldest first, and latest scores"},
 	{"regrade", cmd_regrade, "regrade LAB [--student ID]    grade the latest submissions again; what changed"},
 	{"export", cmd_export, "export LAB [--format F]       the latest grades: csv, gradescope, junit"},
 	{"rewrite", cmd_rewrite, "rewrite FILE.cu               the C++ the CPU emulator compiles for it"},

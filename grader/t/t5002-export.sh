@@ -60,6 +60,14 @@ test_expect_success 'regrade: the latest folders graded again as new runs, with 
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = $((before + 5)) ] &&
 	test_must_fail_with 2 "$CUDALAB" regrade matmul
 '
+test_expect_success 'show: a student'"'"'s history, oldest first, with each change of score' '
+	"$CUDALAB" show ada >out &&
+	grep -q "^ada: 3 runs" out &&
+	[ "$(grep -c "^grid " out)" = 3 ] &&
+	grep -q "^grid .* 25/43 .* -18$" out &&
+	grep -q "^latest: grid 25/43 (run [0-9]*, incomplete)" out &&
+	test_must_fail_with 2 "$CUDALAB" show nobody
+'
 test_expect_success 'usage: an unknown format, a lab with no runs' '
 	test_must_fail_with 2 "$CUDALAB" export grid --format pdf &&
 	test_must_fail_with 2 "$CUDALAB" export matmul && grep -q "has no run of lab .matmul." err &&
