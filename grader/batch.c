@@ -118,10 +118,17 @@ void batch_parse_gpus(const char *list, struct strlist *gpus)
 	}
 }
 
-void batch_default_gpus(struct strlist *gpus)
+void batch_defaults(struct batch_opts *bo)
 {
 	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+	struct strlist *gpus = &bo->gpus;
 
+	if (!bo->jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		bo->jobs = cpus > 0 ? (unsigned)cpus : 1;
+	}
+	if (gpus->n)
+		return;
 	if (visible) {
 		char *list = xstrdup(visible);
 		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","))

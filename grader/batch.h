@@ -31,10 +31,11 @@ struct batch_opts {
 };
 
 /*
- * "0,1" from --gpus, or every GPU of the machine: CUDA_VISIBLE_DEVICES's
- * list where it is set, else the /dev/nvidiaN device nodes ("0" when none).
+ * What options left unset default to: one grading at once per CPU, and
+ * every GPU of the machine (CUDA_VISIBLE_DEVICES's list where it is set,
+ * else the /dev/nvidiaN device nodes; "0" when none).
  */
-void batch_default_gpus(struct strlist *gpus);
+void batch_defaults(struct batch_opts *bo);
 /* The GPUs of a --gpus option, "0,1", into gpus (replacing what was there). */
 void batch_parse_gpus(const char *list, struct strlist *gpus);
 

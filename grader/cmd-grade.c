@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static int lab_exists(const char *root, const char *lab)
 {
@@ -221,12 +220,7 @@ int cmd_grade(int argc, char **argv)
 		code = EXIT_USAGE;
 	} else {
 		bo.db_path = ro.db_path;
-		if (!bo.jobs) {
-			long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-			bo.jobs = cpus > 0 ? (unsigned)cpus : 1;
-		}
-		if (!bo.gpus.n)
-			batch_default_gpus(&bo.gpus);
+		batch_defaults(&bo);
 		code = batch_grade(tc, &cfg, subs, n, &bo, &go);
 	}
 	strlist_clear(&bo.gpus);

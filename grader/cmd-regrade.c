@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static void usage(FILE *out)
 {
@@ -169,12 +168,7 @@ int cmd_regrade(int argc, char **argv)
 		subs[k].dir = xstrdup(dir);
 		subs[k++].student = xstrdup(who);
 	}
-	if (!bo.jobs) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		bo.jobs = cpus > 0 ? (unsigned)cpus : 1;
-	}
-	if (!bo.gpus.n)
-		batch_default_gpus(&bo.gpus);
+	batch_defaults(&bo);
 	code = k ? batch_grade(tc, &cfg, subs, k, &bo, &go) : EXIT_USAGE;
 	batch_free(subs, k);
 	config_free(&cfg);
