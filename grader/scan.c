@@ -127,7 +127,7 @@ static bool linemarker(const char *p, const char *eol, size_t *line, const char 
 /* The tokens of the submission's own lines, in order. */
 static void tokenize(const char *text, size_t len, const struct strlist *files, struct tokens *out)
 {
-	const char *p = text, *end = text + len, *file = "", *bol = text;
+	const char *p = text, *end = text + len, *file = "";
 	size_t file_len = 0, line = 1;
 	bool mine = false, at_bol = true;
 
@@ -136,7 +136,6 @@ static void tokenize(const char *text, size_t len, const struct strlist *files, 
 		if (c == '\n') {
 			line++;
 			p++;
-			bol = p;
 			at_bol = true;
 			continue;
 		}
@@ -155,7 +154,6 @@ static void tokenize(const char *text, size_t len, const struct strlist *files, 
 			continue;
 		}
 		at_bol = false;
-		(void)bol;
 		struct token t = {T_OTHER, p, 0, file, file_len, line};
 		size_t l0 = line;
 		if (is_ident_start(c)) {
