@@ -863,7 +863,8 @@ static int run_tests(const struct toolchain *tc, const struct lab_config *cfg,
 	const char *const *env = cfg->strict_barriers && r->mode == MODE_EMULATED
 					 ? (const char *const[]){"CUDAEMU_STRICT_BARRIERS=1", NULL} : NULL;
 
-	progress("running %zu tests %s ...", r->ntests,
+	progress("running %zu tests %s%s ...", r->ntests,
+		 r->mode == MODE_EMULATED || r->mode == MODE_CPU ? "" : "on the ",
 		 r->mode == MODE_EMULATED ? "on the CPU emulator"
 		 : r->mode == MODE_CPU    ? "on the CPU (this lab needs no GPU)"
 					  : r->gpu.name);
