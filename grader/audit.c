@@ -10,18 +10,9 @@
  */
 #include "audit.h"
 
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool matches_any(const struct strlist *globs, const char *name)
-{
-	for (size_t i = 0; globs && i < globs->n; i++)
-		if (!fnmatch(globs->v[i], name, 0))
-			return true;
-	return false;
-}
 
 /* "_Z9matmul_k3PKfS0_Pfi" defines matmul_k3 with C++ linkage. */
 static bool mangled_form_of(const char *sym, const char *plain)
@@ -60,7 +51,7 @@ void audit_symbols(const char *nm_output, const struct audit_rules *rules,
 			continue;
 		if (!strcmp(s, "main"))
 			strlist_push(problems, "defines main(): the harness provides main, remove yours");
-		else if (matches_any(rules->deny_defined, s))
+		else if (strlist_matches(rules->deny_defined, s))
 			strlist_pushf(problems, "defines '%s', a name reserved for the runtime or the "
 				      "harness", s);
 		else if (strncmp(s, "_Z", 2) && strncmp(s, "DW.ref.", 7))
@@ -83,7 +74,7 @@ void audit_symbols(const char *nm_output, const struct audit_rules *rules,
 			strlist_pushf(problems, "does not define %s, which the lab's header declares", want);
 	}
 	for (size_t i = 0; i < undefined.n; i++)
-		if (!matches_any(rules->allow_undefined, undefined.v[i]))
+		if (!strlist_matches(rules->allow_undefined, undefined.v[i]))
 			strlist_pushf(problems, "calls '%s', which submissions to this lab may not use",
 				      undefined.v[i]);
 	strlist_clear(&defined);

@@ -136,8 +136,7 @@ static void usage(FILE *out)
 		"                 for this lab version\n" GRADE_OPTIONS_HELP);
 }
 
-/* A positive whole number from an option, or 0. */
-static unsigned positive(const char *s)
+unsigned positive_option(const char *s)
 {
 	char *end;
 	long v = strtol(s, &end, 10);
@@ -167,12 +166,12 @@ int cmd_grade(int argc, char **argv)
 			break;
 		case 'j':
 		case 'L':
-			if (!positive(optarg)) {
+			if (!positive_option(optarg)) {
 				error("--%s wants a positive number, not '%s'", c == 'j' ? "jobs" : "slots",
 				      optarg);
 				return EXIT_USAGE;
 			}
-			*(c == 'j' ? &bo.jobs : &go.gpu_slots) = positive(optarg);
+			*(c == 'j' ? &bo.jobs : &go.gpu_slots) = positive_option(optarg);
 			batch_option = true;
 			break;
 		case 'G':

@@ -110,7 +110,7 @@ int cmd_regrade(int argc, char **argv)
 			student = optarg;
 			break;
 		case 'j':
-			bo.jobs = (unsigned)atoi(optarg);
+			bo.jobs = positive_option(optarg);
 			if (!bo.jobs) {
 				error("--jobs wants a positive number, not '%s'", optarg);
 				return EXIT_USAGE;

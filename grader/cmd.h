@@ -48,6 +48,8 @@ struct record_opts {
 	"  -q, --quiet    no progress lines\n"                                                    \
 	"  -h, --help     this text\n"
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro);
+/* A positive whole number from an option (-j, --slots), or 0 for anything else. */
+unsigned positive_option(const char *s);
 
 /*
  * Grades one submission, prints the report, writes the result document and

@@ -11,7 +11,10 @@
 #ifndef GPULOCK_H
 #define GPULOCK_H
 
-/* The GPU as CUDA_VISIBLE_DEVICES names it to this grader's children. */
+/*
+ * The GPU as CUDA_VISIBLE_DEVICES names it to this grader's children: the
+ * first of the grader's own list ("" when that is empty), or "0" when unset.
+ */
 char *gpulock_gpu_name(void);
 
 /* One of the GPU's slots (blocks until one is free); an fd, or -1 (no locking). */

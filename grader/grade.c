@@ -46,19 +46,15 @@ static struct sandbox build_sandbox, run_sandbox;
 static char **grade_child_env(void)
 {
 	struct strlist env = STRLIST_INIT;
-	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+	char *gpu = gpulock_gpu_name();
 
 	for (char **e = environ; *e; e++)
 		if (strncmp(*e, "CK_", 3) && strncmp(*e, "CUDALAB_", 8) &&
 		    strncmp(*e, "CUDA_VISIBLE_DEVICES=", 21))
 			strlist_push(&env, *e);
 	/* one GPU: the first the grader may use, the one its probe looked at */
-	if (!visible)
-		strlist_push(&env, "CUDA_VISIBLE_DEVICES=0");
-	else if (*visible)
-		strlist_pushf(&env, "CUDA_VISIBLE_DEVICES=%.*s", (int)strcspn(visible, ","), visible);
-	else
-		strlist_push(&env, "CUDA_VISIBLE_DEVICES=");
+	strlist_pushf(&env, "CUDA_VISIBLE_DEVICES=%s", gpu);
+	free(gpu);
 	/* an empty list, not NULL: a NULL envp would mean "inherit everything" */
 	return env.v ? env.v : xcalloc(1, sizeof(char *));
 }
@@ -879,10 +875,6 @@ static int run_tests(const struct toolchain *tc, const struct lab_config *cfg,
 
 /* --------------------------------------------------------------- timing */
 
-/*
- * On a GPU, once the correctness tests ran: links the submission's objects
- * with the lab's timing driver and times every kernel whose part passed.
- */
 /* On a GPU: the GPU to this grading alone, for timing or profiling (gpulock.h). */
 static int gpu_to_itself(struct result *r)
 {
@@ -893,6 +885,11 @@ static int gpu_to_itself(struct result *r)
 	free(name);
 	return fd;
 }
+
+/*
+ * On a GPU, once the correctness tests ran: links the submission's objects
+ * with the lab's timing driver and times every kernel whose part passed.
+ */
 
 static int time_kernels(const struct toolchain *tc, const struct lab_config *cfg,
 			const char *workdir, struct result *r)

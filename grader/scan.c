@@ -9,7 +9,6 @@
  */
 #include "scan.h"
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,14 +205,6 @@ static void problem(struct strlist *problems, const struct token *t, const char 
 	free(line);
 }
 
-static bool matches_any(const struct strlist *globs, const char *name)
-{
-	for (size_t i = 0; globs && i < globs->n; i++)
-		if (!fnmatch(globs->v[i], name, 0))
-			return true;
-	return false;
-}
-
 /* Attributes with which code or data could be put where the audit does not look. */
 static const char *const placing_attributes[] = {
 	"section", "naked", "ifunc", "alias", "weakref", "symver", "constructor",
@@ -325,10 +316,10 @@ void scan_preprocessed(const char *text, size_t len, bool host_pass,
 		char *name = qualified_name(tk.v, tk.n, i, &next);
 		const char *last = strrchr(name, ':');
 		last = last ? last + 1 : name;
-		if (matches_any(rules->forbid_names, name) || matches_any(rules->forbid_names, last))
+		if (strlist_matches(rules->forbid_names, name) || strlist_matches(rules->forbid_names, last))
 			problem(problems, t, "uses '%s', which submissions to this lab may not use", name);
 		else if (next < tk.n && tok_is(&tk.v[next], "(") &&
-			 (matches_any(rules->forbid_calls, name) || matches_any(rules->forbid_calls, last)))
+			 (strlist_matches(rules->forbid_calls, name) || strlist_matches(rules->forbid_calls, last)))
 			problem(problems, t, "calls '%s', which submissions to this lab may not use", last);
 		free(name);
 		i = next;

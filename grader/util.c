@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <sys/random.h>
@@ -219,6 +220,14 @@ bool strlist_has(const struct strlist *l, const char *s)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+bool strlist_matches(const struct strlist *globs, const char *name)
+{
+	for (size_t i = 0; globs && i < globs->n; i++)
+		if (!fnmatch(globs->v[i], name, 0))
 			return true;
 	return false;
 }

@@ -63,6 +63,8 @@ void strlist_pushf(struct strlist *l, const char *fmt, ...) PRINTF(2, 3);
 /* Appends the whitespace-separated words of s. */
 void strlist_split(struct strlist *l, const char *s);
 bool strlist_has(const struct strlist *l, const char *s);
+/* Whether name matches one of the shell globs in globs (NULL: none). */
+bool strlist_matches(const struct strlist *globs, const char *name);
 /* Removes the first entry equal to s, if any. */
 void strlist_remove(struct strlist *l, const char *s);
 void strlist_clear(struct strlist *l);
