@@ -52,7 +52,12 @@ CREATE TABLE runs (
 	bonus_score REAL NOT NULL,
 	exit_code   INTEGER NOT NULL,
 	n_tests     INTEGER NOT NULL,         -- rows in test_results for this run
-	result_json TEXT NOT NULL             -- the full result document
+	result_json TEXT NOT NULL,            -- the full result document
+	submitted_at TEXT,                    -- ISO 8601 UTC, as the grader was told; NULL: not told
+	submitted_from TEXT,                  -- who said so: --submitted-at, a file of times
+	late_days   INTEGER NOT NULL DEFAULT 0,   -- days late, a day begun counting
+	late_penalty REAL NOT NULL DEFAULT 0      -- points taken off: the student's score is
+	                                          -- score - late_penalty
 );
 
 CREATE TABLE test_results (
@@ -100,4 +105,4 @@ CREATE TABLE timings (
 CREATE INDEX runs_by_submission ON runs(submission_id);
 CREATE INDEX submissions_by_student ON submissions(student_id, lab_id);
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;

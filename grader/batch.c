@@ -49,8 +49,7 @@ static bool holds_lab_file(const char *dir, const struct strlist *files)
 static void add_sub(struct batch_sub **subs, size_t *n, const char *dir, const char *student)
 {
 	*subs = xrealloc(*subs, (*n + 1) * sizeof(**subs));
-	(*subs)[*n].dir = xstrdup(dir);
-	(*subs)[(*n)++].student = xstrdup(student);
+	(*subs)[(*n)++] = (struct batch_sub){.dir = xstrdup(dir), .student = xstrdup(student)};
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -108,6 +107,77 @@ void batch_free(struct batch_sub *subs, size_t n)
 	free(subs);
 }
 
+/* One CSV field from *p, unquoted and trimmed, into buf; *p moves past its comma. */
+static void csv_field(const char **p, char *buf, size_t len)
+{
+	const char *s = *p + strspn(*p, " \t");
+	size_t n = 0;
+
+	if (*s == '"') {
+		for (s++; *s && !(*s == '"' && s[1] != '"'); s++) {
+			if (*s == '"')
+				s++;
+			if (n + 1 < len)
+				buf[n++] = *s;
+		}
+		if (*s == '"')
+			s++;
+		s += strcspn(s, ",");
+	} else {
+		size_t k = strcspn(s, ",");
+		while (k && (s[k - 1] == ' ' || s[k - 1] == '\t' || s[k - 1] == '\r'))
+			k--;
+		n = k < len ? k : len - 1;
+		memcpy(buf, s, n);
+		s += strcspn(s, ",");
+	}
+	buf[n] = '\0';
+	*p = *s == ',' ? s + 1 : s;
+}
+
+int batch_read_times(const char *path, struct batch_sub *subs, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024], who[256], when[256];
+	unsigned lineno = 0;
+	int ret = 0;
+
+	if (!f)
+		return error("cannot read the times '%s': %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line;
+		time_t t;
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[strspn(line, " \t")] || line[strspn(line, " \t")] == '#')
+			continue;
+		csv_field(&p, who, sizeof(who));
+		csv_field(&p, when, sizeof(when));
+		if (late_parse_time(when, &t) || !strcmp(when, "now")) {
+			if (lineno == 1)
+				continue;   /* a header */
+			ret = error("%s:%u: '%s' is not a time ('YYYY-MM-DD HH:MM' and a zone)", path,
+				    lineno, when);
+			break;
+		}
+		size_t i = 0;
+		while (i < n && strcmp(subs[i].student, who))
+			i++;
+		if (i == n) {
+			warning("%s:%u: no submission of '%s' in this class", path, lineno, who);
+			continue;
+		}
+		subs[i].submitted_at = t;
+		subs[i].submitted_from = path;
+	}
+	fclose(f);
+	for (size_t i = 0; !ret && i < n; i++)
+		if (!subs[i].submitted_at)
+			warning("%s: no time in '%s': the late policy is not applied to it",
+				subs[i].student, path);
+	return ret;
+}
+
 void batch_parse_gpus(const char *list, struct strlist *gpus)
 {
 	strlist_clear(gpus);
@@ -157,7 +227,8 @@ struct item {
 	/* what the worker reported */
 	int code;
 	long long run;
-	double score, max, seconds, phase[5], gpu_from, gpu_to;
+	double score, max, seconds, phase[5], gpu_from, gpu_to;   /* score: the final one */
+	int late_days;
 	char status[24], build[24], mode[16];
 	char *why;            /* a system error's words */
 };
@@ -189,6 +260,12 @@ static _Noreturn void work(const struct toolchain *tc, const struct lab_config *
 	setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
 	g.subdir = sub->dir;
 	g.student = sub->student;
+	if (!g.lanes)   /* the GPU makes contexts one at a time: fewest in a class */
+		g.lanes = 1;
+	if (sub->submitted_at) {
+		g.submitted_at = sub->submitted_at;
+		g.submitted_from = sub->submitted_from;
+	}
 	if (grade_submission(tc, cfg, &g, &r)) {
 		fprintf(f, "\n" PROTOCOL "system grading failed: a fault of the grader\n");
 		fflush(f);
@@ -202,11 +279,11 @@ static _Noreturn void work(const struct toolchain *tc, const struct lab_config *
 		_exit(0);
 	}
 	db_close(db);
-	fprintf(f, "\n" PROTOCOL "ok %d %lld %.17g %.17g %s %s %s %.6f %.6f %.6f %.6f %.6f %.6f %.6f %.6f\n",
-		result_exit_code(&r), run, r.score, r.max_score, run_state_name(r.state),
-		build_state_name(r.build), run_mode_name(r.mode), r.seconds, r.build_seconds,
-		r.tests_seconds, r.timing.seconds, r.profile_seconds, r.gpu_wait_seconds,
-		r.gpu_from, r.gpu_to);
+	fprintf(f, "\n" PROTOCOL "ok %d %lld %.17g %.17g %s %s %s %.6f %.6f %.6f %.6f %.6f %.6f %.6f %.6f %d\n",
+		result_exit_code(&r), run, result_final_score(&r), r.max_score,
+		run_state_name(r.state), build_state_name(r.build), run_mode_name(r.mode), r.seconds,
+		r.build_seconds, r.tests_seconds, r.timing.seconds, r.profile_seconds,
+		r.gpu_wait_seconds, r.gpu_from, r.gpu_to, r.late.applied ? r.late.v.days : 0);
 	fflush(f);
 	_exit(0);
 }
@@ -221,10 +298,10 @@ static void finish(struct worker *w, int status)
 	it->why = NULL;
 	it->tries++;
 	if (line && !strncmp(line + strlen(PROTOCOL), "ok ", 3) &&
-	    sscanf(line + strlen(PROTOCOL) + 3, "%d %lld %lf %lf %23s %23s %15s %lf %lf %lf %lf %lf %lf %lf %lf",
+	    sscanf(line + strlen(PROTOCOL) + 3, "%d %lld %lf %lf %23s %23s %15s %lf %lf %lf %lf %lf %lf %lf %lf %d",
 		   &it->code, &it->run, &it->score, &it->max, it->status, it->build, it->mode,
 		   &it->seconds, &it->phase[0], &it->phase[1], &it->phase[2], &it->phase[3],
-		   &it->phase[4], &it->gpu_from, &it->gpu_to) == 15) {
+		   &it->phase[4], &it->gpu_from, &it->gpu_to, &it->late_days) == 16) {
 		it->state = DONE;
 		return;
 	}
@@ -361,7 +438,8 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 			       "skipped", "-", "-", "-", "already in the gradebook");
 		} else if (it->state == DONE) {
 			char score[32];
-			snprintf(score, sizeof(score), "%g/%g", it->score, it->max);
+			snprintf(score, sizeof(score), "%s%g/%g", it->late_days ? "late " : "", it->score,
+				 it->max);
 			printf("%-*s %13s  %-10s %-13s %-8s %7.1f  %lld\n", sw, it->sub->student, score,
 			       it->status, it->build, it->mode, it->seconds, it->run);
 			graded++;

@@ -7,8 +7,12 @@
 #include "config.h"
 #include "grade.h"
 
+#include <time.h>
+
 struct batch_sub {
 	char *dir, *student;
+	time_t submitted_at;        /* 0: not known */
+	const char *submitted_from; /* who says so (static, or the path of a file of times) */
 };
 
 /*
@@ -22,6 +26,13 @@ struct batch_sub {
 int batch_collect(const struct strlist *files, char *const *dirs, size_t ndirs,
 		  struct batch_sub **subs, size_t *nsubs);
 void batch_free(struct batch_sub *subs, size_t n);
+
+/*
+ * Sets the submission times of subs from a CSV file of "student,time" lines
+ * (an LMS export: a header line, '#' comments and quotes are fine). Students
+ * it lacks are warned of. Returns 0, or -1 with an error naming the line.
+ */
+int batch_read_times(const char *path, struct batch_sub *subs, size_t n);
 
 struct batch_opts {
 	unsigned jobs;              /* gradings at once (0: one per CPU) */

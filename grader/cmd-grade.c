@@ -106,6 +106,24 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 	case 'q':
 		progress_quiet = true;
 		return true;
+	case 'T':
+		if (late_parse_time(arg, &go->submitted_at)) {
+			error("--submitted-at: '%s' is not a time ('now', or 'YYYY-MM-DD HH:MM' "
+			      "and a zone, e.g. '2026-12-04 23:59 +01:00')", arg);
+			exit(EXIT_USAGE);
+		}
+		go->submitted_from = "--submitted-at";
+		return true;
+	case 'A': {
+		char *end;
+		long v = strtol(arg, &end, 10);
+		if (!*arg || *end || v < 0 || v > 64) {
+			error("--lanes wants a number from 0 to 64, not '%s'", arg);
+			exit(EXIT_USAGE);
+		}
+		go->lanes = v ? (int)v : -1;
+		return true;
+	}
 	default:
 		return false;
 	}
@@ -116,6 +134,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: cudalab grade LAB DIR [--student ID] [--db PATH] [--json PATH] [--keep]\n"
 		"       cudalab grade LAB DIR... [-j N] [--gpus LIST] [--slots N] [--resume]\n"
+		"                                [--times FILE]\n"
 		"\n"
 		"Grades the submission in folder DIR for lab LAB, prints the report and stores the\n"
 		"run in the gradebook. A regrade adds a new run; earlier runs are kept.\n"
@@ -133,7 +152,9 @@ static void usage(FILE *out)
 		"                 (default: every GPU of the machine)\n"
 		"  --slots N      gradings whose tests share one GPU at once (default 4)\n"
 		"  --resume       skip submissions whose files the gradebook already holds a run of\n"
-		"                 for this lab version\n" GRADE_OPTIONS_HELP);
+		"                 for this lab version\n"
+		"  --times FILE   when each student submitted, for the lab's deadline: CSV lines\n"
+		"                 'student,YYYY-MM-DD HH:MM +01:00' (an LMS export)\n" GRADE_OPTIONS_HELP);
 }
 
 unsigned positive_option(const char *s)
@@ -148,13 +169,15 @@ int cmd_grade(int argc, char **argv)
 	static const struct option opts[] = {
 		{"student", required_argument, NULL, 's'}, {"jobs", required_argument, NULL, 'j'},
 		{"gpus", required_argument, NULL, 'G'},    {"slots", required_argument, NULL, 'L'},
-		{"resume", no_argument, NULL, 'R'},        GRADE_LONG_OPTIONS,
+		{"resume", no_argument, NULL, 'R'},        {"times", required_argument, NULL, 'M'},
+		GRADE_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
 	struct grade_opts go = {.emulate = -1};
 	struct record_opts ro = {default_db_path(), NULL};
 	struct batch_opts bo = {0};
 	bool batch_option = false;
+	const char *times = NULL;
 	int c, code;
 
 	while ((c = getopt_long(argc, argv, "s:j:" GRADE_SHORT_OPTIONS, opts, NULL)) != -1) {
@@ -180,6 +203,10 @@ int cmd_grade(int argc, char **argv)
 			break;
 		case 'R':
 			bo.resume = true;
+			batch_option = true;
+			break;
+		case 'M':
+			times = optarg;
 			batch_option = true;
 			break;
 		case 'h':
@@ -208,7 +235,9 @@ int cmd_grade(int argc, char **argv)
 		config_free(&cfg);
 		return EXIT_USAGE;
 	}
-	if (n == 1 && !batch_option) {   /* one submission: its full report */
+	if (times && batch_read_times(times, subs, n)) {
+		code = EXIT_USAGE;
+	} else if (n == 1 && !batch_option) {   /* one submission: its full report */
 		go.subdir = subs[0].dir;
 		if (!go.student)
 			go.student = subs[0].student;

@@ -166,7 +166,11 @@ int cmd_regrade(int argc, char **argv)
 			continue;
 		}
 		subs[k].dir = xstrdup(dir);
-		subs[k++].student = xstrdup(who);
+		subs[k].student = xstrdup(who);
+		/* submitted when it was before: a regrade is no new submission */
+		if (!late_parse_time(field(before[i], "submitted_at"), &subs[k].submitted_at))
+			subs[k].submitted_from = field(before[i], "submitted_from");
+		k++;
 	}
 	batch_defaults(&bo);
 	code = k ? batch_grade(tc, &cfg, subs, k, &bo, &go) : EXIT_USAGE;

@@ -36,8 +36,9 @@ struct record_opts {
 	{"db", required_argument, NULL, 'd'}, {"json", required_argument, NULL, 'J'},             \
 	{"seed", required_argument, NULL, 'S'}, {"keep", no_argument, NULL, 'k'},                 \
 	{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},                     \
-	{"emulate", no_argument, NULL, 'E'}, {"no-emulate", no_argument, NULL, 'N'}
-#define GRADE_SHORT_OPTIONS "d:J:S:kqhEN"
+	{"emulate", no_argument, NULL, 'E'}, {"no-emulate", no_argument, NULL, 'N'},              \
+	{"lanes", required_argument, NULL, 'A'}, {"submitted-at", required_argument, NULL, 'T'}
+#define GRADE_SHORT_OPTIONS "d:J:S:kqhENA:T:"
 #define GRADE_OPTIONS_HELP                                                                         \
 	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"            \
 	"  --json PATH    also write the result document there\n"                                 \
@@ -45,6 +46,11 @@ struct record_opts {
 	"  --keep         keep the work folder (the build and the test logs)\n"                   \
 	"  --emulate      run the tests on the CPU emulator even where a GPU is\n"                \
 	"  --no-emulate   without a GPU, do not fall back to the CPU emulator\n"                  \
+	"  --submitted-at TIME  when it was submitted, for the lab's deadline: 'now', or\n"  \
+	"                 'YYYY-MM-DD HH:MM' and a zone ('Z', '+01:00'; none: the local one)\n" \
+	"  --lanes N      test processes that each run test after test in one CUDA context\n"    \
+	"                 (default: one per part, one per grading in a class; 0: a process\n"    \
+	"                 per test)\n"                                                           \
 	"  -q, --quiet    no progress lines\n"                                                    \
 	"  -h, --help     this text\n"
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro);

@@ -342,6 +342,10 @@ static int handler(void *user, const char *section, const char *key, const char 
 		} else {
 			ret = sectors_key(st, find_or_add_sectors(st->cfg, name), key, value);
 		}
+	} else if (!strcmp(section, "deadline")) {
+		ret = late_deadline_key(&st->cfg->deadline, key, value, st->msg, sizeof(st->msg));
+	} else if (!strcmp(section, "extensions")) {
+		ret = late_extension_key(&st->cfg->deadline, key, value, st->msg, sizeof(st->msg));
 	} else {
 		snprintf(st->msg, sizeof(st->msg), "unknown key '%s' in [%s]", key, section);
 		ret = -1;
@@ -365,6 +369,7 @@ void config_init(struct lab_config *cfg)
 	cfg->timing_cap = 1.0;
 	cfg->timing_timeout = 30;
 	cfg->needs_gpu = true;
+	cfg->deadline.max_days = -1;
 }
 
 int config_parse(const char *path, struct lab_config *cfg)
@@ -407,6 +412,9 @@ int config_validate(struct lab_config *cfg, const char *path)
 			return error("%s: [part %s] has no tests", path, cfg->parts[i].name);
 	if (cfg->run_timeout <= 0 || cfg->build_timeout <= 0)
 		return error("%s: timeouts must be positive", path);
+	if (!cfg->deadline.set && (cfg->deadline.next || cfg->deadline.per_day ||
+				   cfg->deadline.grace || cfg->deadline.max_days >= 0))
+		return error("%s: a late policy or extensions, but no [deadline] due = ...", path);
 	for (size_t i = 0; i < cfg->ntimings; i++) {
 		struct lab_timing *t = &cfg->timings[i];
 		if (!t->part)
@@ -512,6 +520,7 @@ void config_free(struct lab_config *cfg)
 	strlist_clear(&cfg->deny_defined);
 	strlist_clear(&cfg->forbid_names);
 	strlist_clear(&cfg->forbid_calls);
+	late_deadline_free(&cfg->deadline);
 	for (size_t i = 0; i < cfg->nparts; i++) {
 		for (size_t t = 0; t < cfg->parts[i].ntests; t++)
 			free(cfg->parts[i].tests[t].name);

@@ -6,6 +6,7 @@
 #ifndef CONFIG_H
 #define CONFIG_H
 
+#include "late.h"
 #include "util.h"
 
 struct lab_test {
@@ -83,6 +84,7 @@ struct lab_config {
 	/* the source scan (scan.h): names never to use, names never to call */
 	struct strlist forbid_names, forbid_calls;
 	int inline_asm;              /* enum asm_policy: no (default), device, yes */
+	struct lab_deadline deadline;   /* [deadline] and [extensions] (late.h) */
 };
 
 /* Reads <root>/labs/common/audit.conf, then <root>/labs/<lab>/lab.conf. */

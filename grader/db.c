@@ -276,7 +276,7 @@ int db_has_run(struct db *db, const char *student, const char *lab, const char *
 static int store(struct db *db, const struct result *r, long long *run_id)
 {
 	long long student, lab, sub = -1;
-	char hash[65], *json;
+	char hash[65], submitted[32], *json;
 	int ret;
 
 	if (upsert_id(db, "INSERT OR IGNORE INTO students(name) VALUES (?1)",
@@ -303,18 +303,22 @@ static int store(struct db *db, const struct result *r, long long *run_id)
 			 NULL))
 			return -1;
 
+	late_format_time(r->submitted_at, submitted, sizeof(submitted));
 	json = result_to_json(r, false);
 	ret = step(db, prepare(db, "INSERT INTO runs(submission_id, lab_version, started_at, seconds, "
 				   "host, mode, gpu, driver, cuda_runtime, build, status, score, "
-				   "max_score, bonus_score, exit_code, n_tests, result_json) VALUES "
+				   "max_score, bonus_score, exit_code, n_tests, result_json, "
+				   "submitted_at, submitted_from, late_days, late_penalty) VALUES "
 				   "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-				   "?16, ?17)",
-			       "ittdtttttttdddiit", sub, r->lab_version, r->started_at, r->seconds,
-			       r->host, run_mode_name(r->mode), r->gpu.name ? r->gpu.name : "none",
-			       r->gpu.driver,
-			       r->gpu.runtime, build_state_name(r->build), run_state_name(r->state),
-			       r->score, r->max_score, r->bonus_score,
-			       (long long)result_exit_code(r), (long long)r->ntests, json),
+				   "?16, ?17, ?18, ?19, ?20, ?21)",
+			       "ittdtttttttdddiitttid", sub, r->lab_version, r->started_at,
+			       r->seconds, r->host, run_mode_name(r->mode),
+			       r->gpu.name ? r->gpu.name : "none", r->gpu.driver, r->gpu.runtime,
+			       build_state_name(r->build), run_state_name(r->state), r->score,
+			       r->max_score, r->bonus_score, (long long)result_exit_code(r),
+			       (long long)r->ntests, json, r->submitted_at ? submitted : NULL,
+			       r->submitted_from, (long long)(r->late.applied ? r->late.v.days : 0),
+			       r->late.applied ? r->late.v.penalty : 0.0),
 		   NULL);
 	free(json);
 	if (ret)

@@ -56,10 +56,25 @@ static char *test_key(json_t *t)
 	return xasprintf("%s/%s", str(t, "part"), str(t, "name"));
 }
 
+/* The student's score: the tests' less lateness (documents before deadlines: the tests'). */
+static double final_score(json_t *doc)
+{
+	json_t *v = json_object_get(doc, "final_score");
+	return v ? json_number_value(v) : num(doc, "score");
+}
+
+/* A number of the late policy's verdict; 0 where it was not applied. */
+static double late_num(json_t *doc, const char *key)
+{
+	json_t *late = json_object_get(doc, "late");
+	return json_is_true(json_object_get(late, "applied")) ? num(late, key) : 0;
+}
+
 void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 {
 	static const char *const fixed[] = {"student", "score", "max_score", "bonus_score",
-					    "status", "mode", "provisional", "build", "run",
+					    "final_score", "late_days", "late_penalty",
+					    "submitted_at", "status", "mode", "provisional", "build", "run",
 					    "started_at", "lab_version"};
 	json_t *columns = n ? json_object_get(docs[0], "tests") : NULL;
 	size_t ncol = json_array_size(columns), i;
@@ -82,6 +97,10 @@ void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 		csv_number(out, num(doc, "score"), false);
 		csv_number(out, num(doc, "max_score"), false);
 		csv_number(out, num(doc, "bonus_score"), false);
+		csv_number(out, final_score(doc), false);
+		csv_number(out, late_num(doc, "days"), false);
+		csv_number(out, late_num(doc, "penalty"), false);
+		csv_field(out, str(doc, "submitted_at"), false);
 		csv_field(out, str(doc, "status"), false);
 		csv_field(out, str(doc, "mode"), false);
 		csv_field(out, json_is_true(json_object_get(doc, "provisional")) ? "yes" : "no", false);
@@ -131,7 +150,10 @@ char *export_gradescope(json_t *doc)
 		strbuf_addf(&head, "build %s: %s\n", str(build, "status"), str(build, "message"));
 	if (*str(doc, "status_reason"))
 		strbuf_addf(&head, "%s\n", str(doc, "status_reason"));
-	json_t *r = json_pack("{s:f, s:f, s:s, s:s, s:s, s:s, s:o}", "score", num(doc, "score"),
+	if (late_num(doc, "days") > 0)
+		strbuf_addf(&head, "submitted %s, %g day(s) late: %g points taken off\n",
+			    str(doc, "submitted_at"), late_num(doc, "days"), late_num(doc, "penalty"));
+	json_t *r = json_pack("{s:f, s:f, s:s, s:s, s:s, s:s, s:o}", "score", final_score(doc),
 			      "execution_time", num(doc, "seconds"), "output",
 			      head.buf ? head.buf : "", "output_format", "text", "visibility",
 			      "visible", "stdout_visibility", "hidden", "tests", tests);

@@ -38,6 +38,7 @@ extern char **environ;
  * emulator's); programs that run it see nothing of the checkout.
  */
 static struct sandbox build_sandbox, run_sandbox;
+static int test_lanes;   /* --lanes of the test binary (0: a process per test) */
 
 #define PROBE_TIMEOUT 60
 #define TOOL_TIMEOUT 60
@@ -601,6 +602,8 @@ static int run_harness(const struct lab_config *cfg, const char *workdir, const 
 	strlist_push(&argv, binary);
 	strlist_push(&argv, "--xml-dir");
 	strlist_push(&argv, logs);
+	strlist_push(&argv, "--lanes");
+	strlist_pushf(&argv, "%d", test_lanes);
 	for (size_t p = 0; p < cfg->nparts; p++) {
 		strlist_push(&argv, "--timeout");
 		strlist_pushf(&argv, "%s=%g", cfg->parts[p].name, cfg->parts[p].timeout * slow);
@@ -1141,6 +1144,10 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 	gethostname(host, sizeof(host) - 1);
 	r->host = xstrdup(host);
 	r->seed = o->seed ? o->seed : fresh_seed();
+	test_lanes = o->lanes > 0 ? o->lanes : o->lanes < 0 ? 0 : (int)cfg->nparts;
+	r->submitted_at = o->submitted_at;
+	r->submitted_from = o->submitted_at ? xstrdup(o->submitted_from ? o->submitted_from : "given")
+					    : NULL;
 
 	if (!mkdtemp(workdir)) {
 		error("cannot create a work folder '%s': %s", workdir, strerror(errno));
@@ -1187,6 +1194,7 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 	ret = 0;
 out_finish:
 	result_finish(r);
+	result_judge_late(r, &cfg->deadline);
 out_workdir:
 	if (o->keep_workdir)
 		progress("work folder kept: %s", workdir);

@@ -150,6 +150,31 @@ static void print_sectors(FILE *out, const struct result *r)
 	}
 }
 
+/* When it was submitted, against the deadline, and what lateness cost. */
+static void print_late(FILE *out, const struct result *r)
+{
+	char at[32], due[32];
+
+	if (!r->late.deadline)
+		return;
+	if (!r->late.applied) {
+		fprintf(out, "late        policy not applied: no submission time given "
+			"(--submitted-at, --times)\n");
+		return;
+	}
+	const struct late_verdict *v = &r->late.v;
+	late_format_time(r->submitted_at, at, sizeof(at));
+	late_format_time(v->due, due, sizeof(due));
+	fprintf(out, "submitted   %s (%s); due %s%s: ", at, r->submitted_from ? r->submitted_from : "?",
+		due, v->extended ? " (extended)" : "");
+	if (!v->days)
+		fprintf(out, "on time\n");
+	else
+		fprintf(out, "%d day%s late%s, -%g points: final %g / %g\n", v->days,
+			v->days == 1 ? "" : "s", v->beyond ? ", past the last day taken" : "",
+			v->penalty, result_final_score(r) - r->bonus_score, r->max_score);
+}
+
 void report_result(FILE *out, const struct result *r)
 {
 	size_t nfail = 0;
@@ -229,4 +254,5 @@ void report_result(FILE *out, const struct result *r)
 		fprintf(out, "  NOT BUILT: fix the build first\n");
 		break;
 	}
+	print_late(out, r);
 }

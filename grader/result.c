@@ -157,6 +157,21 @@ void result_finish(struct result *r)
 		r->state = RUN_COMPLETE;
 }
 
+void result_judge_late(struct result *r, const struct lab_deadline *d)
+{
+	memset(&r->late, 0, sizeof(r->late));
+	r->late.deadline = d->set;
+	if (!d->set || !r->submitted_at)
+		return;
+	r->late.applied = true;
+	late_judge(d, r->student, r->submitted_at, r->score, &r->late.v);
+}
+
+double result_final_score(const struct result *r)
+{
+	return r->score - (r->late.applied ? r->late.v.penalty : 0);
+}
+
 int result_exit_code(const struct result *r)
 {
 	switch (r->state) {
@@ -168,6 +183,27 @@ int result_exit_code(const struct result *r)
 		break;
 	}
 	return r->score - r->bonus_score < r->max_score ? EXIT_POINTS_LOST : EXIT_FULL_MARKS;
+}
+
+static json_t *time_json(time_t t)
+{
+	char buf[32];
+	late_format_time(t, buf, sizeof(buf));
+	return json_string(buf);
+}
+
+/* The late policy's verdict: null where the lab has no deadline. */
+static json_t *late_json(const struct result *r)
+{
+	if (!r->late.deadline)
+		return json_null();
+	if (!r->late.applied)
+		return json_pack("{s:b, s:s}", "applied", 0, "reason",
+				 "no submission time given (--submitted-at, --times)");
+	return json_pack("{s:b, s:o, s:b, s:i, s:f, s:b}", "applied", 1, "due",
+			 time_json(r->late.v.due), "extended", r->late.v.extended, "days",
+			 r->late.v.days, "penalty", r->late.v.penalty, "beyond_limit",
+			 r->late.v.beyond);
 }
 
 /* s as a JSON string (invalid UTF-8 replaced), or null. */
@@ -322,6 +358,11 @@ char *result_to_json(const struct result *r, bool indent)
 	json_object_set_new(doc, "score", json_real(r->score));
 	json_object_set_new(doc, "max_score", json_real(r->max_score));
 	json_object_set_new(doc, "bonus_score", json_real(r->bonus_score));
+	json_object_set_new(doc, "submitted_at", r->submitted_at ? time_json(r->submitted_at)
+								  : json_null());
+	json_object_set_new(doc, "submitted_from", str_or_null(r->submitted_from));
+	json_object_set_new(doc, "late", late_json(r));
+	json_object_set_new(doc, "final_score", json_real(result_final_score(r)));
 	json_object_set_new(doc, "mode", json_string(run_mode_name(r->mode)));
 	json_object_set_new(doc, "status", json_string(run_state_name(r->state)));
 	json_object_set_new(doc, "provisional", json_boolean(r->state == RUN_INCOMPLETE));
@@ -344,6 +385,7 @@ void result_release(struct result *r)
 	free(r->student);
 	free(r->submission);
 	free(r->started_at);
+	free(r->submitted_from);
 	free(r->host);
 	free(r->sandbox);
 	free(r->sandbox_why);

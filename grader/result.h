@@ -143,6 +143,14 @@ struct result {
 		bool flagged;         /* some kernel needs a person's look */
 	} timing;
 	unsigned long long seed;  /* the inputs' seed, to reproduce a run */
+	/* when it was submitted, as the grader was told (0: not told), and by what */
+	time_t submitted_at;
+	char *submitted_from;
+	struct {
+		bool deadline;        /* the lab has one */
+		bool applied;         /* ... and the submission's time was known */
+		struct late_verdict v;
+	} late;
 };
 
 /* One not-run test per test of the lab, in lab.conf order. */
@@ -151,6 +159,10 @@ void result_init(struct result *r, const struct lab_config *cfg);
 void result_mark_not_run(struct result *r, const char *why);
 /* Score, maximum, state; call once the tests are filled in. */
 void result_finish(struct result *r);
+/* The late policy's verdict on r (once finished), from the lab's deadline. */
+void result_judge_late(struct result *r, const struct lab_deadline *d);
+/* The score the student gets: the tests' less what lateness took. */
+double result_final_score(const struct result *r);
 int result_exit_code(const struct result *r);
 struct graded_test *result_find(struct result *r, const char *part, const char *name);
 

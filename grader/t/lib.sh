@@ -218,3 +218,27 @@ peak_processes() {
 	wait
 	return $rc
 }
+
+# course_copy LAB CONF: a cudalab whose lab LAB has CONF added to its
+# lab.conf (a deadline, say), the rest of the course and the build as they
+# are; its path goes to ./cudalab. The checkout is never written.
+course_copy() {
+	local lab=$1 conf=$2 c=$PWD/course f
+	mkdir -p "$c/root/labs/$lab" "$c/build/bin" &&
+	for f in "$T_ROOT"/*; do
+		[ "$(basename "$f")" = labs ] || ln -s "$f" "$c/root/"
+	done &&
+	for f in "$T_ROOT"/labs/*; do
+		[ "$(basename "$f")" = "$lab" ] || ln -s "$f" "$c/root/labs/"
+	done &&
+	for f in "$T_ROOT/labs/$lab"/*; do
+		[ "$(basename "$f")" = lab.conf ] || ln -s "$f" "$c/root/labs/$lab/"
+	done &&
+	{ cat "$T_ROOT/labs/$lab/lab.conf"; printf '%s\n' "$conf"; } >"$c/root/labs/$lab/lab.conf" &&
+	for f in "$BUILD"/*; do
+		case $(basename "$f") in bin | toolchain.conf) ;; *) ln -s "$f" "$c/build/" ;; esac
+	done &&
+	cp "$CUDALAB" "$c/build/bin/" &&
+	sed "s|^root = .*|root = $c/root|" "$BUILD/toolchain.conf" >"$c/build/toolchain.conf" &&
+	echo "$c/build/bin/cudalab" >cudalab
+}

@@ -19,10 +19,10 @@ test_expect_success 'a class graded, and graded again: the gradebook to export' 
 '
 test_expect_success 'csv: a row per student, the latest run, every test a column' '
 	"$CUDALAB" export grid >grades.csv &&
-	head -1 grades.csv | grep -q "^student,score,max_score,bonus_score,status,mode,provisional,build,run,started_at,lab_version,index/d1,index/d2" &&
+	head -1 grades.csv | grep -q "^student,score,max_score,bonus_score,final_score,late_days,late_penalty,submitted_at,status,mode,provisional,build,run,started_at,lab_version,index/d1,index/d2" &&
 	[ "$(wc -l <grades.csv)" = 4 ] &&
-	grep -q "^ada,43,43,0,incomplete,emulated,yes,ok," grades.csv &&
-	grep -q "^bob,43,43,0,incomplete,emulated,yes,ok,4," grades.csv &&
+	grep -q "^ada,43,43,0,43,0,0,,incomplete,emulated,yes,ok," grades.csv &&
+	grep -q "^bob,43,43,0,43,0,0,,incomplete,emulated,yes,ok,4," grades.csv &&
 	grep -q "^\"lee, ann\",43,43," grades.csv &&
 	"$CUDALAB" export grid --student bob --out bob.csv && [ "$(wc -l <bob.csv)" = 2 ]
 '
@@ -67,6 +67,33 @@ test_expect_success 'show: a student'"'"'s history, oldest first, with each chan
 	grep -q "^grid .* 25/43 .* -18$" out &&
 	grep -q "^latest: grid 25/43 (run [0-9]*, incomplete)" out &&
 	test_must_fail_with 2 "$CUDALAB" show nobody
+'
+test_expect_success 'deadline: times from a file, extensions, the penalty stored and exported' '
+	course_copy grid "$(printf "%s\n" "[deadline]" "due = 2026-12-04 23:59 +01:00" \
+		"grace = 10m" "penalty_per_day = 10" "max_late_days = 3" "[extensions]" "ada = 2d")" &&
+	late=$(cat cudalab) && export CUDALAB_DB=$PWD/late.db &&
+	for s in ada bob cy dan; do mkdir -p late/$s && cp "$ref/grid.cu" "$ref/answers.txt" late/$s/; done &&
+	printf "%s\n" "Student,Submitted" "ada,2026-12-06 20:00 Z" "\"bob\", 2026-12-06T10:00:00+01:00" \
+		"cy,2026-12-09 09:00 Z" "eve,2026-12-01 10:00 Z" >times.csv &&
+	"$late" grade grid late --times times.csv >out 2>&1 &&
+	grep -q "^bob  *late 34.4/43 " out && grep -q "^cy  *late 0/43 " out &&
+	grep -q "times.csv:5: no submission of .eve." out &&
+	grep -q "dan: no time in .*times.csv.: the late policy is not applied" out &&
+	[ "$(sqlite3 late.db "SELECT name, late_days, round(late_penalty, 2), submitted_at FROM runs
+		JOIN submissions s ON s.id = submission_id JOIN students t ON t.id = s.student_id
+		ORDER BY name" | tr "\n" " ")" = "ada|0|0.0|2026-12-06T20:00:00Z bob|2|8.6|2026-12-06T09:00:00Z cy|5|43.0|2026-12-09T09:00:00Z dan|0|0.0| " ] &&
+	"$late" export grid >late.csv &&
+	grep -q "^bob,43,43,0,34.4,2,8.6,2026-12-06T09:00:00Z," late.csv &&
+	grep -q "^cy,43,43,0,0,5,43," late.csv &&
+	"$late" export grid --format gradescope --student bob >bob.json &&
+	jq -e ".score == 34.4 and (.output | contains(\"2 day(s) late\"))" bob.json >/dev/null &&
+	{ "$late" grade grid late/bob --student zed --json one.json -q >/dev/null; [ $? = 4 ]; } &&
+	jq -e ".late.applied == false and .final_score == 43" one.json >/dev/null &&
+	"$late" regrade grid --student bob -q >/dev/null 2>&1 &&
+	[ "$(sqlite3 late.db "SELECT submitted_at, late_days FROM runs ORDER BY id DESC LIMIT 1")" = "2026-12-06T09:00:00Z|2" ] &&
+	printf "%s\n" "ada,2026-12-06 10:00 Z" "bob,in a while" >bad.csv &&
+	test_must_fail_with 2 "$late" grade grid late --times bad.csv &&
+	grep -q "bad.csv:2: .in a while. is not a time" err
 '
 test_expect_success 'usage: an unknown format, a lab with no runs' '
 	test_must_fail_with 2 "$CUDALAB" export grid --format pdf &&

@@ -57,8 +57,9 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv);
 	} while (0)
 
 /*
- * Creates the CUDA context of this test process. Every test body calls it
- * first; it fails the test cleanly when no device is there.
+ * Creates the CUDA context of this test process, once: in a lane, later
+ * tests use the one it made. Every test body calls it first; it fails the
+ * test cleanly when no device is there.
  */
 void cl_device_init(void);
 

@@ -1,12 +1,13 @@
 /*
  * harness.cu - the entry point of every lab's test binary.
  *
- * Owns: argument and seed parsing, the CPU-side setup, and running each
- * graded part (a Check TCase) in its own process, in parallel, each writing
- * Check's XML log for the grader to read.
+ * Owns: argument and seed parsing, the CPU-side setup, and running the
+ * tests in processes of their own, in parallel, each test writing Check's
+ * XML log for the grader to read: in lanes (below), and alone for a verdict
+ * a lane cannot give.
  *
- * Must not: call CUDA. This process and the per-part processes fork; only
- * the test bodies (Check's forked children) create a CUDA context.
+ * Must not: call CUDA. This process forks; only the lanes and the tests run
+ * alone (Check's forked children) create a CUDA context.
  */
 #include "cudalab.h"
 
@@ -16,7 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CL_MAX_PARTS 32
@@ -29,7 +34,7 @@ struct part_opts {
 static void usage(const char *lab)
 {
 	fprintf(stderr,
-		"usage: check_%s [--list] [--xml-dir DIR] [--timeout PART=SECONDS]... "
+		"usage: check_%s [--list] [--xml-dir DIR] [--lanes N] [--timeout PART=SECONDS]... "
 		"[--only TEST] [PART...]\n"
 		"The run's seed is read from standard input as 'seed=N', and the student's\n"
 		"name (for labs with per-student questions) as 'student=ID'.\n", lab);
@@ -120,7 +125,7 @@ static char student[256] = "student";
 const char *cl_student = student;
 /* The grader's token for this run, and the test this process runs (xml mode). */
 static char token[64];
-static const char *done_dir, *done_test;
+static const char *done_dir, *done_test;   /* the XML folder; the test running */
 
 /*
  * After a test body returned (a checked teardown: it does not run when the
@@ -164,20 +169,21 @@ static int read_seed(uint64_t *seed)
 }
 
 /*
- * Runs the tests of one part in this (already forked) process; only the test
- * `only` when it is not NULL. Returns the process's exit code.
+ * Runs the tests of one part in this process, or only the test `only`:
+ * Check forks each, with its part's timeout, or, with fork_status
+ * CK_NOFORK, runs it right here, in the context earlier tests of this
+ * process made. The log goes to xml; with none, Check's verbose report goes
+ * to standard output. Returns 1 when a test did not pass.
  */
 static int run_part(const struct cl_lab *lab, const struct part_opts *p, const TTest *only,
-		    const char *xml_dir)
+		    enum fork_status fork_status, const char *xml)
 {
 	Suite *s = suite_create(lab->name);
 	TCase *tc = tcase_create(p->name);
-	char path[4096];
 	int failed;
 
 	tcase_set_timeout(tc, p->timeout);
-	if (xml_dir && only) {
-		done_dir = xml_dir;
+	if (xml && only) {
 		done_test = only->name;
 		tcase_add_checked_fixture(tc, NULL, test_done);
 	}
@@ -187,15 +193,29 @@ static int run_part(const struct cl_lab *lab, const struct part_opts *p, const T
 	suite_add_tcase(s, tc);
 
 	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_FORK);
-	if (xml_dir) {
-		snprintf(path, sizeof(path), "%s/%s.xml", xml_dir, only ? only->name : p->name);
-		srunner_set_xml(sr, path);
-	}
-	srunner_run(sr, NULL, p->name, xml_dir ? CK_SILENT : CK_VERBOSE);
+	srunner_set_fork_status(sr, fork_status);
+	if (xml)
+		srunner_set_xml(sr, xml);
+	srunner_run(sr, NULL, p->name, xml ? CK_SILENT : CK_VERBOSE);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? 1 : 0;
+}
+
+/* The log of test `name` in the XML folder, with suffix after ".xml". */
+static void xml_path(char *buf, size_t len, const char *name, const char *suffix)
+{
+	snprintf(buf, len, "%s/%s.xml%s", done_dir, name, suffix);
+}
+
+/* Folds a test process's wait status into the harness's exit status. */
+static int reap_status(int st, int status)
+{
+	if (!WIFEXITED(st) || WEXITSTATUS(st) > 1)
+		return 3;
+	if (WEXITSTATUS(st) == 1 && status == 0)
+		return 1;
+	return status;
 }
 
 /* Waits for one test process; folds its exit code into status. */
@@ -206,10 +226,242 @@ static int reap_one(int status)
 
 	while ((pid = wait(&st)) < 0 && errno == EINTR)
 		;
-	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) > 1)
+	return pid < 0 ? 3 : reap_status(st, status);
+}
+
+/* ------------------------------------------------------------------ lanes */
+
+/*
+ * A CUDA context costs about 0.2 s of the driver's time, and a GPU makes its
+ * contexts one at a time: with a process per test, contexts are most of a
+ * grading's GPU time. A lane is a process that runs test after test in one
+ * context, each time taking the next test from a board it shares with this
+ * process:
+ *  - a test that passes in a lane keeps its verdict;
+ *  - a test that fails keeps it only as its lane's first (nothing ran before
+ *    it there). Either way the lane then ends, since the failure may have
+ *    spoiled its context or the submission's state; a failure after other
+ *    tests is run again alone. So every verdict but a pass is that of a
+ *    test in a fresh process, as without lanes;
+ *  - a lane that dies or ends during a test (a crash, exit(), its parent
+ *    killed) leaves that test to be run alone, for Check's verdict;
+ *  - a test that outlives its part's timeout is ended here, with its lane,
+ *    and logged as Check logs a timeout.
+ * The board lies in memory the submission can write. A forged board can
+ * lose verdicts (the grader then runs those tests again) but nothing here
+ * indexes by its values or waits on them.
+ */
+enum { T_FREE, T_RUNNING, T_KEPT, T_REDO };
+
+struct board_test {
+	int state;
+	int lane;        /* the slot of the lane that took it */
+	double start;    /* when it started, CLOCK_MONOTONIC seconds */
+};
+
+struct board {
+	int next;        /* the next test to take */
+	struct board_test t[];
+};
+
+struct pick {            /* a test to run, and its part */
+	const struct part_opts *part;
+	const TTest *test;
+};
+
+#define CL_MAX_LANES 64
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* In a lane: runs tests from the board until none are left or one fails. */
+static void lane_run(const struct cl_lab *lab, const struct pick *picks, int n,
+		     struct board *b, int slot)
+{
+	char xml[4096], kept[4096];
+
+	for (bool first = true;; first = false) {
+		int j = __atomic_fetch_add(&b->next, 1, __ATOMIC_SEQ_CST);
+		if (j < 0 || j >= n)
+			_exit(0);
+		b->t[j].lane = slot;
+		b->t[j].start = now_s();
+		__atomic_store_n(&b->t[j].state, T_RUNNING, __ATOMIC_SEQ_CST);
+		xml_path(xml, sizeof(xml), picks[j].test->name, ".lane");
+		xml_path(kept, sizeof(kept), picks[j].test->name, "");
+		int failed = run_part(lab, picks[j].part, picks[j].test, CK_NOFORK, xml);
+		if (failed && !first) {
+			unlink(xml);
+			__atomic_store_n(&b->t[j].state, T_REDO, __ATOMIC_SEQ_CST);
+			_exit(0);
+		}
+		rename(xml, kept);
+		__atomic_store_n(&b->t[j].state, T_KEPT, __ATOMIC_SEQ_CST);
+		if (failed)
+			_exit(1);
+	}
+}
+
+/*
+ * Starts a lane in its own process group, under a parent that only waits
+ * for it: a test that kills its parent kills that one, and the lane dies
+ * with it. Returns the parent's pid, or -1 when no process can be made now.
+ */
+static pid_t lane_start(const struct cl_lab *lab, const struct pick *picks, int n,
+			struct board *b, int slot)
+{
+	pid_t pid = fork();
+
+	if (pid > 0)
+		setpgid(pid, pid);
+	if (pid != 0)
+		return pid;
+	setpgid(0, 0);
+	pid_t self = getpid(), lane = fork();
+	if (lane == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != self)
+			_exit(0);
+		lane_run(lab, picks, n, b, slot);
+	}
+	int st = 0;
+	while (lane > 0 && waitpid(lane, &st, 0) < 0 && errno == EINTR)
+		;
+	_exit(lane > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1 ? 1 : 0);
+}
+
+/* Logs test p as Check logs a test that ran out of time. */
+static void log_timeout(const struct cl_lab *lab, const struct pick *p)
+{
+	char path[4096];
+	FILE *f;
+
+	xml_path(path, sizeof(path), p->test->name, "");
+	if (!(f = fopen(path, "w")))
+		return;
+	fprintf(f, "<?xml version=\"1.0\"?>\n<testsuites>\n <suite>\n  <title>%s</title>\n"
+		   "  <test result=\"error\">\n   <id>%s</id>\n   <description>%s</description>\n"
+		   "   <duration>%f</duration>\n   <message>Test timeout expired</message>\n"
+		   "  </test>\n </suite>\n</testsuites>\n",
+		lab->name, p->test->name, p->part->name, p->part->timeout);
+	fclose(f);
+}
+
+/*
+ * Runs picks in up to `lanes` lanes at once, and alone (Check forking, as
+ * without lanes) what the lanes leave; at most max_running processes at
+ * once. Returns the harness's exit status.
+ */
+static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, int lanes,
+		     int max_running)
+{
+	size_t size = sizeof(struct board) + n * sizeof(struct board_test);
+	struct board *b = (struct board *)mmap(NULL, size, PROT_READ | PROT_WRITE,
+					       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t lane_pid[CL_MAX_LANES] = {0};
+	bool *queued = (bool *)calloc(n, 1), *alone = (bool *)calloc(n, 1);
+	int alive = 0, running_alone = 0, started = 0, status = 0;
+
+	if (b == MAP_FAILED || !queued || !alone) {
+		perror("harness");
 		return 3;
-	if (WEXITSTATUS(st) == 1 && status == 0)
-		return 1;
+	}
+	memset(b, 0, size);
+	if (lanes > CL_MAX_LANES)
+		lanes = CL_MAX_LANES;
+	if (lanes > max_running)
+		lanes = max_running;
+	for (;;) {
+		int next = __atomic_load_n(&b->next, __ATOMIC_SEQ_CST);
+		for (int slot = 0; slot < lanes && next >= 0 && next < n && started < n &&
+				   alive + running_alone < max_running; slot++) {
+			if (lane_pid[slot])
+				continue;
+			pid_t pid = lane_start(lab, picks, n, b, slot);
+			if (pid < 0)
+				break;   /* no room for a process now: later */
+			lane_pid[slot] = pid;
+			alive++;
+			started++;
+		}
+		bool waiting = false;
+		for (int j = 0; j < n; j++) {
+			if (!queued[j])
+				continue;
+			if (alive + running_alone == max_running) {
+				waiting = true;
+				break;
+			}
+			pid_t pid = fork();
+			if (pid < 0) {
+				waiting = true;
+				break;
+			}
+			if (pid == 0) {
+				char xml[4096];
+				xml_path(xml, sizeof(xml), picks[j].test->name, "");
+				_exit(run_part(lab, picks[j].part, picks[j].test, CK_FORK, xml));
+			}
+			queued[j] = false;
+			running_alone++;
+		}
+		if (!alive && !running_alone && !waiting) {
+			/* no lane can take what is left (lanes ran out, or a forged board) */
+			bool more = false;
+			for (int j = 0; j < n; j++)
+				if (!alone[j] && __atomic_load_n(&b->t[j].state, __ATOMIC_SEQ_CST) == T_FREE)
+					more = queued[j] = alone[j] = true;
+			if (!more)
+				break;
+			__atomic_store_n(&b->next, n, __ATOMIC_SEQ_CST);
+			continue;
+		}
+
+		int st;
+		pid_t pid = waitpid(-1, &st, WNOHANG);
+		if (pid > 0) {
+			int slot = 0;
+			while (slot < lanes && lane_pid[slot] != pid)
+				slot++;
+			if (slot == lanes) {
+				running_alone--;
+				status = reap_status(st, status);
+				continue;
+			}
+			lane_pid[slot] = 0;
+			alive--;
+			if (WIFEXITED(st) && WEXITSTATUS(st) == 1 && !status)
+				status = 1;
+			/* what the lane left: the test it was in, and failures to redo */
+			for (int j = 0; j < n; j++) {
+				int state = __atomic_load_n(&b->t[j].state, __ATOMIC_SEQ_CST);
+				if (!alone[j] && (state == T_REDO || (state == T_RUNNING &&
+								      b->t[j].lane == slot)))
+					queued[j] = alone[j] = true;
+			}
+			continue;
+		}
+		double now = now_s();
+		for (int j = 0; j < n; j++) {
+			int slot = b->t[j].lane;
+			if (alone[j] || __atomic_load_n(&b->t[j].state, __ATOMIC_SEQ_CST) != T_RUNNING ||
+			    slot < 0 || slot >= lanes || !lane_pid[slot] ||
+			    now - b->t[j].start <= picks[j].part->timeout)
+				continue;
+			kill(-lane_pid[slot], SIGKILL);
+			log_timeout(lab, &picks[j]);
+			alone[j] = true;   /* its verdict is in: not to be run again */
+		}
+		usleep(5000);
+	}
+	free(queued);
+	free(alone);
+	munmap(b, size);
 	return status;
 }
 
@@ -222,6 +474,7 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 	size_t nparts = 0, ntimeouts = 0;
 	const char *xml_dir = NULL, *only[64];
 	size_t nonly = 0;
+	int lanes = 0;
 	uint64_t seed;
 	int status = 0;
 
@@ -233,6 +486,8 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--xml-dir") && i + 1 < argc) {
 			xml_dir = argv[++i];
+		} else if (!strcmp(a, "--lanes") && i + 1 < argc) {
+			lanes = atoi(argv[++i]);   /* 0: a process per test */
 		} else if (!strcmp(a, "--only") && i + 1 < argc && nonly < 64) {
 			only[nonly++] = argv[++i];   /* only these test functions */
 		} else if (!strcmp(a, "--timeout") && i + 1 < argc && ntimeouts < CL_MAX_PARTS) {
@@ -276,16 +531,28 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 	/* Without an XML directory a person is reading: one part after another. */
 	if (!xml_dir) {
 		for (size_t p = 0; p < nparts; p++)
-			status |= run_part(lab, &parts[p], NULL, NULL);
+			status |= run_part(lab, &parts[p], NULL, CK_FORK, NULL);
 		return status;
 	}
 
-	/*
-	 * Each test in a process of its own, as many at once as there are CPUs:
-	 * every test pays for a CUDA context, so running them side by side is
-	 * what keeps a whole suite to about the time of its slowest test.
-	 */
-	int running = 0, max_running = cl_cpu_threads();
+	done_dir = xml_dir;
+	int max_running = cl_cpu_threads();
+	if (lanes > 0) {
+		struct pick *picks = (struct pick *)calloc(lab->ntests ? lab->ntests : 1,
+							     sizeof(*picks));
+		int n = 0;
+		for (size_t p = 0; p < nparts; p++)
+			for (size_t t = 0; t < lab->ntests; t++)
+				if (!strcmp(lab->tests[t].tcase, parts[p].name) &&
+				    (!nonly || cl_part_wanted(lab->tests[t].test->name, only, nonly)))
+					picks[n++] = (struct pick){&parts[p], lab->tests[t].test};
+		status = run_lanes(lab, picks, n, lanes, max_running);
+		free(picks);
+		return status;
+	}
+
+	/* Without lanes, each test in a process of its own, as many at once as CPUs. */
+	int running = 0;
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t t = 0; t < lab->ntests; t++) {
 			if (strcmp(lab->tests[t].tcase, parts[p].name) ||
@@ -314,8 +581,11 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 				perror("fork");
 				return 3;
 			}
-			if (pid == 0)
-				_exit(run_part(lab, &parts[p], lab->tests[t].test, xml_dir));
+			if (pid == 0) {
+				char xml[4096];
+				xml_path(xml, sizeof(xml), lab->tests[t].test->name, "");
+				_exit(run_part(lab, &parts[p], lab->tests[t].test, CK_FORK, xml));
+			}
 			running++;
 		}
 	while (running--)

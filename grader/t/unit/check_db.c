@@ -63,7 +63,7 @@ static struct db *migrated(const char *sql)
 	unit_sqlite(path, sql, out, sizeof(out));
 	struct db *db = db_open(path, unit_root());
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 5);
+	ck_assert_int_eq(db_schema_version(db), 6);
 	ck_assert_msg(db_verify(db, &problem) == 0, "%s", problem);
 	return db;
 }
@@ -78,7 +78,7 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	char *json, *problem;
 
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 5);
+	ck_assert_int_eq(db_schema_version(db), 6);
 	make_result(&r, "ada", "aa", 60);
 	ck_assert_int_eq(db_store_run(db, &r, &id1), 0);
 	result_release(&r);
@@ -189,7 +189,8 @@ END_TEST
 
 /*
  * Version 5 rebuilds timings with the test's name as its key: a version 4
- * row keeps its values, named time@SIZE after the part's kernel.
+ * row keeps its values, named time@SIZE after the part's kernel. Version 6
+ * adds the submission time and lateness to runs: an older run was on time.
  */
 START_TEST(test_db_migrates_version_4_timings)
 {
@@ -209,7 +210,10 @@ START_TEST(test_db_migrates_version_4_timings)
 		"student_spread REAL, reference_spread REAL, student_gflops REAL, reference_gflops "
 		"REAL, floor_ms REAL, sm_clock_mhz REAL, flagged INTEGER NOT NULL, PRIMARY KEY "
 		"(run_id, part, size)); INSERT INTO timings VALUES (%lld, 'k4', 2048, 12, 0, 2.6, "
-		"2.5, 1.04, 0.01, 0.01, 6600, 6870, 0.3, 1980, 0); PRAGMA user_version = 4",
+		"2.5, 1.04, 0.01, 0.01, 6600, 6870, 0.3, 1980, 0); ALTER TABLE runs DROP COLUMN "
+		"submitted_at; ALTER TABLE runs DROP COLUMN submitted_from; ALTER TABLE runs DROP "
+		"COLUMN late_days; ALTER TABLE runs DROP COLUMN late_penalty; "
+		"PRAGMA user_version = 4",
 		id);
 	db = migrated(sql);
 	free(sql);
@@ -217,6 +221,9 @@ START_TEST(test_db_migrates_version_4_timings)
 	unit_sqlite(path, "SELECT part, name, kernel, size, ratio, student_gflops, "
 		    "quote(student_gbs), quote(baseline) FROM timings", out, sizeof(out));
 	ck_assert_str_eq(out, "k4|time@2048|k4|2048|1.04|6600.0|NULL|NULL\n");
+	unit_sqlite(path, "SELECT score, quote(submitted_at), late_days, late_penalty FROM runs",
+		    out, sizeof(out));
+	ck_assert_str_eq(out, "60.0|NULL|0|0.0\n");
 }
 END_TEST
 

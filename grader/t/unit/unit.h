@@ -16,6 +16,7 @@ Suite *rewrite_suite(void);
 Suite *timing_suite(void);
 Suite *profile_suite(void);
 Suite *scan_suite(void);
+Suite *late_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);
