@@ -197,6 +197,7 @@ void batch_defaults(struct batch_opts *bo)
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		bo->jobs = cpus > 0 ? (unsigned)cpus : 1;
 	}
+	bo->gpus_known = true;
 	if (gpus->n)
 		return;
 	if (visible) {
@@ -212,8 +213,10 @@ void batch_defaults(struct batch_opts *bo)
 				strlist_pushf(gpus, "%d", i);
 		}
 	}
-	if (!gpus->n)
+	if (!gpus->n) {
+		bo->gpus_known = false;
 		strlist_push(gpus, "0");
+	}
 }
 
 /* -------------------------------------------------------------- workers */
@@ -262,6 +265,7 @@ static _Noreturn void work(const struct toolchain *tc, const struct lab_config *
 	g.student = sub->student;
 	if (!g.lanes)   /* the GPU makes contexts one at a time: fewest in a class */
 		g.lanes = 1;
+	g.require_gpu = bo->gpus_known && g.emulate != 1;
 	if (sub->submitted_at) {
 		g.submitted_at = sub->submitted_at;
 		g.submitted_from = sub->submitted_from;

@@ -37,6 +37,8 @@ int batch_read_times(const char *path, struct batch_sub *subs, size_t n);
 struct batch_opts {
 	unsigned jobs;              /* gradings at once (0: one per CPU) */
 	struct strlist gpus;        /* the GPUs to use, as CUDA_VISIBLE_DEVICES names them */
+	bool gpus_known;            /* given, or found: a grading that finds none is a
+				       failure of the system, not a reason to emulate */
 	bool resume;                /* skip what the gradebook already holds */
 	const char *db_path;        /* the gradebook every run is stored in */
 };

@@ -1072,6 +1072,45 @@ static void open_sandboxes(const struct toolchain *tc, const struct lab_config *
 /* -------------------------------------------------------------- grading */
 
 /*
+ * Whether the GPU answered a grading's probe and still answers: a test that
+ * crashed, hung or met a CUDA error may have met the GPU failing (an Xid, a
+ * device off the bus), not the submission's fault. Only the grader's own
+ * probe is trusted to say so; nothing the submission prints is. Returns 0
+ * when it answers (or nothing suggests otherwise), -1 with an error when
+ * the GPU is lost: a failure of the system, not charged to the student.
+ */
+static int gpu_still_there(const struct toolchain *tc, const struct result *r)
+{
+	bool suspect = false;
+
+	if (r->mode != MODE_GPU)
+		return 0;
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct graded_test *t = &r->tests[i];
+		suspect |= t->status == TEST_CRASH || t->status == TEST_TIMEOUT ||
+			   (t->message && strstr(t->message, "cudaError"));
+	}
+	if (!suspect)
+		return 0;
+	const char *const argv[] = {tc->probe, NULL};
+	struct run_spec spec = {.argv = argv, .timeout = PROBE_TIMEOUT, .output_limit = 4096};
+	struct run_result pr;
+	if (run_one(&spec, &pr))
+		return -1;
+	char *avail = pr.started && !pr.timed_out ? probe_value(pr.output, "available") : NULL;
+	char *why = !avail ? run_describe(&spec, &pr) : probe_value(pr.output, "reason");
+	int ret = 0;
+	if (!avail || strcmp(avail, "1"))
+		ret = error("the GPU (%s) stopped answering during the grading: %s; a fault of the "
+			    "machine, not of the submission, which is not graded", r->gpu.name,
+			    why ? why : "no reason given");
+	free(avail);
+	free(why);
+	run_result_release(&pr);
+	return ret;
+}
+
+/*
  * Tests, timing and profile. On a GPU, in one of its slots, the tests beside
  * other gradings' tests; timing and profile take the GPU to themselves.
  */
@@ -1112,6 +1151,8 @@ static int gpu_phases(const struct toolchain *tc, const struct lab_config *cfg,
 	r->profile_seconds = now_seconds() - t0;
 	if (gpu)
 		r->gpu_to = now_seconds();
+	if (!ret)
+		ret = gpu_still_there(tc, r);
 	gpulock_release(slot);
 	free(name);
 	return ret;
@@ -1172,6 +1213,11 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 
 	if (build(tc, cfg, o, workdir, r, &binary))
 		goto out_workdir;
+	if (o->require_gpu && cfg->needs_gpu && r->build == BUILD_OK && r->mode != MODE_GPU) {
+		error("no GPU answered (%s) on a machine that has one: a fault of the machine, not "
+		      "of the submission, which is not graded", r->gpu.reason ? r->gpu.reason : "?");
+		goto out_workdir;
+	}
 	if (r->build != BUILD_OK) {
 		timing_not_run(r, "the submission was not built");
 		result_mark_not_run(r, "not run: the submission was not built");

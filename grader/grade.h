@@ -17,6 +17,7 @@ struct grade_opts {
 	unsigned gpu_slots;        /* gradings whose tests share the GPU at once (0: 4) */
 	int lanes;                 /* lanes of the test binary (harness.cu): 0 one per
 				      part, -1 none (a process per test) */
+	bool require_gpu;          /* no GPU for a lab that needs one: a failure of the system */
 	time_t submitted_at;       /* when it was submitted; 0: not told */
 	const char *submitted_from;   /* who says so: "--submitted-at", a file of times */
 };

@@ -2,8 +2,8 @@
 # The gradebook from the command line: init, runs appended on regrade, show.
 . "$(dirname "$0")/lib.sh"
 
-test_expect_success 'db init creates a gradebook at the latest schema version (5)' '
-	"$CUDALAB" db init --db g.db >out && grep -q "schema version 5" out &&
+test_expect_success 'db init creates a gradebook at the latest schema version (6)' '
+	"$CUDALAB" db init --db g.db >out && grep -q "schema version 6" out &&
 	[ "$(sqlite3 g.db "PRAGMA journal_mode")" = wal ]
 '
 test_expect_success 'db show on an empty gradebook says so' '

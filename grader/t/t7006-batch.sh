@@ -109,4 +109,25 @@ test_expect_success 'a failure of the grader is tried again, reported, and never
 	grep -q "SYSTEM ERROR (tried again later)" err &&
 	[ "$(runs)" = 0 ]
 '
+test_expect_success 'a GPU that stops answering mid-grading: a failure of the system, not stored' '
+	# a probe that finds a GPU once, and none from then on: the GPU lost
+	# between the build and the end of the tests
+	course_copy grid "" && lost=$(cat cudalab) &&
+	printf "%s\n" "#!/bin/sh" "n=\$(cat \"\$0.n\" 2>/dev/null || echo 0)" \
+		"echo \$((n + 1)) >\"\$0.n\"" \
+		"[ \$n = 0 ] && printf \"available=1\\nname=Lost GPU\\ncc=90\\n\" && exit 0" \
+		"printf \"available=0\\nreason=cudaErrorNoDevice: no CUDA-capable device is detected\\n\"" \
+		>probe.sh && chmod +x probe.sh && ./probe.sh >first && ./probe.sh >second && rm probe.sh.n &&
+	grep -q "available=1" first && grep -q "available=0" second &&
+	sed -i "s|^probe = .*|probe = $PWD/probe.sh|" course/build/toolchain.conf &&
+	class s1="$ref" &&
+	rm -f "$CUDALAB_DB" && "$CUDALAB" db init >/dev/null &&
+	test_must_fail_with 128 "$lost" grade grid class/s1 &&
+	grep -q "the GPU (Lost GPU) stopped answering during the grading: cudaErrorNoDevice" err &&
+	# in a class on a machine with GPUs, one found missing is not emulated
+	rm probe.sh.n && test_must_fail_with 128 "$lost" grade grid class --gpus 0 &&
+	cat out &&
+	row s1 | grep -q "SYSTEM .*no GPU answered (cudaErrorNoDevice: no CUDA-capable device is detected) on a machine that has one" &&
+	[ "$(runs)" = 0 ]
+'
 test_done
