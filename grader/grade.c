@@ -1185,7 +1185,6 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 	gethostname(host, sizeof(host) - 1);
 	r->host = xstrdup(host);
 	r->seed = o->seed ? o->seed : fresh_seed();
-	test_lanes = o->lanes > 0 ? o->lanes : o->lanes < 0 ? 0 : (int)cfg->nparts;
 	r->submitted_at = o->submitted_at;
 	r->submitted_from = o->submitted_at ? xstrdup(o->submitted_from ? o->submitted_from : "given")
 					    : NULL;
@@ -1213,6 +1212,10 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 
 	if (build(tc, cfg, o, workdir, r, &binary))
 		goto out_workdir;
+	/* lanes by default on the CPU, one per part; on a GPU when asked for */
+	test_lanes = o->lanes > 0			    ? o->lanes
+		     : o->lanes < 0 || r->mode == MODE_GPU ? 0
+							    : (int)cfg->nparts;
 	if (o->require_gpu && cfg->needs_gpu && r->build == BUILD_OK && r->mode != MODE_GPU) {
 		error("no GPU answered (%s) on a machine that has one: a fault of the machine, not "
 		      "of the submission, which is not graded", r->gpu.reason ? r->gpu.reason : "?");
