@@ -40,8 +40,10 @@ NM       ?= nm
 READELF  ?= readelf
 PKGS     := check inih jansson libxml-2.0 nettle sqlite3
 
-# GPU architectures of the trusted harness objects; a submission is compiled
-# for the GPU it runs on (nvcc -arch=native).
+# GPU architectures of the trusted harness objects and of the reference's
+# (machine code only, no PTX); a submission is compiled for the GPU it runs
+# on (nvcc -arch=native). A student handout keeps the list it was made with.
+-include prebuilt/archs.mk
 CUDA_ARCHS ?= 75 80 86 89 90
 NVCC_GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 NVCC_FLAGS := -O3 -std=c++17 -lineinfo -Xcompiler -Wall
@@ -98,7 +100,10 @@ NCU := $(firstword $(wildcard $(CUDA_ROOT)/bin/ncu) $(shell command -v ncu 2>/de
 QUESTION_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/questions_$(l).cu),$(l)))
 QUESTION_BINS := $(QUESTION_LABS:%=$(BUILD)/labs/%/questions)
 lab_symbols = $(shell sed -n 's/^symbols *= *//p' labs/$(1)/lab.conf)
-ref_objs = $(patsubst %.cu,$(BUILD)/%.o,$(wildcard reference/$(1)/*.cu))
+# The reference's objects: built from reference/ in the course's repository;
+# a student handout has only the objects (prebuilt/, made by `make handout`).
+ref_objs = $(if $(wildcard reference/$(1)/*.cu),$(patsubst %.cu,$(BUILD)/%.o,\
+	$(wildcard reference/$(1)/*.cu)),$(wildcard prebuilt/reference/$(1)/*.o))
 
 # --- CPU emulation (x86-64): the same harnesses built with g++ on the
 # emulator in labs/common/emu, for machines without a GPU.
@@ -125,7 +130,7 @@ UNIT_SRCS := $(wildcard grader/t/unit/*.c)
 UNIT_BIN  := $(BUILD)/t/unit-tests
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format
+.PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format handout
 
 all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(PROFILE_RSPS) $(QUESTION_BINS) $(EMU_RSPS) \
 	$(TOOLCHAIN)
@@ -134,7 +139,8 @@ help:
 	@echo 'cudalab targets:'
 	@echo '  make                 build the grader and the lab harnesses'
 	@echo '  make deps            install missing Debian packages (as root), else print the apt-get line'
-	@echo '  make test LAB=name   grade student_template/<name>, or SUB=dir (a submission folder)'
+	@echo '  make test LAB=name   grade <name>/ (a handout) or student_template/<name>, or SUB=dir'
+	@echo '  make handout HANDOUT=dir   the student repository: stubs, harness, grader, CI files'
 	@echo '  make check           the project'"'"'s own tests; no GPU needed (what CI runs)'
 	@echo '  make check-gpu       end-to-end tests on a GPU: reference, stub and fixtures'
 	@echo '  make clean           remove build/'
@@ -155,6 +161,13 @@ test: all
 	$(Q)$(CUDALAB) test $(LAB) $(if $(SUB),--sub $(SUB))
 
 check: check-unit check-emu check-shell
+
+# The student repository (ci/handout.sh): the reference goes in as objects
+# only, and only for the labs whose builds link it (timing, question sheets).
+HANDOUT ?= handout
+REF_LABS = $(sort $(BENCH_LABS) $(QUESTION_LABS))
+handout: all $(foreach l,$(REF_LABS),$(call ref_objs,$(l)))
+	$(Q)CUDA_ARCHS='$(CUDA_ARCHS)' REF_LABS='$(REF_LABS)' ci/handout.sh $(HANDOUT) $(BUILD)
 
 # The emulator's own tests (x86-64 only): a CUDA source built like a submission.
 EMU_TEST := $(BUILD)/emu/t/check_emu

@@ -7,15 +7,16 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: cudalab test LAB [--sub DIR] [--student ID] [--db PATH | --no-db]\n"
 		"\n"
-		"Builds and tests your submission for lab LAB (by default the folder\n"
-		"student_template/LAB of this checkout), prints every test with its points and\n"
-		"each failure's message, and records the run in the gradebook.\n"
+		"Builds and tests your submission for lab LAB (by default the folder LAB of\n"
+		"this checkout, else student_template/LAB), prints every test with its points\n"
+		"and each failure's message, and records the run in the gradebook.\n"
 		"\n"
 		"  --sub DIR      the submission folder\n"
 		"  --student ID   the name the run is recorded under (default: $USER)\n"
@@ -61,8 +62,15 @@ int cmd_test(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!go.subdir)
-		go.subdir = sub = xasprintf("%s/student_template/%s", toolchain()->root, argv[optind]);
+	if (!go.subdir) {   /* a handout's <lab>/, else the course's stub */
+		struct stat st;
+		sub = xasprintf("%s/%s", toolchain()->root, argv[optind]);
+		if (stat(sub, &st) || !S_ISDIR(st.st_mode)) {
+			free(sub);
+			sub = xasprintf("%s/student_template/%s", toolchain()->root, argv[optind]);
+		}
+		go.subdir = sub;
+	}
 	code = grade_and_record(argv[optind], &go, &ro);
 	free(sub);
 	return code;

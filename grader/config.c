@@ -630,13 +630,43 @@ int toolchain_load(const char *build_dir, struct toolchain *tc)
 	int ret;
 
 	memset(tc, 0, sizeof(*tc));
-	ret = ini_parse(path, toolchain_handler, tc);
-	if (ret) {
+	/*
+	 * Read line by line here, not with inih: its lines are at most 200
+	 * bytes, and the emulator's flags hold the checkout's path, which can
+	 * be longer than that in a deep folder.
+	 */
+	char *text = read_file(path, NULL);
+	if (!text) {
 		error("cannot read '%s': run make first", path);
 		free(path);
 		return -1;
 	}
+	ret = 0;
+	for (char *line = text, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		line += strspn(line, " \t");
+		if (!*line || *line == ';' || *line == '#' || *line == '[')
+			continue;
+		char *eq = strchr(line, '='), *end;
+		if (!eq) {
+			ret = error("%s: '%s' is not 'key = value': run make again", path, line);
+			break;
+		}
+		for (end = eq; end > line && (end[-1] == ' ' || end[-1] == '\t'); end--)
+			;
+		*end = '\0';
+		char *value = eq + 1 + strspn(eq + 1, " \t");
+		for (end = value + strlen(value); end > value && strchr(" \t\r", end[-1]); end--)
+			;
+		*end = '\0';
+		toolchain_handler(tc, "toolchain", line, value);
+	}
+	free(text);
 	free(path);
+	if (ret)
+		return -1;
 	tc->build = xstrdup(build_dir);
 	if (!tc->root || !tc->nvcc || !tc->probe)
 		return error("%s/toolchain.conf is incomplete: run make again", build_dir);

@@ -1,0 +1,99 @@
+#!/bin/bash
+# Grades a student repository (a handout: one folder per lab) the way CI does
+# on every push, and says whether the job fails.
+#   ci/grade-push.sh [LAB...]     (default: every lab whose folder is here)
+# Writes to cudalab-results/ (CUDALAB_RESULTS): <lab>.json (the result
+# document), junit-<lab>.xml (JUnit, for the CI's test view), summary.md
+# (a score table, also appended to $GITHUB_STEP_SUMMARY where that is set),
+# and the gradebook. With a GPU the grading is full; without one the
+# correctness tests run on the CPU emulator and timing is reported as not run.
+# Exit status: 0 when every lab built and lost no points in what could run
+# (no GPU is never a failure); 1 when a lab did not build or lost points;
+# 2 for bad usage; 128 when the grader itself failed.
+set -uo pipefail
+case ${1:-} in -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+cd "$(dirname "$0")/.." || exit 128
+out=${CUDALAB_RESULTS:-cudalab-results}
+mkdir -p "$out" || exit 128
+out=$(cd "$out" && pwd)
+
+labs=("$@")
+if [ ${#labs[@]} -eq 0 ]; then
+	for conf in labs/*/lab.conf; do
+		l=$(basename "$(dirname "$conf")")
+		[ -d "$l" ] && labs+=("$l")
+	done
+fi
+[ ${#labs[@]} -gt 0 ] || { echo "grade-push: no lab folder here (labs/<lab>/ and <lab>/)" >&2; exit 2; }
+for l in "${labs[@]}"; do
+	[ -f "labs/$l/lab.conf" ] && [ -d "$l" ] || { echo "grade-push: no lab '$l' with a folder here" >&2; exit 2; }
+done
+
+echo "::group::build" 2>/dev/null
+make -j"$(nproc)" all || { echo "grade-push: the grader did not build" >&2; exit 128; }
+echo "::endgroup::"
+
+who=${GITHUB_ACTOR:-${GITLAB_USER_LOGIN:-${USER:-student}}}
+db=$out/gradebook.db
+status=0
+summary=$out/summary.md
+{
+	echo "## cudalab"
+	echo
+	echo "| lab | score | build | where | verdict |"
+	echo "|---|---|---|---|---|"
+} >"$summary"
+details=$(mktemp)
+trap 'rm -f "$details"' EXIT
+
+for l in "${labs[@]}"; do
+	json=$out/$l.json
+	rm -f "$json"
+	build/bin/cudalab grade "$l" "$l" --student "$who" --submitted-at now --db "$db" \
+		--json "$json"
+	code=$?
+	if [ $code -ge 128 ] || [ ! -f "$json" ]; then
+		echo "grade-push: grading $l failed (exit $code): a fault of the grader" >&2
+		echo "| $l | - | - | - | the grader failed (exit $code) |" >>"$summary"
+		status=128
+		continue
+	fi
+	build/bin/cudalab export "$l" --format junit --student "$who" --db "$db" \
+		--out "$out/junit-$l.xml" || status=128
+	# points lost in what ran: a test that ran (not not-run), not a bonus,
+	# below its maximum; a build that failed loses everything
+	built=$(jq -r .build.status "$json")
+	lost=$(jq '[.tests[] | select(.status != "not-run" and (.bonus | not) and
+		.points < .max_points)] | length' "$json")
+	notrun=$(jq '[.tests[] | select(.status == "not-run")] | length' "$json")
+	verdict="no points lost"
+	if [ "$built" != ok ]; then
+		verdict="did not build: $(jq -r '.build.message // ""' "$json" | head -1)"
+		[ $status -ne 0 ] || status=1
+	elif [ "$lost" -gt 0 ]; then
+		verdict="$lost test(s) lost points"
+		[ $status -ne 0 ] || status=1
+	fi
+	[ "$notrun" -eq 0 ] || verdict="$verdict; $notrun not run here ($(jq -r '[.tests[] |
+		select(.status == "not-run") | .message // ""][0] | split("\n")[0]' "$json"))"
+	where=$(jq -r 'if .mode == "gpu" then "GPU: " + (.gpu.name // "?") elif .mode == "emulated"
+		then "CPU emulator (provisional)" elif .mode == "cpu" then "CPU (needs no GPU)"
+		else "not run" end' "$json")
+	jq -r --arg l "$l" '"| \($l) | \(.score)/\(.max_score)\(if .bonus_score > 0 then
+		" (+\(.bonus_score) bonus)" else "" end) | \(.build.status) | " ' "$json" |
+		tr -d '\n' >>"$summary"
+	echo "$where | $verdict |" >>"$summary"
+	{
+		echo
+		echo "### $l"
+		echo
+		echo "| part | test | result | points |"
+		echo "|---|---|---|---|"
+		jq -r '.tests[] | "| \(.part) | \(.name) | \(.status) | \(.points)/\(.max_points) |"' "$json"
+	} >>"$details"
+done
+cat "$details" >>"$summary"
+[ -z "${GITHUB_STEP_SUMMARY:-}" ] || cat "$summary" >>"$GITHUB_STEP_SUMMARY"
+echo
+cat "$summary"
+exit $status

@@ -1,0 +1,75 @@
+#!/bin/bash
+# `make handout`: the student repository. Nothing of reference/ goes in (the
+# reference only as machine code), and a fresh copy builds and grades with
+# its own `make test`, and with the script its CI runs on every push.
+. "$(dirname "$0")/lib.sh"
+cpu_only
+grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+
+h=$T_TMP/handout
+test_expect_success 'make handout makes the student repository' '
+	make -s -C "$T_ROOT" BUILD="$BUILD" handout HANDOUT="$h" >out 2>&1 &&
+	for f in Makefile README.md .gitignore .github/workflows/cudalab.yml .gitlab-ci.yml \
+		ci/grade-push.sh ci/deps.sh ci/debian-packages.txt grader/main.c db/schema.sql \
+		labs/common/harness.cu labs/matmul/lab.conf grid/grid.cu grid/answers.txt \
+		matmul/matmul.cu prebuilt/archs.mk prebuilt/reference/matmul/matmul.o; do
+		[ -f "$h/$f" ] || { say "missing: $f"; exit 1; }
+	done &&
+	cmp "$T_ROOT/student_template/matmul/matmul.cu" "$h/matmul/matmul.cu" &&
+	test_must_fail_with 2 make -s -C "$T_ROOT" BUILD="$BUILD" handout HANDOUT="$h" &&
+	grep -q "exists; give a new folder" err
+'
+test_expect_success 'no file of reference/ is in it, nor hidden tests, nor the project'"'"'s own tests' '
+	# by content: the stubs themselves aside (a fixture may leave a file as the stub has it)
+	(cd "$T_ROOT" && find student_template -type f -exec sha256sum {} +) | cut -d" " -f1 | sort -u >stub.sums &&
+	(cd "$T_ROOT" && find reference -type f -exec sha256sum {} +) | cut -d" " -f1 | sort -u |
+		comm -23 - stub.sums >ref.sums && [ -s ref.sums ] &&
+	(cd "$h" && find . -type f -exec sha256sum {} +) | sort >handout.sums &&
+	! grep -F -f ref.sums handout.sums &&
+	[ -z "$(cd "$h" && find . -path "*/reference/*.cu" -o -path "*/tests/hidden/*" -o -path "*/fixtures/*" \
+		-o -path "./grader/t/*" -o -path "./bench/*" -o -name gradebook.db)" ]
+'
+test_expect_success 'the reference objects hold machine code only, for every architecture of the list' '
+	archs=$(sed -n "s/^CUDA_ARCHS ?= //p" "$h/prebuilt/archs.mk") && [ -n "$archs" ] &&
+	for o in "$h"/prebuilt/reference/*/*.o; do
+		"$T_ROOT/ci/handout.sh" --fatbin-kinds "$o" >kinds || exit 1
+		case $o in */occupancy/*) continue ;; esac   # a CPU calculator: no GPU code
+		[ "$(sort -u kinds)" = 2 ] && [ "$(wc -l <kinds)" = "$(wc -w <<<"$archs")" ] ||
+			{ say "$o: kinds $(sort kinds | uniq -c | tr "\n" " ")"; exit 1; }
+	done &&
+	printf "__global__ void k(float *x) { x[0] = 1; }\n" >ptx.cu &&
+	"$(sed -n "s/^nvcc = //p" "$BUILD/toolchain.conf")" -c -gencode arch=compute_75,code=compute_75 ptx.cu -o ptx.o &&
+	[ "$("$T_ROOT/ci/handout.sh" --fatbin-kinds ptx.o)" = 1 ]
+'
+test_expect_success 'a fresh copy builds, and make test grades the stub and then a solution' '
+	cp -a "$h" copy && cd copy && make -s -j2 all >build.log 2>&1 &&
+	{ make -s test LAB=grid >stub.txt 2>&1; [ $? -ne 0 ]; } &&
+	grep -q "score       0 / 43" stub.txt || { cat stub.txt; exit 1; } &&
+	cp "$T_ROOT/reference/grid/grid.cu" "$T_ROOT/reference/grid/answers.txt" grid/ &&
+	{ build/bin/cudalab test grid --no-db --json r.json -q >/dev/null; [ $? = 4 ]; } &&
+	jq -e ".score == 43 and .max_score == 43" r.json >/dev/null &&
+	{ build/bin/cudalab test matmul --sub "$T_ROOT/reference/matmul" --no-db --json m.json -q >/dev/null; [ $? = 4 ]; } &&
+	jq -e "[.tests[] | select(.kind == \"correctness\" and .status != \"pass\")] | length == 0" m.json >/dev/null
+'
+test_expect_success 'ci/grade-push.sh: a solution passes with timing not run, a summary and JUnit' '
+	cd copy && cp "$T_ROOT/reference/grid/grid.cu" "$T_ROOT/reference/grid/answers.txt" grid/ &&
+	cp "$T_ROOT/reference/matmul/matmul.cu" matmul/ &&
+	GITHUB_STEP_SUMMARY=$PWD/step.md GITHUB_ACTOR=ada bash ci/grade-push.sh grid matmul >push.txt 2>&1 &&
+	grep -q "^| grid | 43/43 | ok | CPU emulator (provisional) | no points lost |$" step.md &&
+	grep -q "^| matmul | 50/50 (+10 bonus) | ok | CPU emulator (provisional) | no points lost; 5 not run here" step.md &&
+	grep -q "^| k1 | time@1024 | not-run | 0/2.5 |$" step.md &&
+	for l in grid matmul; do
+		xmllint --noout cudalab-results/junit-$l.xml && jq -e ".student == \"ada\"" cudalab-results/$l.json >/dev/null || exit 1
+	done &&
+	grep -q "<testsuite name=\"grid.ada\" tests=\"13\" failures=\"0\"" cudalab-results/junit-grid.xml
+'
+test_expect_success 'ci/grade-push.sh fails the job for lost points and for a build that failed' '
+	cd copy && cp "$T_ROOT/reference/grid/fixtures/no-bounds/grid.cu" grid/ &&
+	test_must_fail_with 1 bash ci/grade-push.sh grid &&
+	grep -q "^| grid | .* | ok | CPU emulator (provisional) | [0-9]* test(s) lost points" cudalab-results/summary.md &&
+	printf "this is not C\n" >grid/grid.cu &&
+	test_must_fail_with 1 bash ci/grade-push.sh grid &&
+	grep -q "^| grid | 0/43 | compile-error | .* | did not build" cudalab-results/summary.md &&
+	test_must_fail_with 2 bash ci/grade-push.sh nosuchlab && grep -q "no lab .nosuchlab." err
+'
+test_done
