@@ -20,6 +20,7 @@
 #include "scan.h"
 #include "timing.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -1097,10 +1098,23 @@ static int gpu_still_there(const struct toolchain *tc, const struct result *r)
 	struct run_result pr;
 	if (run_one(&spec, &pr))
 		return -1;
+	/* the errors of a device that is gone or broken; not "out of memory",
+	 * which another grading's memory on the GPU can cause */
+	static const char *const gone[] = {
+		"cudaErrorNoDevice",		"cudaErrorInsufficientDriver",
+		"cudaErrorDevicesUnavailable",	"cudaErrorSystemNotReady",
+		"cudaErrorSystemDriverMismatch", "cudaErrorInitializationError",
+		"cudaErrorECCUncorrectable",	"cudaErrorUnknown",
+	};
 	char *avail = pr.started && !pr.timed_out ? probe_value(pr.output, "available") : NULL;
 	char *why = !avail ? run_describe(&spec, &pr) : probe_value(pr.output, "reason");
+	bool lost = !avail;
+	for (size_t i = 0; avail && strcmp(avail, "1") && why && i < ARRAY_SIZE(gone); i++) {
+		size_t n = strlen(gone[i]);
+		lost |= !strncmp(why, gone[i], n) && !isalnum((unsigned char)why[n]);
+	}
 	int ret = 0;
-	if (!avail || strcmp(avail, "1"))
+	if (lost)
 		ret = error("the GPU (%s) stopped answering during the grading: %s; a fault of the "
 			    "machine, not of the submission, which is not graded", r->gpu.name,
 			    why ? why : "no reason given");
