@@ -130,7 +130,8 @@ UNIT_SRCS := $(wildcard grader/t/unit/*.c)
 UNIT_BIN  := $(BUILD)/t/unit-tests
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format handout
+.PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format handout \
+	project-tests
 
 all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(PROFILE_RSPS) $(QUESTION_BINS) $(EMU_RSPS) \
 	$(TOOLCHAIN)
@@ -162,6 +163,11 @@ test: all
 
 check: check-unit check-emu check-shell
 
+# A student repository (make handout) has the labs' tests, not the project's.
+project-tests:
+	$(if $(wildcard grader/t),,$(error this is a student repository: grade a lab with \
+		make test LAB=<lab>; the project's own tests are in the course's repository))
+
 # The student repository (ci/handout.sh): the reference goes in as objects
 # only, and only for the labs whose builds link it (timing, question sheets).
 HANDOUT ?= handout
@@ -171,7 +177,7 @@ handout: all $(foreach l,$(REF_LABS),$(call ref_objs,$(l)))
 
 # The emulator's own tests (x86-64 only): a CUDA source built like a submission.
 EMU_TEST := $(BUILD)/emu/t/check_emu
-check-emu: $(if $(EMU),$(EMU_TEST))
+check-emu: project-tests $(if $(EMU),$(EMU_TEST))
 	$(Q)$(if $(EMU),$(EMU_TEST),echo 'check-emu: skipped: the CPU emulator is for x86-64')
 
 $(BUILD)/emu/t/check_emu.cpp: $(EMU_DIR)/t/check_emu.cu $(CUDALAB)
@@ -183,14 +189,14 @@ $(BUILD)/emu/t/check_emu: $(BUILD)/emu/t/check_emu.cpp $(EMU_RUNTIME) $(EMU_DIR)
 	$(quiet) EMUCXX $<
 	$(Q)$(CXX) $(EMU_CXXFLAGS) -Wall -o $@ $< $(EMU_RUNTIME) $(check_libs) -pthread
 
-check-unit: $(UNIT_BIN)
+check-unit: project-tests $(UNIT_BIN)
 	$(Q)CUDALAB_ROOT=$(CURDIR) $(UNIT_BIN)
 
-check-shell: all
+check-shell: project-tests all
 	$(Q)grader/t/run-tests.sh --cpu
 
 OCC_DEVICE_CHECK := $(BUILD)/t/occupancy-device-check
-check-gpu: all $(BENCH_SELFTEST) $(OCC_DEVICE_CHECK)
+check-gpu: project-tests all $(BENCH_SELFTEST) $(OCC_DEVICE_CHECK)
 	$(Q)grader/t/run-tests.sh --gpu
 
 $(BUILD)/labs/%/questions: | $(DEPS_OK)

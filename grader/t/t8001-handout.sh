@@ -43,6 +43,7 @@ test_expect_success 'the reference objects hold machine code only, for every arc
 '
 test_expect_success 'a fresh copy builds, and make test grades the stub and then a solution' '
 	cp -a "$h" copy && cd copy && make -s -j2 all >build.log 2>&1 &&
+	{ ! make -s check >check.txt 2>&1; } && grep -q "this is a student repository" check.txt &&
 	{ make -s test LAB=grid >stub.txt 2>&1; [ $? -ne 0 ]; } &&
 	grep -q "score       0 / 43" stub.txt || { cat stub.txt; exit 1; } &&
 	cp "$T_ROOT/reference/grid/grid.cu" "$T_ROOT/reference/grid/answers.txt" grid/ &&
