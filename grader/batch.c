@@ -149,6 +149,8 @@ int batch_read_times(const char *path, struct batch_sub *subs, size_t n)
 		time_t t;
 		lineno++;
 		line[strcspn(line, "\r\n")] = '\0';
+		if (lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3))   /* a spreadsheet's BOM */
+			memmove(line, line + 3, strlen(line + 3) + 1);
 		if (!line[strspn(line, " \t")] || line[strspn(line, " \t")] == '#')
 			continue;
 		csv_field(&p, who, sizeof(who));

@@ -78,6 +78,11 @@ static char *changes(json_t *before, json_t *after)
 
 	if (fabs(a - b) > 1e-9)
 		strbuf_addf(&sb, "score %g -> %g", a, b);
+	/* after lateness: an extension granted since, say (older runs have no final_score) */
+	json_t *fa = json_object_get(before, "final_score"), *fb = json_object_get(after, "final_score");
+	double final_a = fa ? json_number_value(fa) : a, final_b = fb ? json_number_value(fb) : b;
+	if (fabs((final_a - a) - (final_b - b)) > 1e-9)
+		strbuf_addf(&sb, "%sfinal %g -> %g", sb.len ? "; " : "", final_a, final_b);
 	json_array_foreach(json_object_get(after, "tests"), i, u) {
 		const char *was = "(new)";
 		json_array_foreach(json_object_get(before, "tests"), j, t)

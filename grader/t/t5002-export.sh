@@ -73,8 +73,9 @@ test_expect_success 'deadline: times from a file, extensions, the penalty stored
 		"grace = 10m" "penalty_per_day = 10" "max_late_days = 3" "[extensions]" "ada = 2d")" &&
 	late=$(cat cudalab) && export CUDALAB_DB=$PWD/late.db &&
 	for s in ada bob cy dan; do mkdir -p late/$s && cp "$ref/grid.cu" "$ref/answers.txt" late/$s/; done &&
-	printf "%s\n" "Student,Submitted" "ada,2026-12-06 20:00 Z" "\"bob\", 2026-12-06T10:00:00+01:00" \
-		"cy,2026-12-09 09:00 Z" "eve,2026-12-01 10:00 Z" >times.csv &&
+	# as a spreadsheet writes it: a byte-order mark, quotes, CRLF
+	printf "\357\273\277ada,2026-12-06 20:00 Z\r\n\"bob\", 2026-12-06T10:00:00+01:00\r\n# late\r\n" >times.csv &&
+	printf "%s\n" "cy,2026-12-09 09:00 Z" "eve,2026-12-01 10:00 Z" >>times.csv &&
 	"$late" grade grid late --times times.csv >out 2>&1 &&
 	grep -q "^bob  *late 34.4/43 " out && grep -q "^cy  *late 0/43 " out &&
 	grep -q "times.csv:5: no submission of .eve." out &&
@@ -91,9 +92,12 @@ test_expect_success 'deadline: times from a file, extensions, the penalty stored
 	jq -e ".late.applied == false and .final_score == 43" one.json >/dev/null &&
 	"$late" regrade grid --student bob -q >/dev/null 2>&1 &&
 	[ "$(sqlite3 late.db "SELECT submitted_at, late_days FROM runs ORDER BY id DESC LIMIT 1")" = "2026-12-06T09:00:00Z|2" ] &&
-	printf "%s\n" "ada,2026-12-06 10:00 Z" "bob,in a while" >bad.csv &&
+	echo "bob = 3d" >>course/root/labs/grid/lab.conf &&
+	"$late" regrade grid --student bob -q >out 2>&1 &&
+	grep -q "^  bob: final 34.4 -> 43$" out &&
+	printf "%s\n" "Student,Time" "ada,2026-12-06 10:00 Z" "bob,in a while" >bad.csv &&
 	test_must_fail_with 2 "$late" grade grid late --times bad.csv &&
-	grep -q "bad.csv:2: .in a while. is not a time" err
+	grep -q "bad.csv:3: .in a while. is not a time" err
 '
 test_expect_success 'usage: an unknown format, a lab with no runs' '
 	test_must_fail_with 2 "$CUDALAB" export grid --format pdf &&
