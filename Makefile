@@ -146,7 +146,8 @@ help:
 	@echo '  make check-gpu       end-to-end tests on a GPU: reference, stub and fixtures'
 	@echo '  make clean           remove build/'
 	@echo '  make format          clang-format the C sources'
-	@echo 'variables: LAB, SUB, V=1 (full commands), BUILD=dir, NVCC=path, CUDA_ARCHS="75 80 ..."'
+	@echo 'variables: LAB, SUB, V=1 (full commands), BUILD=dir, NVCC=path, CUDA_ARCHS="75 80 ...",'
+	@echo '           LANES=N (make check-gpu: grade the fixtures with --lanes N)'
 	@echo 'labs: $(LABS)'
 
 # `make deps` always checks; builds check once, then when the list changes.
@@ -196,8 +197,9 @@ check-shell: project-tests all
 	$(Q)grader/t/run-tests.sh --cpu
 
 OCC_DEVICE_CHECK := $(BUILD)/t/occupancy-device-check
+# LANES=N grades the fixtures with --lanes N (default: the grader's)
 check-gpu: project-tests all $(BENCH_SELFTEST) $(OCC_DEVICE_CHECK)
-	$(Q)grader/t/run-tests.sh --gpu
+	$(Q)CUDALAB_TEST_LANES='$(LANES)' grader/t/run-tests.sh --gpu
 
 $(BUILD)/labs/%/questions: | $(DEPS_OK)
 	$(quiet) LD $@

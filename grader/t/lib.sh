@@ -90,12 +90,13 @@ lab_of() {
 }
 
 # grade_fixture DIR JSON [EXTRA ARGS]: grades DIR (for the lab its path names),
-# keeps its exit code in JSON.exit.
+# keeps its exit code in JSON.exit. With CUDALAB_TEST_LANES set (make
+# check-gpu LANES=N), with --lanes N.
 grade_fixture() {
 	local dir=$1 json=$2
 	shift 2
 	"$CUDALAB" grade "$(lab_of "$dir")" "$dir" --student "fixture-$(basename "$dir")" -q \
-		--json "$json" "$@" >"$json.txt" 2>&1
+		--json "$json" ${CUDALAB_TEST_LANES:+--lanes "$CUDALAB_TEST_LANES"} "$@" >"$json.txt" 2>&1
 	echo $? >"$json.exit"
 }
 
