@@ -127,9 +127,11 @@ int cmd_show(int argc, char **argv)
 		for (size_t j = i + 1; j < n && !prev; j++)
 			if (!strcmp(runs[j].lab, r->lab))
 				prev = &runs[j];
-		snprintf(score, sizeof(score), "%g/%g", r->score, r->max_score);
-		if (prev && r->score != prev->score)
-			snprintf(change, sizeof(change), "%+g", r->score - prev->score);
+		double final = r->score - r->late_penalty;
+		snprintf(score, sizeof(score), "%g/%g%s", final, r->max_score,
+			 r->late_days ? " late" : "");
+		if (prev && final != prev->score - prev->late_penalty)
+			snprintf(change, sizeof(change), "%+g", final - (prev->score - prev->late_penalty));
 		printf("%-10s %-6lld %-20s %-13s %-11s %-9s %-14s %s\n", r->lab, r->id, r->started_at,
 		       score, r->status, r->mode, r->build, change);
 	}
@@ -139,8 +141,9 @@ int cmd_show(int argc, char **argv)
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = !strcmp(runs[j].lab, runs[i].lab);
 		if (!seen)
-			printf(" %s %g/%g (run %lld, %s)", runs[i].lab, runs[i].score, runs[i].max_score,
-			       runs[i].id, runs[i].status);
+			printf(" %s %g/%g (run %lld, %s%s)", runs[i].lab,
+			       runs[i].score - runs[i].late_penalty, runs[i].max_score, runs[i].id,
+			       runs[i].status, runs[i].late_days ? ", late" : "");
 	}
 	printf("\n");
 	db_free_runs(runs, n);

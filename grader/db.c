@@ -398,7 +398,8 @@ int db_list_runs(struct db *db, const char *student, const char *lab, size_t lim
 {
 	sqlite3_stmt *st = prepare(db,
 		"SELECT r.id, s.name, l.name, r.started_at, r.build, r.status, r.gpu, r.score, "
-		"r.max_score, r.bonus_score, r.exit_code, r.n_tests, r.mode "
+		"r.max_score, r.bonus_score, r.exit_code, r.n_tests, r.mode, r.late_days, "
+		"r.late_penalty "
 		"FROM runs r JOIN submissions b ON r.submission_id = b.id "
 		"JOIN students s ON b.student_id = s.id JOIN labs l ON b.lab_id = l.id "
 		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR l.name = ?2) "
@@ -425,6 +426,8 @@ int db_list_runs(struct db *db, const char *student, const char *lab, size_t lim
 		s->exit_code = sqlite3_column_int(st, 10);
 		s->n_tests = sqlite3_column_int(st, 11);
 		s->mode = col_text(st, 12);
+		s->late_days = sqlite3_column_int(st, 13);
+		s->late_penalty = sqlite3_column_double(st, 14);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_error(db, "cannot list runs");

@@ -39,8 +39,10 @@ int db_store_run(struct db *db, const struct result *r, long long *run_id);
 struct run_summary {
 	long long id;
 	char *student, *lab, *started_at, *build, *status, *gpu, *mode;
-	double score, max_score, bonus_score;
+	double score, max_score, bonus_score;   /* the tests' */
 	int exit_code, n_tests;
+	int late_days;
+	double late_penalty;   /* points lateness took: the student's score is score - this */
 };
 
 /* The latest runs, newest first; student and lab filter when not NULL. */

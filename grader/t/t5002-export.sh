@@ -95,6 +95,7 @@ test_expect_success 'deadline: times from a file, extensions, the penalty stored
 	echo "bob = 3d" >>course/root/labs/grid/lab.conf &&
 	"$late" regrade grid --student bob -q >out 2>&1 &&
 	grep -q "^  bob: final 34.4 -> 43$" out &&
+	"$late" show cy >out && grep -q "^grid .* 0/43 late " out && grep -q "^latest: grid 0/43 (run [0-9]*, incomplete, late)" out &&
 	printf "%s\n" "Student,Time" "ada,2026-12-06 10:00 Z" "bob,in a while" >bad.csv &&
 	test_must_fail_with 2 "$late" grade grid late --times bad.csv &&
 	grep -q "bad.csv:3: .in a while. is not a time" err
