@@ -155,7 +155,7 @@ int batch_read_times(const char *path, struct batch_sub *subs, size_t n)
 			continue;
 		csv_field(&p, who, sizeof(who));
 		csv_field(&p, when, sizeof(when));
-		if (late_parse_time(when, &t) || !strcmp(when, "now")) {
+		if (late_parse_time(when, &t)) {
 			if (lineno == 1)
 				continue;   /* a header */
 			ret = error("%s:%u: '%s' is not a time ('YYYY-MM-DD HH:MM' and a zone)", path,

@@ -107,7 +107,9 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 		progress_quiet = true;
 		return true;
 	case 'T':
-		if (late_parse_time(arg, &go->submitted_at)) {
+		if (!strcmp(arg, "now")) {
+			go->submitted_at = time(NULL);
+		} else if (late_parse_time(arg, &go->submitted_at)) {
 			error("--submitted-at: '%s' is not a time ('now', or 'YYYY-MM-DD HH:MM' "
 			      "and a zone, e.g. '2026-12-04 23:59 +01:00')", arg);
 			exit(EXIT_USAGE);

@@ -109,26 +109,42 @@ static char *driver_version(void)
 	return v;
 }
 
-static void read_probe(const struct run_spec *spec, const struct run_result *pr, struct result *r)
+enum probe_answer { PROBE_GPU, PROBE_NO_GPU, PROBE_FAILED };
+
+/*
+ * What the probe run pr said: a GPU answered; or no GPU, with the CUDA error
+ * it met in *why (NULL when it gave none); or the probe itself failed, with
+ * how in *why.
+ */
+static enum probe_answer probe_answer(const struct run_spec *spec, const struct run_result *pr,
+				      char **why)
 {
 	char *avail = pr->started && !pr->timed_out ? probe_value(pr->output, "available") : NULL;
+	enum probe_answer a = !avail ? PROBE_FAILED : strcmp(avail, "1") ? PROBE_NO_GPU : PROBE_GPU;
 
+	*why = NULL;
+	if (a == PROBE_FAILED) {
+		char *how = run_describe(spec, pr);
+		*why = xasprintf("the GPU probe failed: %s", how);
+		free(how);
+	} else if (a == PROBE_NO_GPU) {
+		*why = probe_value(pr->output, "reason");
+	}
+	free(avail);
+	return a;
+}
+
+static void read_probe(const struct run_spec *spec, const struct run_result *pr, struct result *r)
+{
 	r->gpu.runtime = probe_value(pr->output ? pr->output : "", "runtime");
-	if (avail && !strcmp(avail, "1")) {
+	if (probe_answer(spec, pr, &r->gpu.reason) == PROBE_GPU) {
 		r->gpu.available = true;
 		r->gpu.name = probe_value(pr->output, "name");
 		r->gpu.cc = probe_value(pr->output, "cc");
 		r->gpu.driver = driver_version();
 		if (!r->gpu.driver)
 			r->gpu.driver = probe_value(pr->output, "driver_api");
-	} else if (avail) {
-		r->gpu.reason = probe_value(pr->output, "reason");
-	} else {
-		char *why = run_describe(spec, pr);
-		r->gpu.reason = xasprintf("the GPU probe failed: %s", why);
-		free(why);
 	}
-	free(avail);
 }
 
 /* ---------------------------------------------------------------- build */
@@ -1106,19 +1122,18 @@ static int gpu_still_there(const struct toolchain *tc, const struct result *r)
 		"cudaErrorSystemDriverMismatch", "cudaErrorInitializationError",
 		"cudaErrorECCUncorrectable",	"cudaErrorUnknown",
 	};
-	char *avail = pr.started && !pr.timed_out ? probe_value(pr.output, "available") : NULL;
-	char *why = !avail ? run_describe(&spec, &pr) : probe_value(pr.output, "reason");
-	bool lost = !avail;
-	for (size_t i = 0; avail && strcmp(avail, "1") && why && i < ARRAY_SIZE(gone); i++) {
+	char *why;
+	enum probe_answer a = probe_answer(&spec, &pr, &why);
+	bool lost = a == PROBE_FAILED;
+	for (size_t i = 0; a == PROBE_NO_GPU && !lost && why && i < ARRAY_SIZE(gone); i++) {
 		size_t n = strlen(gone[i]);
-		lost |= !strncmp(why, gone[i], n) && !isalnum((unsigned char)why[n]);
+		lost = !strncmp(why, gone[i], n) && !isalnum((unsigned char)why[n]);
 	}
 	int ret = 0;
 	if (lost)
 		ret = error("the GPU (%s) stopped answering during the grading: %s; a fault of the "
 			    "machine, not of the submission, which is not graded", r->gpu.name,
 			    why ? why : "no reason given");
-	free(avail);
 	free(why);
 	run_result_release(&pr);
 	return ret;

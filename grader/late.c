@@ -58,10 +58,6 @@ int late_parse_time(const char *s, time_t *out)
 
 	while (isspace((unsigned char)*s))
 		s++;
-	if (!strcmp(s, "now")) {
-		*out = time(NULL);
-		return 0;
-	}
 	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10 || !valid_date(y, mo, d))
 		return -1;
 	s += n;
@@ -133,7 +129,7 @@ int late_deadline_key(struct lab_deadline *d, const char *key, const char *value
 		return -1;
 	}
 	if (!strcmp(key, "due")) {
-		if (late_parse_time(value, &d->due) || !strcmp(value, "now"))
+		if (late_parse_time(value, &d->due))
 			goto bad_time;
 		d->set = true;
 		return 0;
@@ -174,7 +170,7 @@ int late_extension_key(struct lab_deadline *d, const char *student, const char *
 			snprintf(msg, msglen, "two extensions for '%s'", student);
 			return -1;
 		}
-	if (late_parse_time(value, &e.due) || !strcmp(value, "now")) {
+	if (late_parse_time(value, &e.due)) {
 		double s = parse_span(value);
 		if (s <= 0) {
 			snprintf(msg, msglen, "extension of '%s': '%s' is neither a time nor a "

@@ -33,8 +33,9 @@ struct lab_deadline {
 
 /*
  * A time: "YYYY-MM-DD HH:MM[:SS]" (or with a "T") and a zone ("Z", "+01:00",
- * "-0500"; none: the local zone, TZ), "YYYY-MM-DD" (the end of that day), or
- * "now". Returns 0, or -1 for anything else.
+ * "-0500"; none: the local zone, TZ), or "YYYY-MM-DD" (the end of that day).
+ * Returns 0, or -1 for anything else ("now" too: a deadline or a time from
+ * a file is never the moment it is read).
  */
 int late_parse_time(const char *s, time_t *out);
 /* t in UTC, "2026-12-04T22:59:00Z", into buf (at least 21 bytes). */
