@@ -266,6 +266,12 @@ static _Noreturn void work(const struct toolchain *tc, const struct lab_config *
 	g.subdir = sub->dir;
 	g.student = sub->student;
 	g.require_gpu = bo->gpus_known && g.emulate != 1;
+	/*
+	 * One lane a grading: gradings side by side already fill the GPU, and
+	 * each lane is a CUDA context, which a GPU makes one at a time.
+	 */
+	if (!g.lanes)
+		g.lanes = 1;
 	if (sub->submitted_at) {
 		g.submitted_at = sub->submitted_at;
 		g.submitted_from = sub->submitted_from;

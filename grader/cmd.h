@@ -49,8 +49,8 @@ struct record_opts {
 	"  --submitted-at TIME  when it was submitted, for the lab's deadline: 'now', or\n"  \
 	"                 'YYYY-MM-DD HH:MM' and a zone ('Z', '+01:00'; none: the local one)\n" \
 	"  --lanes N      test processes that each run test after test in one CUDA context\n"    \
-	"                 (default: one per part on the CPU emulator; on a GPU, a process\n"    \
-	"                 per test; 0: a process per test)\n"                                   \
+	"                 (default: one on a GPU, one per part on the CPU emulator, one a\n"    \
+	"                 submission in a class; 0: a process per test)\n"                      \
 	"  -q, --quiet    no progress lines\n"                                                    \
 	"  -h, --help     this text\n"
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro);

@@ -16,7 +16,7 @@ struct grade_opts {
 	int emulate;               /* 1 always, 0 never, -1 when there is no GPU */
 	unsigned gpu_slots;        /* gradings whose tests share the GPU at once (0: 4) */
 	int lanes;                 /* lanes of the test binary (harness.cu): 0 the
-				      default (one per part on the CPU, none on a GPU),
+				      default (one on a GPU, one per part on the CPU),
 				      -1 none (a process per test) */
 	bool require_gpu;          /* no GPU for a lab that needs one: a failure of the system */
 	time_t submitted_at;       /* when it was submitted; 0: not told */

@@ -218,17 +218,6 @@ static int reap_status(int st, int status)
 	return status;
 }
 
-/* Waits for one test process; folds its exit code into status. */
-static int reap_one(int status)
-{
-	int st;
-	pid_t pid;
-
-	while ((pid = wait(&st)) < 0 && errno == EINTR)
-		;
-	return pid < 0 ? 3 : reap_status(st, status);
-}
-
 /* ------------------------------------------------------------------ lanes */
 
 /*
@@ -246,7 +235,13 @@ static int reap_one(int status)
  *  - a lane that dies or ends during a test (a crash, exit(), its parent
  *    killed) leaves that test to be run alone, for Check's verdict;
  *  - a test that outlives its part's timeout is ended here, with its lane,
- *    and logged as Check logs a timeout.
+ *    and logged as Check logs a timeout. No lane starts after that: the
+ *    tests left run alone, side by side, so a submission that hangs in
+ *    every test costs a timeout or so, not one per test;
+ *  - a lane whose parent is killed by a signal not sent here (a test of
+ *    the lane sent it) has every verdict it kept run again alone: a test
+ *    can finish in the moment between its parent's death and its lane's.
+ * With no lanes (0), every test runs alone, as many at once as CPUs.
  * The board lies in memory the submission can write. A forged board can
  * lose verdicts (the grader then runs those tests again) but nothing here
  * indexes by its values or waits on them.
@@ -369,7 +364,10 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 					       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	pid_t lane_pid[CL_MAX_LANES] = {0};
 	bool *queued = (bool *)calloc(n, 1), *alone = (bool *)calloc(n, 1);
+	double lane_since[CL_MAX_LANES] = {0};   /* when each lane started */
+	bool lane_killed[CL_MAX_LANES] = {0};    /* ended here, for a timeout */
 	int alive = 0, running_alone = 0, started = 0, status = 0;
+	bool timed_out = false;   /* a test ran out of time: no more lanes */
 
 	if (b == MAP_FAILED || !queued || !alone) {
 		perror("harness");
@@ -382,14 +380,17 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 		lanes = max_running;
 	for (;;) {
 		int next = __atomic_load_n(&b->next, __ATOMIC_SEQ_CST);
-		for (int slot = 0; slot < lanes && next >= 0 && next < n && started < n &&
-				   alive + running_alone < max_running; slot++) {
+		for (int slot = 0; !timed_out && slot < lanes && next >= 0 && next < n &&
+				   started < n && alive + running_alone < max_running; slot++) {
 			if (lane_pid[slot])
 				continue;
+			double since = now_s();
 			pid_t pid = lane_start(lab, picks, n, b, slot);
 			if (pid < 0)
 				break;   /* no room for a process now: later */
 			lane_pid[slot] = pid;
+			lane_since[slot] = since;
+			lane_killed[slot] = false;
 			alive++;
 			started++;
 		}
@@ -441,12 +442,24 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 			alive--;
 			if (WIFEXITED(st) && WEXITSTATUS(st) == 1 && !status)
 				status = 1;
-			/* what the lane left: the test it was in, and failures to redo */
+			/*
+			 * What the lane left: the test it was in, failures to redo,
+			 * and, when a signal not ours killed its parent, every
+			 * verdict it kept (above).
+			 */
+			bool foreign = WIFSIGNALED(st) && !lane_killed[slot];
 			for (int j = 0; j < n; j++) {
 				int state = __atomic_load_n(&b->t[j].state, __ATOMIC_SEQ_CST);
-				if (!alone[j] && (state == T_REDO || (state == T_RUNNING &&
-								      b->t[j].lane == slot)))
-					queued[j] = alone[j] = true;
+				bool mine = b->t[j].lane == slot && b->t[j].start >= lane_since[slot];
+				if (alone[j] || !(state == T_REDO || (state == T_RUNNING && mine) ||
+						  (state == T_KEPT && mine && foreign)))
+					continue;
+				if (state == T_KEPT) {
+					char xml[4096];
+					xml_path(xml, sizeof(xml), picks[j].test->name, "");
+					unlink(xml);
+				}
+				queued[j] = alone[j] = true;
 			}
 			continue;
 		}
@@ -458,8 +471,10 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 			    now - b->t[j].start <= picks[j].part->timeout)
 				continue;
 			kill(-lane_pid[slot], SIGKILL);
+			lane_killed[slot] = true;
 			log_timeout(lab, &picks[j]);
 			alone[j] = true;   /* its verdict is in: not to be run again */
+			timed_out = true;
 		}
 		usleep(5000);
 	}
@@ -492,6 +507,8 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 			xml_dir = argv[++i];
 		} else if (!strcmp(a, "--lanes") && i + 1 < argc) {
 			lanes = atoi(argv[++i]);   /* 0: a process per test */
+			if (lanes < 0)
+				lanes = 0;
 		} else if (!strcmp(a, "--only") && i + 1 < argc && nonly < 64) {
 			only[nonly++] = argv[++i];   /* only these test functions */
 		} else if (!strcmp(a, "--timeout") && i + 1 < argc && ntimeouts < CL_MAX_PARTS) {
@@ -540,59 +557,18 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 	}
 
 	done_dir = xml_dir;
-	int max_running = cl_cpu_threads();
-	if (lanes > 0) {
-		struct pick *picks = (struct pick *)calloc(lab->ntests ? lab->ntests : 1,
-							     sizeof(*picks));
-		int n = 0;
-		for (size_t p = 0; p < nparts; p++)
-			for (size_t t = 0; t < lab->ntests; t++)
-				if (!strcmp(lab->tests[t].tcase, parts[p].name) &&
-				    (!nonly || cl_part_wanted(lab->tests[t].test->name, only, nonly)))
-					picks[n++] = (struct pick){&parts[p], lab->tests[t].test};
-		status = run_lanes(lab, picks, n, lanes, max_running);
-		free(picks);
-		return status;
+	struct pick *picks = (struct pick *)calloc(lab->ntests ? lab->ntests : 1, sizeof(*picks));
+	int n = 0;
+	if (!picks) {
+		perror("harness");
+		return 3;
 	}
-
-	/* Without lanes, each test in a process of its own, as many at once as CPUs. */
-	int running = 0;
 	for (size_t p = 0; p < nparts; p++)
-		for (size_t t = 0; t < lab->ntests; t++) {
-			if (strcmp(lab->tests[t].tcase, parts[p].name) ||
-			    (nonly && !cl_part_wanted(lab->tests[t].test->name, only, nonly)))
-				continue;
-			if (running == max_running) {
-				status = reap_one(status);
-				running--;
-			}
-			pid_t pid;
-			/*
-			 * No room for another process (a test filled the process
-			 * limit, say with a fork bomb, until its timeout ends it):
-			 * wait for a test to end, or a moment, rather than give up
-			 * on the tests still to run and on those running.
-			 */
-			while ((pid = fork()) < 0 && (errno == EAGAIN || errno == ENOMEM)) {
-				if (running) {
-					status = reap_one(status);
-					running--;
-				} else {
-					usleep(50000);
-				}
-			}
-			if (pid < 0) {
-				perror("fork");
-				return 3;
-			}
-			if (pid == 0) {
-				char xml[4096];
-				xml_path(xml, sizeof(xml), lab->tests[t].test->name, "");
-				_exit(run_part(lab, &parts[p], lab->tests[t].test, CK_FORK, xml));
-			}
-			running++;
-		}
-	while (running--)
-		status = reap_one(status);
+		for (size_t t = 0; t < lab->ntests; t++)
+			if (!strcmp(lab->tests[t].tcase, parts[p].name) &&
+			    (!nonly || cl_part_wanted(lab->tests[t].test->name, only, nonly)))
+				picks[n++] = (struct pick){&parts[p], lab->tests[t].test};
+	status = run_lanes(lab, picks, n, lanes, cl_cpu_threads());
+	free(picks);
 	return status;
 }
