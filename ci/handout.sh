@@ -91,7 +91,6 @@ for l in "${labs[@]}"; do
 	cp -p "student_template/$l"/* "$out/$l/"
 done
 
-
 # the reference, as the objects the timing drivers and question sheets link
 # (REF_LABS): machine code for CUDA_ARCHS, no PTX, no source
 for l in ${REF_LABS:-}; do

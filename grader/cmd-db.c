@@ -77,6 +77,12 @@ static void show_usage(FILE *out)
 		"  -h, --help     this text\n");
 }
 
+/* The run's score after lateness: what the student gets. */
+static double final_score(const struct run_summary *r)
+{
+	return r->score - r->late_penalty;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -127,11 +133,10 @@ int cmd_show(int argc, char **argv)
 		for (size_t j = i + 1; j < n && !prev; j++)
 			if (!strcmp(runs[j].lab, r->lab))
 				prev = &runs[j];
-		double final = r->score - r->late_penalty;
-		snprintf(score, sizeof(score), "%g/%g%s", final, r->max_score,
+		snprintf(score, sizeof(score), "%g/%g%s", final_score(r), r->max_score,
 			 r->late_days ? " late" : "");
-		if (prev && final != prev->score - prev->late_penalty)
-			snprintf(change, sizeof(change), "%+g", final - (prev->score - prev->late_penalty));
+		if (prev && final_score(r) != final_score(prev))
+			snprintf(change, sizeof(change), "%+g", final_score(r) - final_score(prev));
 		printf("%-10s %-6lld %-20s %-13s %-11s %-9s %-14s %s\n", r->lab, r->id, r->started_at,
 		       score, r->status, r->mode, r->build, change);
 	}
@@ -141,9 +146,9 @@ int cmd_show(int argc, char **argv)
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = !strcmp(runs[j].lab, runs[i].lab);
 		if (!seen)
-			printf(" %s %g/%g (run %lld, %s%s)", runs[i].lab,
-			       runs[i].score - runs[i].late_penalty, runs[i].max_score, runs[i].id,
-			       runs[i].status, runs[i].late_days ? ", late" : "");
+			printf(" %s %g/%g (run %lld, %s%s)", runs[i].lab, final_score(&runs[i]),
+			       runs[i].max_score, runs[i].id, runs[i].status,
+			       runs[i].late_days ? ", late" : "");
 	}
 	printf("\n");
 	db_free_runs(runs, n);
