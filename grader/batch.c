@@ -3,22 +3,26 @@
  *
  * Owns: finding the submissions, the worker processes, progress, resume,
  * retries and the summary. Each grading runs in a worker process of its own
- * (fork, then grade_submission as for one submission), which stores its run
- * in the gradebook in one transaction and reports one line back on a pipe;
- * so a grading that goes wrong in any way costs that submission alone, and
- * a batch that is killed keeps every run it finished. The GPU is shared
- * among the workers by gpulock.h.
+ * (fork, then grade_submission and record_run as for one submission),
+ * which stores its run in the gradebook in one transaction and says its
+ * run's id on a pipe; the summary reads that run's document back from the
+ * gradebook. So a grading that goes wrong in any way costs that submission
+ * alone, and a batch that is killed keeps every run it finished. Each
+ * grading is given its GPU as an option; gpulock.h shares a GPU among them.
  */
 #include "batch.h"
 
 #include "db.h"
+#include "doc.h"
 #include "intake.h"
+#include "record.h"
 #include "run.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -229,12 +233,8 @@ struct item {
 	const struct batch_sub *sub;
 	enum item_state state;
 	int tries;
-	/* what the worker reported */
-	int code;
-	long long run;
-	double score, max, seconds, phase[5], gpu_from, gpu_to;   /* score: the final one */
-	int late_days;
-	char status[24], build[24], mode[16];
+	long long run;        /* the run it stored */
+	json_t *doc;          /* and its result document, read back from the gradebook */
 	char *why;            /* a system error's words */
 };
 
@@ -246,60 +246,65 @@ struct worker {
 	double start;
 };
 
-/* In the worker: grades one submission, stores it, says how it went; never returns. */
+/*
+ * In the worker: grades one submission on the given GPU, stores it, and
+ * says the run's id (or why there is none); never returns.
+ */
 static _Noreturn void work(const struct toolchain *tc, const struct lab_config *cfg,
 			   const struct grade_opts *go, const struct batch_opts *bo,
 			   const struct batch_sub *sub, const char *gpu, int out)
 {
 	struct grade_opts g = *go;
+	struct record_opts ro = {.db_path = bo->db_path};
 	struct result r;
-	long long run = -1;
-	FILE *f;
+	long long run;
 
 	dup2(out, STDOUT_FILENO);
 	dup2(out, STDERR_FILENO);
 	close(out);
-	f = stdout;
 	progress_quiet = true;
 	run_init();
-	setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
 	g.subdir = sub->dir;
 	g.student = sub->student;
+	g.gpu = gpu;
+	g.in_class = true;
 	g.require_gpu = bo->gpus_known && g.emulate != 1;
-	/*
-	 * One lane a grading: gradings side by side already fill the GPU, and
-	 * each lane is a CUDA context, which a GPU makes one at a time.
-	 */
-	if (!g.lanes)
-		g.lanes = 1;
 	if (sub->submitted_at) {
 		g.submitted_at = sub->submitted_at;
 		g.submitted_from = sub->submitted_from;
 	}
 	if (grade_submission(tc, cfg, &g, &r)) {
-		fprintf(f, "\n" PROTOCOL "system grading failed: a fault of the grader\n");
-		fflush(f);
-		_exit(0);
+		printf("\n" PROTOCOL "system grading failed: a fault of the grader\n");
+	} else {
+		record_run(&r, tc->root, &ro, &run);
+		if (run < 0)
+			printf("\n" PROTOCOL "system the run was not stored in the gradebook '%s'\n",
+			       bo->db_path);
+		else
+			printf("\n" PROTOCOL "run %lld\n", run);
 	}
-	struct db *db = db_open(bo->db_path, tc->root);
-	if (!db || db_store_run(db, &r, &run)) {
-		fprintf(f, "\n" PROTOCOL "system the run was not stored in the gradebook '%s'\n",
-			bo->db_path);
-		fflush(f);
-		_exit(0);
-	}
-	db_close(db);
-	fprintf(f, "\n" PROTOCOL "ok %d %lld %.17g %.17g %s %s %s %.6f %.6f %.6f %.6f %.6f %.6f %.6f %.6f %d\n",
-		result_exit_code(&r), run, result_final_score(&r), r.max_score,
-		run_state_name(r.state), build_state_name(r.build), run_mode_name(r.mode), r.seconds,
-		r.build_seconds, r.tests_seconds, r.timing.seconds, r.profile_seconds,
-		r.gpu_wait_seconds, r.gpu_from, r.gpu_to, r.late.applied ? r.late.v.days : 0);
-	fflush(f);
+	fflush(stdout);
 	_exit(0);
 }
 
-/* Reads what the worker said: its protocol line, or why it said none. */
-static void finish(struct worker *w, int status)
+/* The document of run, read back from the gradebook; NULL with an error. */
+static json_t *stored_doc(const char *db_path, const char *root, long long run)
+{
+	struct db *db = db_open(db_path, root);
+	char *text = NULL;
+	json_t *doc = NULL;
+
+	if (db && !db_run_json(db, run, &text))
+		doc = json_loads(text, 0, NULL);
+	if (db && !doc)
+		error("cannot read run %lld back from the gradebook '%s'", run, db_path);
+	free(text);
+	db_close(db);
+	return doc;
+}
+
+/* Reads what the worker said: the run it stored, or why it stored none. */
+static void finish(struct worker *w, int status, const char *db_path, const char *root)
 {
 	struct item *it = w->item;
 	const char *line = w->out.buf ? strstr(w->out.buf, PROTOCOL) : NULL;
@@ -307,12 +312,16 @@ static void finish(struct worker *w, int status)
 	free(it->why);
 	it->why = NULL;
 	it->tries++;
-	if (line && !strncmp(line + strlen(PROTOCOL), "ok ", 3) &&
-	    sscanf(line + strlen(PROTOCOL) + 3, "%d %lld %lf %lf %23s %23s %15s %lf %lf %lf %lf %lf %lf %lf %lf %d",
-		   &it->code, &it->run, &it->score, &it->max, it->status, it->build, it->mode,
-		   &it->seconds, &it->phase[0], &it->phase[1], &it->phase[2], &it->phase[3],
-		   &it->phase[4], &it->gpu_from, &it->gpu_to, &it->late_days) == 16) {
-		it->state = DONE;
+	if (line && sscanf(line + strlen(PROTOCOL), "run %lld", &it->run) == 1) {
+		it->doc = stored_doc(db_path, root, it->run);
+		if (it->doc) {
+			it->state = DONE;
+			return;
+		}
+		/* stored, but not readable: not graded again, which would store it twice */
+		it->tries = MAX_TRIES;
+		it->state = FAILED;
+		it->why = xasprintf("run %lld was stored but cannot be read back", it->run);
 		return;
 	}
 	it->state = FAILED;
@@ -337,6 +346,18 @@ static void finish(struct worker *w, int status)
 		free(it->why);
 		it->why = more;
 	}
+}
+
+/* What the summary shows of a graded run, from its document. */
+static const char *doc_build(json_t *doc)
+{
+	return doc_str(json_object_get(doc, "build"), "status");
+}
+
+static double doc_phase(json_t *doc, const char *name)
+{
+	double v = doc_num(json_object_get(doc, "phases"), name);
+	return isnan(v) ? 0 : v;
 }
 
 /* ------------------------------------------------------------ progress */
@@ -375,8 +396,9 @@ static void show_finished(const struct tally *t, const struct item *it)
 		return;
 	if (it->state == DONE)
 		fprintf(stderr, "[%zu/%zu] %s: %g/%g %s, build %s (%.1f s)\n", t->done + t->failed,
-			t->total - t->skipped, it->sub->student, it->score, it->max, it->status,
-			it->build, it->seconds);
+			t->total - t->skipped, it->sub->student, doc_final_score(it->doc),
+			doc_num(it->doc, "max_score"), doc_str(it->doc, "status"), doc_build(it->doc),
+			doc_num(it->doc, "seconds"));
 	else
 		fprintf(stderr, "[%zu/%zu] %s: SYSTEM ERROR%s: %s\n", t->done + t->failed,
 			t->total - t->skipped, it->sub->student,
@@ -397,10 +419,12 @@ static double gpu_busy(const struct item *items, size_t n)
 	double (*iv)[2] = xcalloc(n ? n : 1, sizeof(*iv)), busy = 0, from = 0, to = 0;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (items[i].state == DONE && items[i].gpu_to > items[i].gpu_from &&
-		    items[i].gpu_from > 0) {
-			iv[k][0] = items[i].gpu_from;
-			iv[k++][1] = items[i].gpu_to;
+		if (items[i].state == DONE) {
+			json_t *held = json_object_get(items[i].doc, "gpu_held");
+			if (!json_is_object(held))
+				continue;
+			iv[k][0] = doc_num(held, "from");
+			iv[k++][1] = doc_num(held, "to");
 		}
 	qsort(iv, k, sizeof(*iv), by_start);
 	for (size_t i = 0; i < k; i++) {
@@ -447,16 +471,21 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 			printf("%-*s %13s  %-10s %-13s %-8s %7s  %s\n", sw, it->sub->student, "-",
 			       "skipped", "-", "-", "-", "already in the gradebook");
 		} else if (it->state == DONE) {
+			static const char *const phases[] = {"build", "tests", "timing", "profile",
+							     "gpu_wait"};
+			json_t *doc = it->doc;
+			const char *mode = doc_str(doc, "mode");
 			char score[32];
-			snprintf(score, sizeof(score), "%s%g/%g", it->late_days ? "late " : "", it->score,
-				 it->max);
+			snprintf(score, sizeof(score), "%s%g/%g", doc_late(doc, "days") > 0 ? "late " : "",
+				 doc_final_score(doc), doc_num(doc, "max_score"));
 			printf("%-*s %13s  %-10s %-13s %-8s %7.1f  %lld\n", sw, it->sub->student, score,
-			       it->status, it->build, it->mode, it->seconds, it->run);
+			       doc_str(doc, "status"), doc_build(doc), mode, doc_num(doc, "seconds"),
+			       it->run);
 			graded++;
-			not_built += strcmp(it->build, "ok") != 0;
-			gpu_runs += !strcmp(it->mode, "gpu");
+			not_built += strcmp(doc_build(doc), "ok") != 0;
+			gpu_runs += !strcmp(mode, "gpu");
 			for (int p = 0; p < 5; p++)
-				phase[p] += it->phase[p];
+				phase[p] += doc_phase(doc, phases[p]);
 		} else {
 			printf("%-*s %13s  %-10s %-13s %-8s %7s  %s\n", sw, it->sub->student, "-",
 			       "SYSTEM", "-", "-", "-", it->why ? it->why : "not graded");
@@ -602,7 +631,7 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 			while (waitpid(w[k].pid, &st, 0) < 0 && errno == EINTR)
 				;
 			close(w[k].fd);
-			finish(&w[k], st);
+			finish(&w[k], st, bo->db_path, tc->root);
 			t.running--;
 			if (w[k].item->state == DONE)
 				t.done++;
@@ -625,8 +654,10 @@ out:
 			kill(w[k].pid, SIGKILL);
 			waitpid(w[k].pid, NULL, 0);
 		}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(items[i].why);
+		json_decref(items[i].doc);
+	}
 	free(items);
 	free(w);
 	free(pfd);

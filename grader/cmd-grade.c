@@ -1,13 +1,11 @@
 /*
- * cmd-grade.c - `cudalab grade LAB DIR --student ID`: grade a submission
- * into the gradebook. Also home of grade_and_record, which `cudalab test`
- * shares.
+ * cmd-grade.c - `cudalab grade LAB DIR...`: grade a submission, or a class
+ * (batch.c), into the gradebook. Also home of grade_and_record and of the
+ * options `cudalab test` shares.
  */
 #include "cmd.h"
 
 #include "batch.h"
-#include "db.h"
-#include "report.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -39,6 +37,7 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 	struct lab_config cfg;
 	struct result r;
 	struct stat st;
+	long long run;
 	int code;
 
 	if (!lab_exists(tc->root, lab))
@@ -56,27 +55,7 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 		config_free(&cfg);
 		return EXIT_INTERNAL;
 	}
-	report_result(stdout, &r);
-	fflush(stdout);
-	code = result_exit_code(&r);
-
-	if (ro->json_path) {
-		char *json = result_to_json(&r, true);
-		if (write_file_atomic(ro->json_path, json, strlen(json)))
-			code = EXIT_INTERNAL;
-		free(json);
-	}
-	if (ro->db_path) {
-		struct db *db = db_open(ro->db_path, tc->root);
-		long long id;
-		if (!db || db_store_run(db, &r, &id)) {
-			error("the run was not stored in the gradebook '%s'", ro->db_path);
-			code = EXIT_INTERNAL;
-		} else {
-			progress("recorded as run %lld in %s", id, ro->db_path);
-		}
-		db_close(db);
-	}
+	code = record_run(&r, tc->root, ro, &run);
 	result_release(&r);
 	config_free(&cfg);
 	return code;
@@ -123,7 +102,7 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 			error("--lanes wants a number from 0 to 64, not '%s'", arg);
 			exit(EXIT_USAGE);
 		}
-		go->lanes = v ? (int)v : -1;
+		go->lanes = (int)v;
 		return true;
 	}
 	default:
@@ -175,8 +154,8 @@ int cmd_grade(int argc, char **argv)
 		GRADE_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	struct grade_opts go = {.emulate = -1};
-	struct record_opts ro = {default_db_path(), NULL};
+	struct grade_opts go = GRADE_OPTS_INIT;
+	struct record_opts ro = {.report = true, .db_path = default_db_path()};
 	struct batch_opts bo = {0};
 	bool batch_option = false;
 	const char *times = NULL;

@@ -7,6 +7,7 @@
 
 #include "batch.h"
 #include "db.h"
+#include "doc.h"
 
 #include <getopt.h>
 #include <jansson.h>
@@ -61,12 +62,6 @@ static int latest(const char *db_path, const char *lab, const char *student, jso
 	return ret;
 }
 
-static const char *field(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
 /* "score 40 -> 43; picture/exact fail -> pass" or NULL when nothing changed. */
 static char *changes(json_t *before, json_t *after)
 {
@@ -78,20 +73,19 @@ static char *changes(json_t *before, json_t *after)
 
 	if (fabs(a - b) > 1e-9)
 		strbuf_addf(&sb, "score %g -> %g", a, b);
-	/* after lateness: an extension granted since, say (older runs have no final_score) */
-	json_t *fa = json_object_get(before, "final_score"), *fb = json_object_get(after, "final_score");
-	double final_a = fa ? json_number_value(fa) : a, final_b = fb ? json_number_value(fb) : b;
+	/* after lateness: an extension granted since, say */
+	double final_a = doc_final_score(before), final_b = doc_final_score(after);
 	if (fabs((final_a - a) - (final_b - b)) > 1e-9)
 		strbuf_addf(&sb, "%sfinal %g -> %g", sb.len ? "; " : "", final_a, final_b);
 	json_array_foreach(json_object_get(after, "tests"), i, u) {
 		const char *was = "(new)";
 		json_array_foreach(json_object_get(before, "tests"), j, t)
-			if (!strcmp(field(t, "part"), field(u, "part")) &&
-			    !strcmp(field(t, "name"), field(u, "name")))
-				was = field(t, "status");
-		if (strcmp(was, field(u, "status")))
-			strbuf_addf(&sb, "%s%s/%s %s -> %s", sb.len ? "; " : "", field(u, "part"),
-				    field(u, "name"), was, field(u, "status"));
+			if (!strcmp(doc_str(t, "part"), doc_str(u, "part")) &&
+			    !strcmp(doc_str(t, "name"), doc_str(u, "name")))
+				was = doc_str(t, "status");
+		if (strcmp(was, doc_str(u, "status")))
+			strbuf_addf(&sb, "%s%s/%s %s -> %s", sb.len ? "; " : "", doc_str(u, "part"),
+				    doc_str(u, "name"), was, doc_str(u, "status"));
 	}
 	return strbuf_detach(&sb);
 }
@@ -106,7 +100,7 @@ int cmd_regrade(int argc, char **argv)
 	};
 	const char *student = NULL;
 	struct batch_opts bo = {.db_path = default_db_path()};
-	struct grade_opts go = {.emulate = -1};
+	struct grade_opts go = GRADE_OPTS_INIT;
 	int c, code;
 
 	while ((c = getopt_long(argc, argv, "s:j:d:qh", opts, NULL)) != -1) {
@@ -164,7 +158,7 @@ int cmd_regrade(int argc, char **argv)
 	struct batch_sub *subs = xcalloc(n, sizeof(*subs));
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *dir = field(before[i], "submission"), *who = field(before[i], "student");
+		const char *dir = doc_str(before[i], "submission"), *who = doc_str(before[i], "student");
 		struct stat st;
 		if (!*dir || stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 			warning("%s: the folder graded last ('%s') is gone: not graded again", who, dir);
@@ -173,8 +167,8 @@ int cmd_regrade(int argc, char **argv)
 		subs[k].dir = xstrdup(dir);
 		subs[k].student = xstrdup(who);
 		/* submitted when it was before: a regrade is no new submission */
-		if (!late_parse_time(field(before[i], "submitted_at"), &subs[k].submitted_at))
-			subs[k].submitted_from = field(before[i], "submitted_from");
+		if (!late_parse_time(doc_str(before[i], "submitted_at"), &subs[k].submitted_at))
+			subs[k].submitted_from = doc_str(before[i], "submitted_from");
 		k++;
 	}
 	batch_defaults(&bo);
@@ -188,11 +182,11 @@ int cmd_regrade(int argc, char **argv)
 		for (size_t i = 0; i < m; i++) {
 			json_t *was = NULL;
 			for (size_t j = 0; j < n && !was; j++)
-				if (before[j] && !strcmp(field(before[j], "student"), field(after[i], "student")))
+				if (before[j] && !strcmp(doc_str(before[j], "student"), doc_str(after[i], "student")))
 					was = before[j];
 			char *what = was && after[i] ? changes(was, after[i]) : NULL;
 			if (what && *what) {
-				printf("  %s: %s\n", field(after[i], "student"), what);
+				printf("  %s: %s\n", doc_str(after[i], "student"), what);
 				changed++;
 			}
 			free(what);

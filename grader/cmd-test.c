@@ -30,8 +30,8 @@ int cmd_test(int argc, char **argv)
 		{"no-db", no_argument, NULL, 'n'},     GRADE_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	struct grade_opts go = {.emulate = -1};
-	struct record_opts ro = {default_db_path(), NULL};
+	struct grade_opts go = GRADE_OPTS_INIT;
+	struct record_opts ro = {.report = true, .db_path = default_db_path()};
 	const char *user = getenv("USER");
 	char *sub = NULL;
 	int c, code;

@@ -7,6 +7,8 @@
 
 #include "config.h"
 #include "grade.h"
+#include "record.h"
+#include "toolchain.h"
 
 int cmd_test(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
@@ -22,11 +24,6 @@ int cmd_show(int argc, char **argv);
 const struct toolchain *toolchain(void);
 /* $CUDALAB_DB, else ./gradebook.db */
 const char *default_db_path(void);
-
-struct record_opts {
-	const char *db_path;       /* NULL: do not store */
-	const char *json_path;     /* NULL: do not write the document */
-};
 
 /*
  * The options `test` and `grade` share: --db, --json, --seed, --keep,
@@ -58,8 +55,8 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 unsigned positive_option(const char *s);
 
 /*
- * Grades one submission, prints the report, writes the result document and
- * stores the run. Returns the exit code (README: "Exit codes").
+ * Grades one submission, then records it (record.h: the report, the result
+ * document, the gradebook). Returns the exit code (README: "Exit codes").
  */
 int grade_and_record(const char *lab, const struct grade_opts *go, const struct record_opts *ro);
 

@@ -1,5 +1,5 @@
 /*
- * config.h - lab.conf, labs/common/audit.conf and build/toolchain.conf.
+ * config.h - lab.conf and labs/common/audit.conf.
  * The only module that reads configuration files; everything else gets the
  * parsed structures.
  */
@@ -98,28 +98,8 @@ void config_free(struct lab_config *cfg);
 /* The lab names under <root>/labs, sorted. */
 int config_list_labs(const char *root, struct strlist *names);
 
-struct run_spec;
-/*
- * Sets spec's resource limits to the lab's, for a program that runs the
- * submission (its CPU time scaled by slow, the emulation's slowdown).
- */
-void lab_run_limits(const struct lab_config *cfg, double slow, struct run_spec *spec);
-
 /* Points of every test and timed kernel; bonus parts' too when with_bonus. */
 double lab_max_points(const struct lab_config *cfg, bool with_bonus);
 const struct lab_part *lab_find_part(const struct lab_config *cfg, const char *name);
-
-/* build/toolchain.conf, written by make. */
-struct toolchain {
-	char *root;        /* the cudalab checkout */
-	char *build;       /* its build directory */
-	char *nvcc, *cxx, *nm, *readelf, *nvcc_flags, *probe;
-	char *emu_cxxflags;   /* g++ flags of an emulated build; NULL: no emulator here */
-	char *emu_asan_cxxflags;   /* the same, for the AddressSanitizer diagnostic build */
-	char *emu_trace_cxxflags;  /* the same, for the trace build (sectors per request) */
-	char *ncu;                 /* Nsight Compute's command line; NULL: not installed */
-};
-int toolchain_load(const char *build_dir, struct toolchain *tc);
-void toolchain_free(struct toolchain *tc);
 
 #endif

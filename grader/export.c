@@ -7,23 +7,12 @@
  */
 #include "export.h"
 
+#include "doc.h"
 #include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *str(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /* A CSV field, quoted when it must be (RFC 4180). */
 static void csv_field(FILE *out, const char *s, bool last)
@@ -53,21 +42,7 @@ static void csv_number(FILE *out, double v, bool last)
 /* "part/name" of each test of doc */
 static char *test_key(json_t *t)
 {
-	return xasprintf("%s/%s", str(t, "part"), str(t, "name"));
-}
-
-/* The student's score: the tests' less lateness (documents before deadlines: the tests'). */
-static double final_score(json_t *doc)
-{
-	json_t *v = json_object_get(doc, "final_score");
-	return v ? json_number_value(v) : num(doc, "score");
-}
-
-/* A number of the late policy's verdict; 0 where it was not applied. */
-static double late_num(json_t *doc, const char *key)
-{
-	json_t *late = json_object_get(doc, "late");
-	return json_is_true(json_object_get(late, "applied")) ? num(late, key) : 0;
+	return xasprintf("%s/%s", doc_str(t, "part"), doc_str(t, "name"));
 }
 
 void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
@@ -93,21 +68,21 @@ void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 		json_t *doc = docs[d], *tests = json_object_get(doc, "tests");
 		char run[32];
 		snprintf(run, sizeof(run), "%lld", runs[d]);
-		csv_field(out, str(doc, "student"), false);
-		csv_number(out, num(doc, "score"), false);
-		csv_number(out, num(doc, "max_score"), false);
-		csv_number(out, num(doc, "bonus_score"), false);
-		csv_number(out, final_score(doc), false);
-		csv_number(out, late_num(doc, "days"), false);
-		csv_number(out, late_num(doc, "penalty"), false);
-		csv_field(out, str(doc, "submitted_at"), false);
-		csv_field(out, str(doc, "status"), false);
-		csv_field(out, str(doc, "mode"), false);
+		csv_field(out, doc_str(doc, "student"), false);
+		csv_number(out, doc_num(doc, "score"), false);
+		csv_number(out, doc_num(doc, "max_score"), false);
+		csv_number(out, doc_num(doc, "bonus_score"), false);
+		csv_number(out, doc_final_score(doc), false);
+		csv_number(out, doc_late(doc, "days"), false);
+		csv_number(out, doc_late(doc, "penalty"), false);
+		csv_field(out, doc_str(doc, "submitted_at"), false);
+		csv_field(out, doc_str(doc, "status"), false);
+		csv_field(out, doc_str(doc, "mode"), false);
 		csv_field(out, json_is_true(json_object_get(doc, "provisional")) ? "yes" : "no", false);
-		csv_field(out, str(json_object_get(doc, "build"), "status"), false);
+		csv_field(out, doc_str(json_object_get(doc, "build"), "status"), false);
 		csv_field(out, run, false);
-		csv_field(out, str(doc, "started_at"), false);
-		csv_field(out, str(doc, "lab_version"), !ncol);
+		csv_field(out, doc_str(doc, "started_at"), false);
+		csv_field(out, doc_str(doc, "lab_version"), !ncol);
 		/* by the columns' names: another lab version may list other tests */
 		json_array_foreach(columns, i, t) {
 			char *key = test_key(t);
@@ -117,7 +92,7 @@ void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 			json_array_foreach(tests, j, u) {
 				char *k = test_key(u);
 				if (!strcmp(k, key))
-					pts = num(u, "points");
+					pts = doc_num(u, "points");
 				free(k);
 			}
 			csv_number(out, pts, i + 1 == ncol);
@@ -133,28 +108,28 @@ char *export_gradescope(json_t *doc)
 	struct strbuf head = STRBUF_INIT;
 
 	json_array_foreach(json_object_get(doc, "tests"), i, t) {
-		const char *status = str(t, "status"), *msg = str(t, "message");
-		char *name = xasprintf("%s: %s", str(t, "part"), str(t, "name"));
+		const char *status = doc_str(t, "status"), *msg = doc_str(t, "message");
+		char *name = xasprintf("%s: %s", doc_str(t, "part"), doc_str(t, "name"));
 		char *output = *msg ? xasprintf("%s: %s", status, msg) : xstrdup(status);
 		json_array_append_new(tests,
 				      json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s}", "name", name,
-						"name_format", "text", "score", num(t, "points"),
-						"max_score", num(t, "max_points"), "status",
+						"name_format", "text", "score", doc_num(t, "points"),
+						"max_score", doc_num(t, "max_points"), "status",
 						!strcmp(status, "pass") ? "passed" : "failed", "output",
 						output, "visibility", "visible"));
 		free(name);
 		free(output);
 	}
-	strbuf_addf(&head, "%s: %s (%s)\n", str(doc, "lab"), str(doc, "status"), str(doc, "mode"));
-	if (*str(build, "message"))
-		strbuf_addf(&head, "build %s: %s\n", str(build, "status"), str(build, "message"));
-	if (*str(doc, "status_reason"))
-		strbuf_addf(&head, "%s\n", str(doc, "status_reason"));
-	if (late_num(doc, "days") > 0)
+	strbuf_addf(&head, "%s: %s (%s)\n", doc_str(doc, "lab"), doc_str(doc, "status"), doc_str(doc, "mode"));
+	if (*doc_str(build, "message"))
+		strbuf_addf(&head, "build %s: %s\n", doc_str(build, "status"), doc_str(build, "message"));
+	if (*doc_str(doc, "status_reason"))
+		strbuf_addf(&head, "%s\n", doc_str(doc, "status_reason"));
+	if (doc_late(doc, "days") > 0)
 		strbuf_addf(&head, "submitted %s, %g day(s) late: %g points taken off\n",
-			    str(doc, "submitted_at"), late_num(doc, "days"), late_num(doc, "penalty"));
-	json_t *r = json_pack("{s:f, s:f, s:s, s:s, s:s, s:s, s:o}", "score", final_score(doc),
-			      "execution_time", num(doc, "seconds"), "output",
+			    doc_str(doc, "submitted_at"), doc_late(doc, "days"), doc_late(doc, "penalty"));
+	json_t *r = json_pack("{s:f, s:f, s:s, s:s, s:s, s:s, s:o}", "score", doc_final_score(doc),
+			      "execution_time", doc_num(doc, "seconds"), "output",
 			      head.buf ? head.buf : "", "output_format", "text", "visibility",
 			      "visible", "stdout_visibility", "hidden", "tests", tests);
 	char *s = json_dumps(r, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -191,29 +166,29 @@ void export_junit(FILE *out, json_t *const *docs, size_t n)
 		json_t *doc = docs[d], *tests = json_object_get(doc, "tests"), *t;
 		size_t i, failures = 0, errors = 0, skipped = 0;
 		json_array_foreach(tests, i, t) {
-			const char *st = str(t, "status");
+			const char *st = doc_str(t, "status");
 			failures += !strcmp(st, "fail");
 			errors += !strcmp(st, "crash") || !strcmp(st, "timeout");
 			skipped += !strcmp(st, "not-run");
 		}
 		fputs("  <testsuite name=\"", out);
-		xml_text(out, str(doc, "lab"));
+		xml_text(out, doc_str(doc, "lab"));
 		fputs(".", out);
-		xml_text(out, str(doc, "student"));
+		xml_text(out, doc_str(doc, "student"));
 		fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
 			"time=\"%.3f\" timestamp=\"", json_array_size(tests), failures, errors, skipped,
-			isfinite(num(doc, "seconds")) ? num(doc, "seconds") : 0.0);
-		xml_text(out, str(doc, "started_at"));
+			isfinite(doc_num(doc, "seconds")) ? doc_num(doc, "seconds") : 0.0);
+		xml_text(out, doc_str(doc, "started_at"));
 		fputs("\">\n", out);
 		json_array_foreach(tests, i, t) {
-			const char *st = str(t, "status"), *msg = str(t, "message");
-			double secs = num(t, "seconds");
+			const char *st = doc_str(t, "status"), *msg = doc_str(t, "message");
+			double secs = doc_num(t, "seconds");
 			fputs("    <testcase classname=\"", out);
-			xml_text(out, str(doc, "lab"));
+			xml_text(out, doc_str(doc, "lab"));
 			fputc('.', out);
-			xml_text(out, str(t, "part"));
+			xml_text(out, doc_str(t, "part"));
 			fputs("\" name=\"", out);
-			xml_text(out, str(t, "name"));
+			xml_text(out, doc_str(t, "name"));
 			fprintf(out, "\" time=\"%.3f\"", isfinite(secs) ? secs : 0.0);
 			const char *tag = !strcmp(st, "fail") ? "failure"
 					  : !strcmp(st, "crash") || !strcmp(st, "timeout") ? "error"
@@ -224,7 +199,7 @@ void export_junit(FILE *out, json_t *const *docs, size_t n)
 			}
 			fprintf(out, ">\n      <%s message=\"", tag);
 			xml_text(out, st);
-			fprintf(out, ": %g of %g points\">", num(t, "points"), num(t, "max_points"));
+			fprintf(out, ": %g of %g points\">", doc_num(t, "points"), doc_num(t, "max_points"));
 			xml_text(out, msg);
 			fprintf(out, "</%s>\n    </testcase>\n", tag);
 		}

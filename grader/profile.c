@@ -13,6 +13,7 @@
  */
 #include "profile.h"
 
+#include "grading.h"
 #include "run.h"
 #include "timing.h"
 

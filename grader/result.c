@@ -167,9 +167,14 @@ void result_judge_late(struct result *r, const struct lab_deadline *d)
 	late_judge(d, r->student, r->submitted_at, r->score, &r->late.v);
 }
 
+double final_score(double score, double late_penalty)
+{
+	return score - late_penalty;
+}
+
 double result_final_score(const struct result *r)
 {
-	return r->score - (r->late.applied ? r->late.v.penalty : 0);
+	return final_score(r->score, r->late.applied ? r->late.v.penalty : 0);
 }
 
 int result_exit_code(const struct result *r)
@@ -307,6 +312,11 @@ char *result_to_json(const struct result *r, bool indent)
 			    json_pack("{s:f, s:f, s:f, s:f, s:f}", "build", r->build_seconds, "tests",
 				      r->tests_seconds, "timing", r->timing.seconds, "profile",
 				      r->profile_seconds, "gpu_wait", r->gpu_wait_seconds));
+	/* when it held the GPU, in seconds since the epoch: a class's GPU use is their union */
+	json_object_set_new(doc, "gpu_held",
+			    r->gpu_to > r->gpu_from && r->gpu_from > 0
+				    ? json_pack("{s:f, s:f}", "from", r->gpu_from, "to", r->gpu_to)
+				    : json_null());
 	json_object_set_new(doc, "host", str_or_null(r->host));
 	if (r->sandbox || r->sandbox_why)
 		json_object_set_new(doc, "sandbox",

@@ -121,7 +121,7 @@ struct result {
 	double tests_seconds;     /* wall time of the correctness tests and their re-runs */
 	double profile_seconds;   /* of the profile driver */
 	double gpu_wait_seconds;  /* waiting for the GPU behind other gradings (gpulock.h) */
-	double gpu_from, gpu_to;  /* when it used the GPU (now_seconds(); 0: never) */
+	double gpu_from, gpu_to;  /* when it used the GPU (wall_seconds(); 0: never) */
 	struct graded_test *tests;
 	size_t ntests;
 	double score, max_score, bonus_score;
@@ -161,7 +161,11 @@ void result_mark_not_run(struct result *r, const char *why);
 void result_finish(struct result *r);
 /* The late policy's verdict on r (once finished), from the lab's deadline. */
 void result_judge_late(struct result *r, const struct lab_deadline *d);
-/* The score the student gets: the tests' less what lateness took. */
+/*
+ * The score the student gets: the tests' less what lateness took. The one
+ * definition, for every reader: of a result, a stored run, a document.
+ */
+double final_score(double score, double late_penalty);
 double result_final_score(const struct result *r);
 int result_exit_code(const struct result *r);
 struct graded_test *result_find(struct result *r, const char *part, const char *name);

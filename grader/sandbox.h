@@ -25,21 +25,14 @@ struct sandbox {
 };
 
 /*
- * Finds bubblewrap and checks that it runs here with the sandbox's options
- * (a container may forbid the namespaces it needs), using workdir as the
- * writable folder. Never fails: sb->bwrap is NULL with sb->why when there is
- * no working sandbox.
+ * Finds bubblewrap: sb->bwrap, or NULL with sb->why. Whether it works here
+ * (a container may forbid the namespaces it needs) is for its user to try
+ * with what it will run, and sandbox_disable() when it does not.
  */
-void sandbox_init(struct sandbox *sb, const char *workdir);
+void sandbox_init(struct sandbox *sb);
 void sandbox_release(struct sandbox *sb);
-
-/*
- * Runs argv in the sandbox and checks that it succeeds; when it does not,
- * there is no working sandbox any more (sb->bwrap NULL, sb->why says why,
- * naming what). Nothing happens without a sandbox. 0, or -1 when it failed.
- */
-int sandbox_try(struct sandbox *sb, const char *workdir, const char *what,
-		const char *const *argv);
+/* No sandbox after all: programs run unsandboxed, for why (which sb takes). */
+void sandbox_disable(struct sandbox *sb, char *why);
 
 /* Lets the sandbox's programs read path too (a folder or a file). */
 void sandbox_allow_read(struct sandbox *sb, const char *path);

@@ -10,6 +10,7 @@
  */
 #include "timing.h"
 
+#include "grading.h"
 #include "run.h"
 
 #include <jansson.h>

@@ -76,6 +76,8 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 /* rm -rf, for work directories the grader made itself. */
 int remove_tree(const char *path);
 double now_seconds(void);
+/* Seconds since the epoch (CLOCK_REALTIME), with a fraction: comparable across processes. */
+double wall_seconds(void);
 
 /* 32 random hexadecimal digits and a NUL: a token a child echoes to prove a
  * line or a file is its own. */

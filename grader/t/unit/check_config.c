@@ -1,5 +1,6 @@
 /* Unit tests of config.c: lab.conf parsing and validation. */
 #include "config.h"
+#include "grading.h"
 #include "run.h"
 #include "scan.h"
 #include "unit.h"

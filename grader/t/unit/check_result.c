@@ -1,5 +1,5 @@
 /* Unit tests of result.c: scoring, exit codes and the JSON document. */
-#include "grade.h"
+#include "probe.h"
 #include "result.h"
 #include "unit.h"
 

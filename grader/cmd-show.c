@@ -1,0 +1,102 @@
+/*
+ * cmd-show.c - `cudalab show STUDENT`: one student's history in the
+ * gradebook, and their latest score in each lab.
+ */
+#include "cmd.h"
+#include "db.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void show_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: cudalab show STUDENT [--lab LAB] [--db PATH]\n"
+		"\n"
+		"A student's history: every run, oldest first, with the change of score from\n"
+		"their run of the same lab before; then the latest score of each lab.\n"
+		"\n"
+		"  --lab LAB      only this lab\n"
+		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
+		"  -h, --help     this text\n");
+}
+
+/* The run's score after lateness: what the student gets. */
+static double run_final_score(const struct run_summary *r)
+{
+	return final_score(r->score, r->late_penalty);
+}
+
+int cmd_show(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"db", required_argument, NULL, 'd'}, {"lab", required_argument, NULL, 'l'},
+		{"help", no_argument, NULL, 'h'},     {NULL, 0, NULL, 0},
+	};
+	const char *path = default_db_path(), *lab = NULL;
+	struct run_summary *runs;
+	size_t n;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "d:l:h", opts, NULL)) != -1) {
+		if (c == 'd') {
+			path = optarg;
+		} else if (c == 'l') {
+			lab = optarg;
+		} else if (c == 'h') {
+			show_usage(stdout);
+			return 0;
+		} else {
+			show_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		show_usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *student = argv[optind];
+	struct db *db = db_open(path, toolchain()->root);
+	if (!db)
+		return EXIT_INTERNAL;
+	int rc = db_list_runs(db, student, lab, 1000000, &runs, &n);
+	db_close(db);
+	if (rc)
+		return EXIT_INTERNAL;
+	if (!n) {
+		error("the gradebook '%s' has no run of '%s'%s%s", path, student, lab ? " in lab " : "",
+		      lab ? lab : "");
+		return EXIT_USAGE;
+	}
+	printf("%s: %zu run%s\n\n%-10s %-6s %-20s %-13s %-11s %-9s %-14s %s\n", student, n,
+	       n == 1 ? "" : "s", "lab", "run", "started", "score", "status", "mode", "build",
+	       "change");
+	for (size_t i = n; i-- > 0;) {   /* oldest first */
+		const struct run_summary *r = &runs[i], *prev = NULL;
+		char score[48], change[32] = "";
+		for (size_t j = i + 1; j < n && !prev; j++)
+			if (!strcmp(runs[j].lab, r->lab))
+				prev = &runs[j];
+		snprintf(score, sizeof(score), "%g/%g%s", run_final_score(r), r->max_score,
+			 r->late_days ? " late" : "");
+		if (prev && run_final_score(r) != run_final_score(prev))
+			snprintf(change, sizeof(change), "%+g", run_final_score(r) - run_final_score(prev));
+		printf("%-10s %-6lld %-20s %-13s %-11s %-9s %-14s %s\n", r->lab, r->id, r->started_at,
+		       score, r->status, r->mode, r->build, change);
+	}
+	printf("\nlatest:");
+	for (size_t i = 0; i < n; i++) {   /* newest first: the first of each lab */
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(runs[j].lab, runs[i].lab);
+		if (!seen)
+			printf(" %s %g/%g (run %lld, %s%s)", runs[i].lab, run_final_score(&runs[i]),
+			       runs[i].max_score, runs[i].id, runs[i].status,
+			       runs[i].late_days ? ", late" : "");
+	}
+	printf("\n");
+	db_free_runs(runs, n);
+	return 0;
+}

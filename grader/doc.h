@@ -1,0 +1,20 @@
+/*
+ * doc.h - reading a result document (README: "The result document") back:
+ * what every reader of stored runs (exports, regrade, a class's summary)
+ * takes from it, the same way.
+ */
+#ifndef DOC_H
+#define DOC_H
+
+#include <jansson.h>
+
+/* o's string key; "" when it has none. */
+const char *doc_str(json_t *o, const char *key);
+/* o's number key; NAN when it has none. */
+double doc_num(json_t *o, const char *key);
+/* A number of the late policy's verdict ("days", "penalty"); 0 where it was not applied. */
+double doc_late(json_t *doc, const char *key);
+/* The student's score (result.h's final_score); documents before deadlines have no late verdict. */
+double doc_final_score(json_t *doc);
+
+#endif

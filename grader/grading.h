@@ -1,0 +1,85 @@
+/*
+ * grading.h - one grading in progress: its options, and the context every
+ * step of it shares (the work folder, the two sandboxes, the children's
+ * environment, the GPU, the test lanes), passed to each step explicitly.
+ */
+#ifndef GRADING_H
+#define GRADING_H
+
+#include "config.h"
+#include "result.h"
+#include "run.h"
+#include "sandbox.h"
+#include "toolchain.h"
+
+#include <time.h>
+
+/* --lanes not given: grading_lanes() decides. */
+#define LANES_DEFAULT (-1)
+
+struct grade_opts {
+	const char *subdir;        /* the submission folder */
+	const char *student;
+	bool keep_workdir;         /* leave the work folder for inspection */
+	unsigned long long seed;   /* 0: a fresh random seed */
+	int emulate;               /* 1 always, 0 never, -1 when there is no GPU */
+	unsigned gpu_slots;        /* gradings whose tests share the GPU at once (0: 4) */
+	int lanes;                 /* lanes of the test binary (harness.cu): 0 a process
+				      per test, LANES_DEFAULT: grading_lanes() */
+	bool in_class;             /* one of many gradings side by side (batch.c) */
+	const char *gpu;           /* the GPU, as CUDA_VISIBLE_DEVICES names it; NULL:
+				      the first of the grader's own (gpulock_gpu_name) */
+	bool require_gpu;          /* no GPU for a lab that needs one: a failure of the system */
+	time_t submitted_at;       /* when it was submitted; 0: not told */
+	const char *submitted_from;   /* who says so: "--submitted-at", a file of times */
+};
+
+#define GRADE_OPTS_INIT {.emulate = -1, .lanes = LANES_DEFAULT}
+
+struct grading {
+	const struct toolchain *tc;
+	const struct lab_config *cfg;
+	const struct grade_opts *o;
+	struct result *r;
+	char *workdir;
+	char *gpu;                 /* CUDA_VISIBLE_DEVICES of every child */
+	char **env;                /* every child's environment (grading_open) */
+	/* programs that compile the submission may also read the labs (their
+	 * headers, the emulator's); programs that run it see nothing of the
+	 * checkout */
+	struct sandbox build_sandbox, run_sandbox;
+	int lanes;                 /* of the test binary, resolved: 0 a process per test */
+};
+
+/*
+ * Makes the work folder, the children's environment and the sandboxes of a
+ * grading of o's submission into r (whose sandbox fields it fills). 0, or -1
+ * with an error (g is then released).
+ */
+int grading_open(struct grading *g, const struct toolchain *tc, const struct lab_config *cfg,
+		 const struct grade_opts *o, struct result *r);
+/* Removes the work folder (unless o->keep_workdir) and frees g. */
+void grading_close(struct grading *g);
+
+/*
+ * The lanes of the test binary: --lanes where given; else one on a GPU
+ * (contexts made side by side each take longer) and for a grading in a
+ * class (gradings side by side already fill the machine), one per part on
+ * the CPU. The one place the default is decided.
+ */
+int grading_lanes(const struct grade_opts *o, enum run_mode mode, size_t nparts);
+
+/*
+ * g's environment with extra ("KEY=value", NULL-terminated; NULL: none)
+ * added; free it with grading_free_env.
+ */
+char **grading_env(const struct grading *g, const char *const *extra);
+void grading_free_env(char **env);
+
+/*
+ * Sets spec's resource limits to the lab's, for a program that runs the
+ * submission (its CPU time scaled by slow, the emulation's slowdown).
+ */
+void lab_run_limits(const struct lab_config *cfg, double slow, struct run_spec *spec);
+
+#endif

@@ -1,0 +1,146 @@
+/*
+ * probe.c - the GPU probe's answers (probe.h).
+ *
+ * Owns: reading what the probe printed (key=value lines) and the driver's
+ * version, and deciding from the probe alone whether a GPU is there or
+ * lost. Must not: trust anything the submission printed.
+ */
+#include "probe.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROBE_TIMEOUT 60
+
+void probe_spec(const struct grading *g, const char *argv[2], struct run_spec *spec)
+{
+	argv[0] = g->tc->probe;
+	argv[1] = NULL;
+	*spec = (struct run_spec){.argv = argv, .envp = (const char *const *)g->env,
+				  .timeout = PROBE_TIMEOUT, .output_limit = 4096};
+}
+
+static char *probe_value(const char *out, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, key, n) && l[n] == '=')
+			return xstrndup(l + n + 1, strcspn(l + n + 1, "\n"));
+	return NULL;
+}
+
+char *parse_driver_version(const char *text)
+{
+	const char *p = text ? strstr(text, "Kernel Module") : NULL;
+
+	for (; p && *p && *p != '\n'; p += strcspn(p, " \t\n")) {
+		p += strspn(p, " \t");
+		size_t n = strspn(p, "0123456789.");
+		if (n && n == strcspn(p, " \t\n") && memchr(p, '.', n))
+			return xstrndup(p, n);
+	}
+	return NULL;
+}
+
+/* The kernel driver's version, from /proc; NULL when there is none. */
+static char *driver_version(void)
+{
+	char *text, *v;
+	bool quiet = report_quiet;
+
+	if (access("/proc/driver/nvidia/version", R_OK))
+		return NULL;
+	report_quiet = true;
+	text = read_file("/proc/driver/nvidia/version", NULL);
+	report_quiet = quiet;
+	v = parse_driver_version(text);
+	free(text);
+	return v;
+}
+
+enum probe_answer { PROBE_GPU, PROBE_NO_GPU, PROBE_FAILED };
+
+/*
+ * What the probe run pr said: a GPU answered; or no GPU, with the CUDA error
+ * it met in *why (NULL when it gave none); or the probe itself failed, with
+ * how in *why.
+ */
+static enum probe_answer probe_answer(const struct run_spec *spec, const struct run_result *pr,
+				      char **why)
+{
+	char *avail = pr->started && !pr->timed_out ? probe_value(pr->output, "available") : NULL;
+	enum probe_answer a = !avail ? PROBE_FAILED : strcmp(avail, "1") ? PROBE_NO_GPU : PROBE_GPU;
+
+	*why = NULL;
+	if (a == PROBE_FAILED) {
+		char *how = run_describe(spec, pr);
+		*why = xasprintf("the GPU probe failed: %s", how);
+		free(how);
+	} else if (a == PROBE_NO_GPU) {
+		*why = probe_value(pr->output, "reason");
+	}
+	free(avail);
+	return a;
+}
+
+void probe_read(const struct run_spec *spec, const struct run_result *pr, struct result *r)
+{
+	r->gpu.runtime = probe_value(pr->output ? pr->output : "", "runtime");
+	if (probe_answer(spec, pr, &r->gpu.reason) == PROBE_GPU) {
+		r->gpu.available = true;
+		r->gpu.name = probe_value(pr->output, "name");
+		r->gpu.cc = probe_value(pr->output, "cc");
+		r->gpu.driver = driver_version();
+		if (!r->gpu.driver)
+			r->gpu.driver = probe_value(pr->output, "driver_api");
+	}
+}
+
+int probe_gpu_still_there(const struct grading *g)
+{
+	const struct result *r = g->r;
+	bool suspect = false;
+
+	if (r->mode != MODE_GPU)
+		return 0;
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct graded_test *t = &r->tests[i];
+		suspect |= t->status == TEST_CRASH || t->status == TEST_TIMEOUT ||
+			   (t->message && strstr(t->message, "cudaError"));
+	}
+	if (!suspect)
+		return 0;
+	const char *argv[2];
+	struct run_spec spec;
+	struct run_result pr;
+
+	probe_spec(g, argv, &spec);
+	if (run_one(&spec, &pr))
+		return -1;
+	/* the errors of a device that is gone or broken; not "out of memory",
+	 * which another grading's memory on the GPU can cause */
+	static const char *const gone[] = {
+		"cudaErrorNoDevice",		"cudaErrorInsufficientDriver",
+		"cudaErrorDevicesUnavailable",	"cudaErrorSystemNotReady",
+		"cudaErrorSystemDriverMismatch", "cudaErrorInitializationError",
+		"cudaErrorECCUncorrectable",	"cudaErrorUnknown",
+	};
+	char *why;
+	enum probe_answer a = probe_answer(&spec, &pr, &why);
+	bool lost = a == PROBE_FAILED;
+	for (size_t i = 0; a == PROBE_NO_GPU && !lost && why && i < ARRAY_SIZE(gone); i++) {
+		size_t n = strlen(gone[i]);
+		lost = !strncmp(why, gone[i], n) && !isalnum((unsigned char)why[n]);
+	}
+	int ret = 0;
+	if (lost)
+		ret = error("the GPU (%s) stopped answering during the grading: %s; a fault of the "
+			    "machine, not of the submission, which is not graded", r->gpu.name,
+			    why ? why : "no reason given");
+	free(why);
+	run_result_release(&pr);
+	return ret;
+}

@@ -1,0 +1,33 @@
+/*
+ * probe.h - what the GPU probe (build/bin/cudalab-probe, labs/common/probe.cu)
+ * says of the grading's GPU: before the build, and again when a test's fate
+ * suggests the GPU itself failed.
+ */
+#ifndef PROBE_H
+#define PROBE_H
+
+#include "grading.h"
+
+/* The probe of g's GPU: argv (two slots) and spec to run, alongside the build. */
+void probe_spec(const struct grading *g, const char *argv[2], struct run_spec *spec);
+
+/* What the probe run pr said, into r->gpu. */
+void probe_read(const struct run_spec *spec, const struct run_result *pr, struct result *r);
+
+/*
+ * Whether the GPU that answered the grading's probe still answers: a test
+ * that crashed, hung or met a CUDA error may have met the GPU failing (an
+ * Xid, a device off the bus), not the submission's fault. Only the grader's
+ * own probe is trusted to say so. Returns 0 when it answers (or nothing
+ * suggests otherwise), -1 with an error when the GPU is lost: a failure of
+ * the system, not charged to the student.
+ */
+int probe_gpu_still_there(const struct grading *g);
+
+/*
+ * The driver's version in /proc/driver/nvidia/version's text ("... Kernel
+ * Module for x86_64  580.65.06  Release Build ..."), or NULL.
+ */
+char *parse_driver_version(const char *text);
+
+#endif

@@ -1,0 +1,351 @@
+/*
+ * testrun.c - the correctness tests of a grading (testrun.h).
+ *
+ * Owns: the test binary's command line and input, reading each test's
+ * verdict from Check's XML log (never from the console), and every re-run
+ * of tests through one helper (rerun): those that got no result, those that
+ * ran out of time beside other gradings, and the emulator's diagnostic runs
+ * (threads in reverse order, AddressSanitizer). Must not: build the
+ * submission other than through build.h, or touch the GPU's locks.
+ */
+#include "testrun.h"
+
+#include "build.h"
+#include "checklog.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Whether the harness said test id ran to its end (its .done file holds token). */
+static bool test_finished(const char *logs, const char *id, const char *token)
+{
+	char *path = xasprintf("%s/%s.done", logs, id);
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	bool ok = text && len == strlen(token) && !memcmp(text, token, len);
+	free(text);
+	free(path);
+	return ok;
+}
+
+/* Check reports a forked test that died or hung as an "error". */
+static void set_from_check(struct graded_test *t, const struct check_entry *e, double timeout)
+{
+	free(t->message);
+	t->seconds = e->duration;
+	if (!strcmp(e->result, "success")) {
+		t->status = TEST_PASS;
+		t->message = NULL;
+	} else if (!strcmp(e->result, "failure")) {
+		t->status = TEST_FAIL;
+		t->message = xstrdup(e->message);
+	} else if (strstr(e->message, "timeout expired")) {
+		t->status = TEST_TIMEOUT;
+		t->message = xasprintf("did not finish within %g s\nhint: a kernel or the launcher "
+				       "never finishes (an endless loop, or a barrier some threads "
+				       "never reach), or it is far too slow", timeout);
+	} else {
+		t->status = TEST_CRASH;
+		t->message = xasprintf("the test process died: %s\nhint: the launcher crashed on the "
+				       "host: a device pointer used on the host, a bad host pointer, "
+				       "abort() or exit()", e->message);
+	}
+}
+
+/*
+ * Runs the test binary on the tests of r not yet run (or, with only, on
+ * those), logs in workdir/<logs>, extra_env added to its environment, and
+ * fills in the results of the tests it ran into out (r's tests by default).
+ */
+static int run_harness(const struct grading *g, const char *binary, const char *logs_name,
+		       const char *const *extra_env, const struct strlist *only,
+		       struct graded_test *out)
+{
+	const struct lab_config *cfg = g->cfg;
+	struct result *r = g->r;
+	struct strlist argv = STRLIST_INIT;
+	char *logs = xasprintf("%s/%s", g->workdir, logs_name), input[256];
+	char **env = grading_env(g, extra_env);
+	struct run_result res;
+	char token[33];
+	int ret = -1;
+
+	random_token(token);
+	if (mkdir(logs, 0700) < 0) {
+		error("cannot create '%s': %s", logs, strerror(errno));
+		goto out;
+	}
+	double slow = r->mode == MODE_EMULATED ? cfg->emulation_slowdown : 1;
+	strlist_push(&argv, binary);
+	strlist_push(&argv, "--xml-dir");
+	strlist_push(&argv, logs);
+	strlist_push(&argv, "--lanes");
+	strlist_pushf(&argv, "%d", g->lanes);
+	for (size_t p = 0; p < cfg->nparts; p++) {
+		strlist_push(&argv, "--timeout");
+		strlist_pushf(&argv, "%s=%g", cfg->parts[p].name, cfg->parts[p].timeout * slow);
+	}
+	for (size_t i = 0; only && i < only->n; i++) {
+		strlist_push(&argv, "--only");
+		strlist_push(&argv, only->v[i]);
+	}
+	/* the student's name has no newline: it is one line of the protocol */
+	size_t name_len = strcspn(r->student ? r->student : "", "\n");
+	snprintf(input, sizeof(input), "seed=%llu\nstudent=%.*s\ntoken=%s\n", r->seed,
+		 (int)(name_len > 200 ? 200 : name_len), r->student ? r->student : "", token);
+	struct run_spec spec = {
+		.argv = (const char *const *)argv.v,
+		.envp = (const char *const *)env,
+		.cwd = g->workdir,
+		.input = input,
+		.timeout = cfg->run_timeout * slow,
+		.sandbox = &g->run_sandbox,
+	};
+	lab_run_limits(cfg, slow, &spec);
+
+	if (run_one(&spec, &res))
+		goto out;
+	if (!res.started) {
+		error("cannot run the test binary: %s", res.output);
+		run_result_release(&res);
+		goto out;
+	}
+
+	char *binary_fate = (res.timed_out || res.signal || res.exit_code > 1)
+				    ? run_describe(&spec, &res) : NULL;
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct graded_test *t = &out[i];
+		struct check_log log;
+		const struct lab_part *part = NULL;
+		if (t->kind != KIND_CORRECTNESS || (only && !strlist_has(only, r->tests[i].id)))
+			continue;
+		char *path = xasprintf("%s/%s.xml", logs, t->id);
+		int rd = checklog_read(path, &log);
+		free(path);
+		if (rd)
+			goto out_release;
+		for (size_t p = 0; p < cfg->nparts; p++)
+			if (!strcmp(cfg->parts[p].name, t->part))
+				part = &cfg->parts[p];
+		const struct check_entry *e = checklog_find(&log, t->id);
+		t->unreported = !e;
+		if (e) {
+			set_from_check(t, e, part->timeout * slow);
+			if (t->status == TEST_PASS && !test_finished(logs, t->id, token)) {
+				t->status = TEST_CRASH;
+				free(t->message);
+				t->message = xstrdup("the test process ended before the test did, with "
+						     "status 0\nhint: the submission must not end the "
+						     "process (exit, or a system call that does)");
+			}
+		} else {
+			/* no result: the test binary died or was stopped before this test */
+			t->status = res.timed_out ? TEST_TIMEOUT : TEST_CRASH;
+			free(t->message);
+			t->message = xasprintf("no result: the test binary %s before this test "
+					       "reported", binary_fate ? binary_fate : "ended");
+		}
+		checklog_release(&log);
+	}
+
+	if (out == r->tests && res.output_dropped) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addstr(&sb, res.output);
+		strbuf_addf(&sb, "\n[... %zu more bytes of output dropped]\n", res.output_dropped);
+		r->output = strbuf_detach(&sb);
+	} else if (out == r->tests && res.output_len) {
+		r->output = xstrdup(res.output);
+	}
+	ret = 0;
+out_release:
+	free(binary_fate);
+	run_result_release(&res);
+out:
+	grading_free_env(env);
+	free(logs);
+	strlist_clear(&argv);
+	return ret;
+}
+
+static size_t first_line_len(const char *s)
+{
+	return s ? strcspn(s, "\n") : 0;
+}
+
+/* What a re-run does with a test's fresh verdict (again) and its first (t). */
+typedef void merge_fn(struct graded_test *t, struct graded_test *again);
+
+/*
+ * Runs the tests pick chooses once more in a fresh test binary (extra env
+ * added, logs in workdir/<logs>), saying "running N <what> ...", and lets
+ * merge fold each fresh verdict into the test's.
+ */
+static int rerun(const struct grading *g, const char *binary, const char *const *env,
+		 const char *logs, bool (*pick)(const struct graded_test *), const char *what,
+		 merge_fn *merge)
+{
+	struct result *r = g->r;
+	struct strlist left = STRLIST_INIT;
+	struct graded_test *again;
+	int ret;
+
+	for (size_t i = 0; i < r->ntests; i++)
+		if (pick(&r->tests[i]))
+			strlist_push(&left, r->tests[i].id);
+	if (!left.n)
+		return 0;
+	progress("running %zu %s ...", left.n, what);
+	again = xcalloc(r->ntests, sizeof(*again));
+	for (size_t i = 0; i < r->ntests; i++) {
+		again[i] = r->tests[i];
+		again[i].message = NULL;
+	}
+	ret = run_harness(g, binary, logs, env, &left, again);
+	for (size_t i = 0; i < r->ntests; i++) {
+		if (!ret && strlist_has(&left, r->tests[i].id))
+			merge(&r->tests[i], &again[i]);
+		free(again[i].message);
+	}
+	free(again);
+	strlist_clear(&left);
+	return ret;
+}
+
+static bool failed(const struct graded_test *t)
+{
+	return t->status == TEST_FAIL;
+}
+
+static bool failed_or_crashed(const struct graded_test *t)
+{
+	return t->status == TEST_FAIL || t->status == TEST_CRASH;
+}
+
+static bool got_no_result(const struct graded_test *t)
+{
+	return t->unreported && t->status == TEST_CRASH;
+}
+
+static bool timed_out(const struct graded_test *t)
+{
+	return t->kind == KIND_CORRECTNESS && (t->status == TEST_TIMEOUT || got_no_result(t));
+}
+
+/* A test that reports this time gets that verdict; one that does not keeps its first. */
+static void take_verdict(struct graded_test *t, struct graded_test *again)
+{
+	if (again->unreported)
+		return;
+	free(t->message);
+	*t = *again;
+	again->message = NULL;
+}
+
+/*
+ * With each block's threads in reverse order, on one worker: a verdict that
+ * changes means the result depends on the order threads run in (a missing
+ * __syncthreads(), a race), which the message then says, with what the
+ * reversed run saw.
+ */
+static void hint_thread_order(struct graded_test *t, struct graded_test *rev)
+{
+	size_t a = first_line_len(t->message), b = first_line_len(rev->message);
+
+	if (rev->status == t->status && a == b && !strncmp(t->message, rev->message, a))
+		return;
+	char *m = xasprintf("%s\nhint: the result depends on the order in which threads run: "
+			    "with each block's threads in reverse order this test %s%s%.*s\n"
+			    "hint: look for a missing __syncthreads() between writing shared "
+			    "memory and reading it, or threads updating one value without an "
+			    "atomic", t->message, rev->status == TEST_PASS ? "passes" : "says:",
+			    rev->status == TEST_PASS ? "" : "\n  ", (int)b,
+			    rev->message ? rev->message : "");
+	free(t->message);
+	t->message = m;
+}
+
+/* What AddressSanitizer found, with the CUDA thread that did it, joins the message. */
+static void add_asan_finding(struct graded_test *t, struct graded_test *again)
+{
+	if (!again->message || strncmp(again->message, "AddressSanitizer: ", 18))
+		return;
+	char *m = xasprintf("%s\nrun again on the CPU with %s", t->message, again->message);
+	free(t->message);
+	t->message = m;
+}
+
+/*
+ * On the emulator, every test that failed or crashed runs again in the
+ * AddressSanitizer build (byte-exact bounds on device buffers, shared
+ * memory as plain globals, blocks one at a time).
+ */
+static int rerun_asan(const struct grading *g)
+{
+	static const char *const env[] = {
+		"ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:handle_abort=1:symbolize=1",
+		"CUDAEMU_WORKERS=1", NULL};
+	const char *flags = g->tc->emu_asan_cxxflags;
+	struct strlist objs = STRLIST_INIT;
+	char *binary = NULL, *log = NULL;
+	bool any = false;
+	int rc;
+
+	for (size_t i = 0; i < g->r->ntests; i++)
+		any |= failed_or_crashed(&g->r->tests[i]);
+	if (!any || !flags)
+		return 0;
+	rc = build_emulated_objects(g, flags, "asan", &objs, &log);
+	if (!rc)
+		rc = build_link(g, &objs, "link-asan.rsp", "check_asan", &binary, &log);
+	if (rc > 0)   /* a diagnostic the grader could not build is no verdict: say so, go on */
+		warning("the AddressSanitizer build failed: %s", log);
+	if (!rc)
+		rc = rerun(g, binary, env, "logs-asan", failed_or_crashed,
+			   "failed tests again with AddressSanitizer", add_asan_finding);
+	free(binary);
+	free(log);
+	strlist_clear(&objs);
+	return rc < 0 ? -1 : 0;
+}
+
+int testrun_tests(const struct grading *g, const char *binary)
+{
+	static const char *const reverse[] = {"CUDAEMU_REVERSE=1", "CUDAEMU_WORKERS=1", NULL};
+	struct result *r = g->r;
+	bool emulated = r->mode == MODE_EMULATED;
+	const char *const *env = g->cfg->strict_barriers && emulated
+					 ? (const char *const[]){"CUDAEMU_STRICT_BARRIERS=1", NULL} : NULL;
+
+	progress("running %zu tests %s%s ...", r->ntests,
+		 emulated || r->mode == MODE_CPU ? "" : "on the ",
+		 emulated		  ? "on the CPU emulator"
+		 : r->mode == MODE_CPU ? "on the CPU (this lab needs no GPU)"
+				       : r->gpu.name);
+	if (run_harness(g, binary, "logs", env, NULL, r->tests) ||
+	    rerun(g, binary, env, "logs-again", got_no_result, "tests again that got no result",
+		  take_verdict))
+		return -1;
+	if (!emulated)
+		return 0;
+	if (rerun(g, binary, reverse, "logs-reversed", failed,
+		  "failed tests again in reverse thread order", hint_thread_order))
+		return -1;
+	return rerun_asan(g);
+}
+
+bool testrun_any_timed_out(const struct result *r)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (timed_out(&r->tests[i]))
+			return true;
+	return false;
+}
+
+int testrun_timed_out_again(const struct grading *g, const char *binary)
+{
+	return rerun(g, binary, NULL, "logs-alone", timed_out,
+		     "tests again that ran out of time, with the GPU to themselves", take_verdict);
+}
