@@ -79,7 +79,7 @@ for l in "${labs[@]}"; do
 	where=$(jq -r 'if .mode == "gpu" then "GPU: " + (.gpu.name // "?") elif .mode == "emulated"
 		then "CPU emulator (provisional)" elif .mode == "cpu" then "CPU (needs no GPU)"
 		else "not run" end' "$json")
-	jq -r --arg l "$l" '"| \($l) | \(.score)/\(.max_score)\(if .bonus_score > 0 then
+	jq -r --arg l "$l" '"| \($l) | \(.final_score)/\(.max_score)\(if .bonus_score > 0 then
 		" (+\(.bonus_score) bonus)" else "" end) | \(.build.status) | " ' "$json" |
 		tr -d '\n' >>"$summary"
 	echo "$where | $verdict |" >>"$summary"
