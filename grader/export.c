@@ -120,7 +120,8 @@ char *export_gradescope(json_t *doc)
 		free(name);
 		free(output);
 	}
-	strbuf_addf(&head, "%s: %s (%s)\n", doc_str(doc, "lab"), doc_str(doc, "status"), doc_str(doc, "mode"));
+	strbuf_addf(&head, "%s: %s (%s)\n", doc_str(doc, "lab"), doc_str(doc, "status"),
+		    doc_str(doc, "mode"));
 	if (*doc_str(build, "message"))
 		strbuf_addf(&head, "build %s: %s\n", doc_str(build, "status"), doc_str(build, "message"));
 	if (*doc_str(doc, "status_reason"))
