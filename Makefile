@@ -9,6 +9,8 @@
 
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
+# a recipe that fails leaves no half-written target to pass for a good one
+.DELETE_ON_ERROR:
 
 BUILD    ?= build
 LAB      ?=
@@ -124,6 +126,24 @@ EMU_ASAN_RUNTIME := $(BUILD)/emu/runtime-asan.o $(BUILD)/emu/switch_x86_64.o
 EMU_TRACE_FLAGS := -fsanitize=thread
 EMU_TRACE_RUNTIME := $(BUILD)/emu/runtime-trace.o $(BUILD)/emu/switch_x86_64.o
 TOOLCHAIN := $(BUILD)/toolchain.conf
+# The emulator's runtime, in three builds: for the tests, for AddressSanitizer,
+# for the trace.
+EMU_RT_FLAGS := -std=c++17 -g -pthread -Wall -Wextra -Wno-unused-parameter \
+		-I$(CUDA_ROOT)/include -I$(EMU_DIR) -MMD -MP
+EMU_RT_ASAN_FLAGS := -O1 -DCUDAEMU_ASAN -DCUDAEMU_SERIAL_SHARED -fno-omit-frame-pointer
+EMU_RT_TRACE_FLAGS := -O2 -DCUDAEMU_TRACE
+
+# --- build flags: each kind of object depends on a file that holds the
+# command its objects are built with, rewritten only when that changes
+# (kbuild's if_changed in miniature), so `make NVCC_FLAGS=...` or a toolkit
+# found elsewhere rebuilds what the old flags built, and nothing else.
+FLAGS_DIR := $(BUILD)/flags
+flags_cc     = $(CC) $(GR_CFLAGS) $(pkg_cflags)
+flags_nvcc   = $(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) $(check_nvcc_cflags) -DCL_CUDA_LIB=$(CUDA_LIB)
+flags_ref    = $(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) $(OBJCOPY)
+flags_emucxx = $(CXX) $(EMU_CXXFLAGS) $(shell pkg-config --cflags check 2>/dev/null)
+flags_emurt  = $(CC) $(CXX) $(EMU_RT_FLAGS) -O2 | $(EMU_RT_ASAN_FLAGS) | $(EMU_RT_TRACE_FLAGS)
+escsq = $(subst ','\'',$(1))
 
 # --- the grader's own tests ------------------------------------------------
 UNIT_SRCS := $(wildcard grader/t/unit/*.c)
@@ -131,7 +151,7 @@ UNIT_BIN  := $(BUILD)/t/unit-tests
 DEPS_OK   := $(BUILD)/.deps-ok
 
 .PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format handout \
-	project-tests
+	project-tests FORCE
 
 all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(PROFILE_RSPS) $(QUESTION_BINS) $(EMU_RSPS) \
 	$(TOOLCHAIN)
@@ -186,7 +206,8 @@ $(BUILD)/emu/t/check_emu.cpp: $(EMU_DIR)/t/check_emu.cu $(CUDALAB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CUDALAB) rewrite $< > $@
 
-$(BUILD)/emu/t/check_emu: $(BUILD)/emu/t/check_emu.cpp $(EMU_RUNTIME) $(EMU_DIR)/cudaemu.h
+$(BUILD)/emu/t/check_emu: $(BUILD)/emu/t/check_emu.cpp $(EMU_RUNTIME) $(EMU_DIR)/cudaemu.h \
+		$(FLAGS_DIR)/emucxx
 	$(quiet) EMUCXX $<
 	$(Q)$(CXX) $(EMU_CXXFLAGS) -Wall -o $@ $< $(EMU_RUNTIME) $(check_libs) -pthread
 
@@ -204,9 +225,6 @@ check-gpu: project-tests all $(BENCH_SELFTEST) $(OCC_DEVICE_CHECK)
 $(BUILD)/labs/%/questions: | $(DEPS_OK)
 	$(quiet) LD $@
 	$(Q)$(CXX) -o $@ $^ $(BENCH_LIBS)
-# the sheet checks every answer against the reference calculator, linked in
-$(foreach l,$(QUESTION_LABS),$(eval $(BUILD)/labs/$(l)/questions: \
-	$(BUILD)/labs/$(l)/tests/questions_$(l).o $(call ref_objs,$(l))))
 
 # The occupancy reference against the CUDA runtime (grader/t/t3004-gpu-occupancy-device.sh).
 $(OCC_DEVICE_CHECK): $(BUILD)/labs/occupancy/t/device_check.o $(BUILD)/reference/occupancy/occupancy.o
@@ -227,7 +245,12 @@ format:
 	clang-format -i grader/*.[ch] grader/t/unit/*.c labs/common/*.cu labs/common/*.h
 
 # --- rules -----------------------------------------------------------------
-$(BUILD)/grader/%.o: grader/%.c | $(DEPS_OK)
+$(FLAGS_DIR)/%: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' '$(call escsq,$(flags_$*))' | cmp -s - $@ || { \
+		printf '  %-7s %s\n' FLAGS $@; printf '%s\n' '$(call escsq,$(flags_$*))' >$@; }
+
+$(BUILD)/grader/%.o: grader/%.c $(FLAGS_DIR)/cc | $(DEPS_OK)
 	$(quiet) CC $<
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(GR_CFLAGS) $(pkg_cflags) -c $< -o $@
@@ -237,7 +260,7 @@ $(CUDALAB): $(BUILD)/grader/main.o $(GR_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm
 
-$(BUILD)/t/unit/%.o: grader/t/unit/%.c | $(DEPS_OK)
+$(BUILD)/t/unit/%.o: grader/t/unit/%.c $(FLAGS_DIR)/cc | $(DEPS_OK)
 	$(quiet) CC $<
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(GR_CFLAGS) $(pkg_cflags) -c $< -o $@
@@ -247,7 +270,7 @@ $(UNIT_BIN): $(UNIT_SRCS:grader/t/unit/%.c=$(BUILD)/t/unit/%.o) $(filter-out $(B
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm
 
-$(BUILD)/labs/%.o: labs/%.cu | $(DEPS_OK)
+$(BUILD)/labs/%.o: labs/%.cu $(FLAGS_DIR)/nvcc | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) NVCC $<
 	$(Q)mkdir -p $(@D)
@@ -256,7 +279,7 @@ $(BUILD)/labs/%.o: labs/%.cu | $(DEPS_OK)
 
 # The reference, for the timing driver: built like the harness, then renamed
 # and localized (see BENCH_LABS).
-$(BUILD)/reference/%.o: reference/%.cu | $(DEPS_OK)
+$(BUILD)/reference/%.o: reference/%.cu $(FLAGS_DIR)/ref | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) NVCC $<
 	$(Q)mkdir -p $(@D)
@@ -290,15 +313,7 @@ $(BUILD)/labs/%/link-trace.rsp: $(EMU_COMMON_OBJS) $(BUILD)/emu/labs/common/prof
 		$(BUILD)/emu/labs/common/profile.o $(EMU_COMMON_OBJS) $(EMU_TRACE_RUNTIME)) \
 		$(EMU_LIBS) > $@
 
-$(foreach l,$(PROFILE_LABS),$(eval $(BUILD)/labs/$(l)/link-profile.rsp: \
-	$(BUILD)/labs/$(l)/tests/profile_$(l).o))
-$(foreach l,$(PROFILE_LABS),$(eval $(BUILD)/labs/$(l)/link-trace.rsp: \
-	$(BUILD)/emu/labs/$(l)/tests/profile_$(l).o))
-
-$(foreach l,$(BENCH_LABS),$(eval $(BUILD)/labs/$(l)/link-bench.rsp: \
-	$(BUILD)/labs/$(l)/tests/bench_$(l).o $(call ref_objs,$(l)) labs/$(l)/lab.conf))
-
-$(PROBE): labs/common/probe.cu | $(DEPS_OK)
+$(PROBE): labs/common/probe.cu $(FLAGS_DIR)/nvcc | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) NVCC $<
 	$(Q)mkdir -p $(@D)
@@ -311,10 +326,7 @@ $(BUILD)/labs/%/link.rsp: $(COMMON_OBJS) Makefile | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' $(abspath $(COMMON_OBJS) $(call lab_objs,$*)) $(HARNESS_LIBS) > $@
 
-# lab_objs needs the lab name, so each response file lists its objects here.
-$(foreach l,$(LABS),$(eval $(BUILD)/labs/$(l)/link.rsp: $(call lab_objs,$(l))))
-
-$(TOOLCHAIN): Makefile | $(DEPS_OK)
+$(TOOLCHAIN): Makefile $(FLAGS_DIR)/nvcc $(FLAGS_DIR)/emucxx | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) GEN $@
 	$(Q)mkdir -p $(@D)
@@ -326,34 +338,30 @@ $(TOOLCHAIN): Makefile | $(DEPS_OK)
 		'emu_trace_cxxflags = $(EMU_CXXFLAGS) $(EMU_TRACE_FLAGS)') > $@
 
 # --- the emulated harnesses
-$(BUILD)/emu/runtime.o: $(EMU_DIR)/runtime.cc | $(DEPS_OK)
+$(BUILD)/emu/runtime.o: $(EMU_DIR)/runtime.cc $(FLAGS_DIR)/emurt | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) CXX $<
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CXX) -std=c++17 -O2 -g -pthread -Wall -Wextra -Wno-unused-parameter \
-		-I$(CUDA_ROOT)/include -I$(EMU_DIR) -MMD -MP -c $< -o $@
+	$(Q)$(CXX) $(EMU_RT_FLAGS) -O2 -c $< -o $@
 
-$(BUILD)/emu/runtime-asan.o: $(EMU_DIR)/runtime.cc | $(DEPS_OK)
+$(BUILD)/emu/runtime-asan.o: $(EMU_DIR)/runtime.cc $(FLAGS_DIR)/emurt | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) CXX $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CXX) -std=c++17 -O1 -g -pthread -Wall -Wextra -Wno-unused-parameter \
-		-DCUDAEMU_ASAN -DCUDAEMU_SERIAL_SHARED -fno-omit-frame-pointer \
-		-I$(CUDA_ROOT)/include -I$(EMU_DIR) -MMD -MP -c $< -o $@
+	$(Q)$(CXX) $(EMU_RT_FLAGS) $(EMU_RT_ASAN_FLAGS) -c $< -o $@
 
-$(BUILD)/emu/runtime-trace.o: $(EMU_DIR)/runtime.cc | $(DEPS_OK)
+$(BUILD)/emu/runtime-trace.o: $(EMU_DIR)/runtime.cc $(FLAGS_DIR)/emurt | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) CXX $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CXX) -std=c++17 -O2 -g -pthread -Wall -Wextra -Wno-unused-parameter -DCUDAEMU_TRACE \
-		-I$(CUDA_ROOT)/include -I$(EMU_DIR) -MMD -MP -c $< -o $@
+	$(Q)$(CXX) $(EMU_RT_FLAGS) $(EMU_RT_TRACE_FLAGS) -c $< -o $@
 
-$(BUILD)/emu/switch_x86_64.o: $(EMU_DIR)/switch_x86_64.S
+$(BUILD)/emu/switch_x86_64.o: $(EMU_DIR)/switch_x86_64.S $(FLAGS_DIR)/emurt
 	$(quiet) AS $<
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -c $< -o $@
 
-$(BUILD)/emu/labs/%.o: labs/%.cu | $(DEPS_OK)
+$(BUILD)/emu/labs/%.o: labs/%.cu $(FLAGS_DIR)/emucxx | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) EMUCXX $<
 	$(Q)mkdir -p $(@D)
@@ -372,8 +380,25 @@ $(BUILD)/labs/%/link-asan.rsp: $(EMU_COMMON_OBJS) $(EMU_ASAN_RUNTIME) Makefile |
 	$(Q)printf '%s\n' $(abspath $(EMU_COMMON_OBJS) $(call emu_lab_objs,$*) $(EMU_ASAN_RUNTIME)) \
 		-fsanitize=address $(EMU_LIBS) > $@
 
-$(foreach l,$(LABS),$(eval $(BUILD)/labs/$(l)/link-emu.rsp: $(call emu_lab_objs,$(l))))
-$(foreach l,$(LABS),$(eval $(BUILD)/labs/$(l)/link-asan.rsp: $(call emu_lab_objs,$(l))))
+# --- per lab: what a lab's targets are made of, which only its name can say
+# (a pattern rule's stem cannot reach into a list).
+define lab_rules
+$(BUILD)/labs/$(1)/link.rsp: $(call lab_objs,$(1))
+$(BUILD)/labs/$(1)/link-emu.rsp $(BUILD)/labs/$(1)/link-asan.rsp: $(call emu_lab_objs,$(1))
+ifneq ($(filter $(1),$(BENCH_LABS)),)
+$(BUILD)/labs/$(1)/link-bench.rsp: $(BUILD)/labs/$(1)/tests/bench_$(1).o $(call ref_objs,$(1)) \
+	labs/$(1)/lab.conf
+endif
+ifneq ($(filter $(1),$(PROFILE_LABS)),)
+$(BUILD)/labs/$(1)/link-profile.rsp: $(BUILD)/labs/$(1)/tests/profile_$(1).o
+$(BUILD)/labs/$(1)/link-trace.rsp: $(BUILD)/emu/labs/$(1)/tests/profile_$(1).o
+endif
+ifneq ($(filter $(1),$(QUESTION_LABS)),)
+# the sheet checks every answer against the reference calculator, linked in
+$(BUILD)/labs/$(1)/questions: $(BUILD)/labs/$(1)/tests/questions_$(1).o $(call ref_objs,$(1))
+endif
+endef
+$(foreach l,$(LABS),$(eval $(call lab_rules,$(l))))
 
 .SECONDARY:
 
