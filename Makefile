@@ -167,7 +167,8 @@ help:
 	@echo '  make clean           remove build/'
 	@echo '  make format          clang-format the C sources'
 	@echo 'variables: LAB, SUB, V=1 (full commands), BUILD=dir, NVCC=path, CUDA_ARCHS="75 80 ...",'
-	@echo '           LANES=N (make check-gpu: grade the fixtures with --lanes N)'
+	@echo '           LANES=N (make check-gpu: grade the fixtures with --lanes N),'
+	@echo '           JOBS=N (make check-gpu: grade N fixtures at once; 1: one after another)'
 	@echo 'labs: $(LABS)'
 
 # `make deps` always checks; builds check once, then when the list changes.
@@ -218,9 +219,10 @@ check-shell: project-tests all
 	$(Q)grader/t/run-tests.sh --cpu
 
 OCC_DEVICE_CHECK := $(BUILD)/t/occupancy-device-check
-# LANES=N grades the fixtures with --lanes N (default: the grader's)
+# LANES=N grades the fixtures with --lanes N, JOBS=N N of them at once (a lab's
+# fixtures are graded as a class; default: the grader's)
 check-gpu: project-tests all $(BENCH_SELFTEST) $(OCC_DEVICE_CHECK)
-	$(Q)CUDALAB_TEST_LANES='$(LANES)' grader/t/run-tests.sh --gpu
+	$(Q)CUDALAB_TEST_LANES='$(LANES)' CUDALAB_TEST_JOBS='$(JOBS)' grader/t/run-tests.sh --gpu
 
 $(BUILD)/labs/%/questions: | $(DEPS_OK)
 	$(quiet) LD $@

@@ -100,9 +100,17 @@ grade_fixture() {
 	echo $? >"$json.exit"
 }
 
+# exit_code_of JSON: the exit code of the grading that wrote JSON: the
+# command's (JSON.exit, grade_fixture) where it was graded alone, else the
+# one its document holds (a class's, class_result).
+exit_code_of() {
+	if [ -f "$1.exit" ]; then cat "$1.exit"; else jq .exit_code "$1"; fi
+}
+
 # check_expect JSON EXPECT: the result matches every line of the fixture's
-# expect file. A line "sandboxed" (a fixture only the sandbox contains)
-# skips the check (77) when the run was not sandboxed.
+# expect file (exit_code_of for its exit line). A line "sandboxed" (a fixture
+# only the sandbox contains) skips the check (77) when the run was not
+# sandboxed.
 check_expect() {
 	local json=$1 expect=$2 ok=0 kind a b text got
 	[ -f "$json" ] || { say "no result document"; cat "$json.txt"; return 1; }
@@ -114,7 +122,7 @@ check_expect() {
 		case $kind in
 		'' | '#'* | sandboxed | processes-limited) continue ;;
 		exit)
-			got=$(cat "$json.exit")
+			got=$(exit_code_of "$json")
 			# an emulated run that built is never a grade: always 4
 			[ "${EXPECT_EMULATED:-}" = 1 ] && [ "$a" -le 1 ] && a=4
 			[ "$got" = "$a" ] || { say "exit code $got, expected $a"; ok=1; }
@@ -160,19 +168,111 @@ check_expect() {
 			;;
 		esac
 	done <"$expect" >"$json.findings"
-	[ $ok -eq 0 ] || { head -8 "$json.txt"; sed -n '/^failures:/,$p' "$json.txt" | head -40
-		cat "$json.findings"; }
+	# the report's first lines (up to its failures) and its failures
+	[ $ok -eq 0 ] || { sed -n '/^failures:/q; p; 8q' "$json.txt"
+		sed -n '/^failures:/,$p' "$json.txt" | head -40; cat "$json.findings"; }
 	return $ok
 }
 
-# test_fixtures LAB [SUFFIX]: one test per fixture of LAB, each graded and held
-# to its expect file (EXPECT_EMULATED=1 for the emulated verdicts).
+# class_fixtures LAB: the fixture folders of LAB that are graded as a class,
+# one a line: all but those marked processes-limited, which count the
+# machine's processes while they are graded, and so are graded alone. Those
+# that pin a timeout come first: each of their timed-out tests waits out its
+# whole timeout, and a class starts its gradings in the order given, so the
+# others are graded beside them rather than after them.
+class_fixtures() {
+	local dir
+	for dir in "$T_ROOT"/reference/"$1"/fixtures/*/; do
+		dir=${dir%/}
+		grep -qx processes-limited "$dir/expect" && continue
+		awk '$3 == "timeout" { t = 1 } END { exit !t }' "$dir/expect" && echo 0 "$dir" || echo 1 "$dir"
+	done | sort -s -k1,1n | cut -d" " -f2-
+}
+
+# grade_class LAB [EXTRA ARGS]: grades the fixtures of LAB (class_fixtures)
+# as one class, as a course grades its students: one batch whose gradings
+# run side by side, each running its tests in one lane and sharing the GPU
+# with others, instead of one grading after another. Each fixture is the
+# student of its folder's name in the gradebook ./LAB-class.db; the summary
+# goes to ./LAB-class.out, the progress lines to ./LAB-class.err; returns the
+# batch's exit code. CUDALAB_TEST_JOBS=N (make check-gpu JOBS=N) grades N at
+# once, CUDALAB_TEST_LANES=N with --lanes N.
+grade_class() {
+	local lab=$1 dirs
+	shift
+	mapfile -t dirs < <(class_fixtures "$lab")
+	rm -f "$lab-class.db"*
+	"$CUDALAB" grade "$lab" "${dirs[@]}" --db "$lab-class.db" "$@" \
+		${CUDALAB_TEST_JOBS:+-j "$CUDALAB_TEST_JOBS"} \
+		${CUDALAB_TEST_LANES:+--lanes "$CUDALAB_TEST_LANES"} >"$lab-class.out" 2>"$lab-class.err"
+}
+
+# class_run LAB [NAME]: the id of NAME's latest run in the class gradebook of
+# LAB (without NAME, of anyone's); nothing when there is none.
+class_run() {
+	[ -f "$1-class.db" ] &&
+	"$CUDALAB" db show --db "$1-class.db" --lab "$1" ${2:+--student "$2"} --limit 1 |
+		awk 'NR == 2 && $1 ~ /^[0-9]+$/ { print $1 }'
+}
+
+# class_result LAB NAME JSON: fixture NAME's run in the class gradebook of
+# LAB (grade_class): its result document into JSON and, since a class keeps
+# no report, what the document says of it into JSON.txt (report_of).
+class_result() {
+	local lab=$1 name=$2 json=$3 run
+	run=$(class_run "$lab" "$name")
+	if [ -z "$run" ]; then
+		say "no run of $name in the class: its line of the summary, and the last progress lines:"
+		grep "^$name " "$lab-class.out"
+		tail -n 5 "$lab-class.err"
+		return 1
+	fi
+	rm -f "$json.exit"   # the exit code is the document's
+	"$CUDALAB" db show --db "$lab-class.db" --run "$run" >"$json" &&
+		report_of "$json" "run $run of the class" >"$json.txt"
+}
+
+# report_of JSON WHAT: the first lines and the failures of a report, from a
+# result document (check_expect shows them when a verdict is wrong).
+report_of() {
+	jq -r --arg what "$2" '
+		"\(.lab)/\(.student) (\($what)): \(.status), \(.score)/\(.max_score), exit \(.exit_code), mode \(.mode)",
+		"submission  \(.submission) (\([.files[] | "\(.name), \(.bytes) bytes"] | join("; ")))",
+		"build       \(.build.status) (\(.build.seconds * 10 | round / 10) s)",
+		(.build.message // empty | split("\n")[] | "  \(.)"),
+		"gpu         \(if .gpu.available then .gpu.name else "none: \(.gpu.reason // "?")" end)",
+		"sandbox     \(.sandbox.kind // "?")\(if .sandbox.reason then ": \(.sandbox.reason)" else "" end)",
+		(.status_reason // empty | "status      \(.)"),
+		([.tests[] | select(.status != "pass" and .status != "not-run")] |
+			if length == 0 then empty else "", "failures:", (.[] |
+				"  \(.part) \(.name) (\(.status)):",
+				((.message // "(no message)") | split("\n")[] | "    \(.)")) end)
+	' "$1"
+}
+
+# test_fixtures LAB [SUFFIX [CLASS ARGS]]: the fixtures of LAB graded as a
+# class (grade_class LAB CLASS ARGS), then one test per fixture, its result
+# held to its expect file (EXPECT_EMULATED=1 for the emulated verdicts).
+# Graded alone instead: the fixtures marked processes-limited, their
+# processes counted; and those of a lab with per-student questions, whose
+# answers are for the student grade_fixture names (fixture-NAME), not for
+# the folder's name a class would grade them under.
 test_fixtures() {
-	local lab=$1 suffix=${2:-} dir
+	local lab=$1 suffix=${2:-} dir name args= class=1
+	shift $(($# < 2 ? $# : 2))
+	[ $# -eq 0 ] || args=$(printf ' %q' "$@")
+	"$CUDALAB" questions "$lab" --student fixture >/dev/null 2>&1 && class=
+	[ -z "$class" ] || test_expect_success "the $lab fixtures are graded as a class$suffix, each stored" '
+		grade_class "'"$lab"'"'"$args"'; rc=$?
+		cat "'"$lab"'-class.out"
+		[ $rc = 0 ] || { say "exit code $rc:"; tail -n 20 "'"$lab"'-class.err"; false; } &&
+		grep -q "^$(class_fixtures "'"$lab"'" | wc -l) graded;" "'"$lab"'-class.out"
+	'
 	for dir in "$T_ROOT"/reference/"$lab"/fixtures/*/; do
 		dir=${dir%/}
+		name=$(basename "$dir")
 		if grep -qx processes-limited "$dir/expect"; then
-			test_expect_success "$lab/$(basename "$dir") gets its verdict$suffix, held to the process limit" '
+			test_expect_success "$lab/$name gets its verdict$suffix, held to the process limit" '
 				processes_limited "'"$lab"'" &&
 				peak_processes grade_fixture "'"$dir"'" r.json &&
 				check_expect r.json "'"$dir"'/expect" &&
@@ -180,18 +280,30 @@ test_fixtures() {
 				say "at most $(cat peak) processes more than before (limit $limit)" &&
 				[ "$(cat peak)" -le $((limit + 64)) ]
 			'
-			continue
+		elif [ -z "$class" ]; then
+			test_expect_success "$lab/$name gets its verdict$suffix" '
+				grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
+			'
+		else
+			test_expect_success "$lab/$name gets its verdict$suffix" '
+				class_result "'"$lab"'" "'"$name"'" r.json && check_expect r.json "'"$dir"'/expect"
+			'
 		fi
-		test_expect_success "$lab/$(basename "$dir") gets its verdict$suffix" '
-			grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
-		'
 	done
 }
 
 # processes_limited LAB: exits 77 (skip) unless the grader holds the programs
 # of a LAB grading to a process limit here; a fork bomb never runs without one.
+# Any grading of the lab on this machine says: one of its class
+# (grade_class), else the reference's, graded for it.
 processes_limited() {
-	grade_fixture "$T_ROOT/reference/$1" limits.json
+	local run
+	run=$(class_run "$1")
+	if [ -n "$run" ]; then
+		"$CUDALAB" db show --db "$1-class.db" --run "$run" >limits.json
+	else
+		grade_fixture "$T_ROOT/reference/$1" limits.json
+	fi
 	[ "$(jq '.sandbox.processes.limit // 0' limits.json)" -gt 0 ] || {
 		say "no process limit here: $(jq -r '.sandbox.processes.reason // "?"' limits.json)"
 		exit 77

@@ -1,6 +1,7 @@
 #!/bin/bash
-# On a GPU: every fixture under reference/matmul/fixtures gets exactly the
-# verdict its expect file pins.
+# On a GPU: every fixture under reference/matmul/fixtures, graded as a class
+# (side by side, sharing the GPU, as a course grades its students), gets
+# exactly the verdict its expect file pins: the one it gets graded alone.
 . "$(dirname "$0")/lib.sh"
 require_gpu
 

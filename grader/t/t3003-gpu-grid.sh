@@ -1,6 +1,7 @@
 #!/bin/bash
 # On a GPU: the grid lab's reference scores full marks, the stub zero with a
-# message on every test, and every grid fixture gets its pinned verdict.
+# message on every test, and every grid fixture gets its pinned verdict, the
+# fixtures graded as a class (the fork bomb alone, its processes counted).
 . "$(dirname "$0")/lib.sh"
 require_gpu
 

@@ -37,5 +37,5 @@ test_expect_success 'the trace counts the sectors per request that Nsight Comput
 	grep -q "^memory requests, 32-byte sectors per warp-wide request (the emulator.s trace):" r.json.txt
 '
 export EXPECT_EMULATED=1
-test_fixtures coalescing " emulated"
+test_fixtures coalescing " emulated" --emulate -j 2
 test_done
