@@ -48,10 +48,10 @@ test_expect_success 'a fresh copy builds, and make test grades the stub and then
 	grep -q "score       0 / 43" stub.txt || { cat stub.txt; exit 1; } &&
 	cp "$T_ROOT/reference/grid/grid.cu" "$T_ROOT/reference/grid/answers.txt" grid/ &&
 	{ build/bin/cudalab test grid --no-db --json r.json -q >/dev/null; [ $? = 4 ]; } &&
-	jq -e ".score == 43 and .max_score == 43" r.json >/dev/null &&
-	{ build/bin/cudalab test matmul --sub "$T_ROOT/reference/matmul" --no-db --json m.json -q >/dev/null; [ $? = 4 ]; } &&
-	jq -e "[.tests[] | select(.kind == \"correctness\" and .status != \"pass\")] | length == 0" m.json >/dev/null
+	jq -e ".score == 43 and .max_score == 43" r.json >/dev/null
 '
+# the matmul solution (its timing driver linked with the reference's objects
+# as the handout has them) is graded once, by ci/grade-push.sh below
 test_expect_success 'ci/grade-push.sh: a solution passes with timing not run, a summary and JUnit' '
 	cd copy && cp "$T_ROOT/reference/grid/grid.cu" "$T_ROOT/reference/grid/answers.txt" grid/ &&
 	cp "$T_ROOT/reference/matmul/matmul.cu" matmul/ &&
@@ -59,6 +59,8 @@ test_expect_success 'ci/grade-push.sh: a solution passes with timing not run, a 
 	grep -q "^| grid | 43/43 | ok | CPU emulator (provisional) | no points lost |$" step.md &&
 	grep -q "^| matmul | 50/50 (+10 bonus) | ok | CPU emulator (provisional) | no points lost; 5 not run here" step.md &&
 	grep -q "^| k1 | time@1024 | not-run | 0/2.5 |$" step.md &&
+	jq -e ".exit_code == 4 and ([.tests[] | select(.kind == \"correctness\" and .status != \"pass\")] |
+		length == 0)" cudalab-results/matmul.json >/dev/null &&
 	for l in grid matmul; do
 		xmllint --noout cudalab-results/junit-$l.xml && jq -e ".student == \"ada\"" cudalab-results/$l.json >/dev/null || exit 1
 	done &&
