@@ -141,30 +141,26 @@ check_expect() {
 				{ say "build log lacks '$text'"; ok=1; }
 			;;
 		*)
-			local part=$kind name=$a status=$b
-			local sel=".tests[] | select(.part == \"$part\")"
-			# emulated, a timed kernel of a built submission is never run
-			if [ "${EXPECT_EMULATED:-}" = 1 ] && [ "$name" != '*' ] &&
-				[ "$(jq -r "$sel | select(.name == \"$name\") | .kind" "$json")" = timing ] &&
-				[ "$(jq -r .build.status "$json")" = ok ]; then
-				status=not-run text="timing needs a GPU"
-			fi
-			# '*' is every correctness test of the part; timed kernels are named
-			if [ "$name" = '*' ]; then
-				sel="$sel | select(.kind == \"correctness\")"
-			else
-				sel="$sel | select(.name == \"$name\")"
-			fi
-			local n
-			n=$(jq "[$sel] | length" "$json")
-			[ "$n" -gt 0 ] || { say "no test $part/$name"; ok=1; continue; }
-			local wrong
-			wrong=$(jq -r "$sel | select(.status != \"$status\") | \"\(.part)/\(.name) is \(.status), expected $status: \(.message)\"" "$json")
-			[ -z "$wrong" ] || { say "$wrong"; ok=1; }
-			if [ -n "$text" ]; then
-				wrong=$(jq -r --arg t "$text" "$sel | select((.message // \"\") | contains(\$t) | not) | \"\(.part)/\(.name) message lacks '\(\$t)': \(.message)\"" "$json")
-				[ -z "$wrong" ] || { say "$wrong"; ok=1; }
-			fi
+			# PART TEST STATUS [TEXT], in one jq: the tests named ('*' is
+			# every correctness test of the part; timed kernels are named),
+			# then what of them is not as expected
+			got=$(jq -r --arg part "$kind" --arg name "$a" --arg status "$b" --arg text "$text" \
+				--arg emulated "${EXPECT_EMULATED:-}" '
+				[.tests[] | select(.part == $part)] as $in |
+				# emulated, a timed kernel of a built submission is never run
+				(if $emulated == "1" and $name != "*" and .build.status == "ok" and
+					[$in[] | select(.name == $name) | .kind] == ["timing"]
+				then ["not-run", "timing needs a GPU"] else [$status, $text] end) as [$status, $text] |
+				[$in[] | if $name == "*" then select(.kind == "correctness") else select(.name == $name) end]
+				as $sel |
+				if $sel == [] then "no test \($part)/\($name)" else
+					($sel[] | select(.status != $status) |
+						"\(.part)/\(.name) is \(.status), expected \($status): \(.message)"),
+					(if $text == "" then empty else $sel[] |
+						select((.message // "") | contains($text) | not) |
+						"\(.part)/\(.name) message lacks '"'"'\($text)'"'"': \(.message)" end)
+				end' "$json")
+			[ -z "$got" ] || { say "$got"; ok=1; }
 			;;
 		esac
 	done <"$expect" >"$json.findings"
