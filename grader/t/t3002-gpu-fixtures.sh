@@ -2,6 +2,7 @@
 # On a GPU: every fixture under reference/matmul/fixtures, graded as a class
 # (side by side, sharing the GPU, as a course grades its students), gets
 # exactly the verdict its expect file pins: the one it gets graded alone.
+# beside-others: its GPU work is cudalab gradings, under their GPU locks
 . "$(dirname "$0")/lib.sh"
 require_gpu
 

@@ -2,6 +2,7 @@
 # On a GPU: the grid lab's reference scores full marks, the stub zero with a
 # message on every test, and every grid fixture gets its pinned verdict, the
 # fixtures graded as a class (the fork bomb alone, its processes counted).
+# beside-others: its GPU work is cudalab gradings, under their GPU locks
 . "$(dirname "$0")/lib.sh"
 require_gpu
 

@@ -4,6 +4,7 @@
 # timing ratios near 1 (each timing phase has the GPU to itself), every
 # fixture in the class gets the build and status its expect file pins, and
 # every run is stored.
+# beside-others: its GPU work is cudalab gradings, under their GPU locks
 . "$(dirname "$0")/lib.sh"
 require_gpu
 

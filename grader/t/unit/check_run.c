@@ -217,6 +217,28 @@ START_TEST(test_gpulock_shares_and_excludes)
 	ck_assert_msg(!child_gets(false), "a second grading took the GPU's only slot");
 	gpulock_release(slot);
 	ck_assert(child_gets(false));
+
+	/* of two slots, one held for good (a hanging submission's) and one held by a
+	 * grading that ends: a waiting grading gets the one that frees */
+	int held = gpulock_slot("u", 2), other;
+	ck_assert(held >= 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		other = gpulock_slot("u", 2);
+		usleep(300 * 1000);
+		_exit(other >= 0 ? 0 : 1);
+	}
+	usleep(100 * 1000);
+	double t0 = now_seconds();
+	other = gpulock_slot("u", 2);
+	ck_assert(other >= 0);
+	ck_assert_msg(now_seconds() - t0 < 2, "waited %.1f s for the slot that freed",
+		      now_seconds() - t0);
+	int st;
+	waitpid(pid, &st, 0);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	gpulock_release(other);
+	gpulock_release(held);
 	unsetenv("CUDALAB_LOCK_DIR");
 	remove_tree(dir);
 	free(dir);
