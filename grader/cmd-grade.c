@@ -131,7 +131,8 @@ static void usage(FILE *out)
 		"  -j, --jobs N   gradings at once (default: one per CPU)\n"
 		"  --gpus LIST    the GPUs to use, as CUDA_VISIBLE_DEVICES names them, \"0,1\"\n"
 		"                 (default: every GPU of the machine)\n"
-		"  --slots N      gradings whose tests share one GPU at once (default 4)\n"
+		"  --slots N      gradings whose tests share one GPU at once (default 4; for one\n"
+		"                 submission too: the most it runs its tests beside)\n"
 		"  --resume       skip submissions whose files the gradebook already holds a run of\n"
 		"                 for this lab version\n"
 		"  --times FILE   when each student submitted, for the lab's deadline: CSV lines\n"
@@ -176,7 +177,7 @@ int cmd_grade(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			*(c == 'j' ? &bo.jobs : &go.gpu_slots) = positive_option(optarg);
-			batch_option = true;
+			batch_option |= c == 'j';   /* slots are every GPU grading's, one's too */
 			break;
 		case 'G':
 			batch_parse_gpus(optarg, &bo.gpus);

@@ -89,13 +89,22 @@ lab_of() {
 	echo "${lab:-matmul}"
 }
 
+# test_slots: on a GPU, where the scripts that grade run side by side
+# (run-tests.sh), "--slots 8" for every grading: eight gradings' tests share
+# the GPU at once, so the fixtures that hang, each holding a slot for its
+# timeouts, leave room for the rest. Every grading asks for the same number,
+# or the ones asking for fewer wait behind the others on the first slots.
+test_slots() {
+	[ "${CUDALAB_TEST_MODE:-cpu}" != gpu ] || echo --slots 8
+}
+
 # grade_fixture DIR JSON [EXTRA ARGS]: grades DIR (for the lab its path names),
 # keeps its exit code in JSON.exit. With CUDALAB_TEST_LANES set (make
 # check-gpu LANES=N), with --lanes N.
 grade_fixture() {
 	local dir=$1 json=$2
 	shift 2
-	"$CUDALAB" grade "$(lab_of "$dir")" "$dir" --student "fixture-$(basename "$dir")" -q \
+	"$CUDALAB" grade "$(lab_of "$dir")" "$dir" --student "fixture-$(basename "$dir")" -q $(test_slots) \
 		--json "$json" ${CUDALAB_TEST_LANES:+--lanes "$CUDALAB_TEST_LANES"} "$@" >"$json.txt" 2>&1
 	echo $? >"$json.exit"
 }
@@ -198,9 +207,7 @@ grade_class() {
 	shift
 	mapfile -t dirs < <(class_fixtures "$lab")
 	rm -f "$lab-class.db"*
-	# on a GPU, eight gradings' tests at once: the fixtures that hang hold a
-	# slot for their timeouts, and the scripts' classes run side by side
-	[ "${CUDALAB_TEST_MODE:-cpu}" = gpu ] && set -- --slots 8 "$@"
+	set -- $(test_slots) "$@"
 	"$CUDALAB" grade "$lab" "${dirs[@]}" --db "$lab-class.db" "$@" \
 		${CUDALAB_TEST_JOBS:+-j "$CUDALAB_TEST_JOBS"} \
 		${CUDALAB_TEST_LANES:+--lanes "$CUDALAB_TEST_LANES"} >"$lab-class.out" 2>"$lab-class.err"

@@ -16,7 +16,7 @@ test_expect_success 'a class of reference copies and fixtures, graded at once' '
 	for i in 1 2 3 4 5 6; do
 		mkdir class/ref$i && cp "$T_ROOT/reference/matmul/matmul.cu" class/ref$i/ || exit 1
 	done &&
-	"$CUDALAB" grade matmul class -j 8 >out 2>err; rc=$?
+	"$CUDALAB" grade matmul class -j 8 $(test_slots) >out 2>err; rc=$?
 	cat out && [ $rc = 0 ] &&
 	[ "$(grep -c "62.5/50 *complete *ok *gpu" out)" = 6 ] &&
 	grep -q "^defines-main .*not-built *audit-failed" out &&
