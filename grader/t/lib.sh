@@ -268,7 +268,7 @@ test_fixtures() {
 	shift $(($# < 2 ? $# : 2))
 	[ $# -eq 0 ] || args=$(printf ' %q' "$@")
 	"$CUDALAB" questions "$lab" --student fixture >/dev/null 2>&1 && class=
-	[ -z "$class" ] || test_expect_success "the $lab fixtures are graded as a class$suffix, each stored" '
+	[ -z "$class" ] || test_expect_success "the $lab fixtures are graded$suffix as a class, each stored" '
 		grade_class "'"$lab"'"'"$args"'; rc=$?
 		cat "'"$lab"'-class.out"
 		[ $rc = 0 ] || { say "exit code $rc:"; tail -n 20 "'"$lab"'-class.err"; false; } &&
