@@ -150,16 +150,22 @@ allocation *find_near(const void *p)
 }
 
 /*
- * What cudaMalloc may hand out in all: the emulated H100's memory, but never
- * more than a quarter of the host's, since every byte is the host's and is
- * written at once (poisoned); a submission that takes all it can must get
- * cudaErrorMemoryAllocation, not the host's out-of-memory killer.
+ * What cudaMalloc may hand out in all: at most EMU_CAPACITY, and never more
+ * than a quarter of the host's memory. Every byte is the host's and is
+ * written at once (poisoned): a submission that takes all it can must get
+ * cudaErrorMemoryAllocation quickly, not the host's out-of-memory killer,
+ * nor minutes of page faults on a busy machine grading several at once (a
+ * quarter of a 24 GiB host took a test near its time limit there). The
+ * labs' emulated tests use a few MiB.
  */
+#define EMU_CAPACITY ((size_t)2 << 30)
+
 size_t device_capacity(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES);
 	size_t host = pages > 0 ? (size_t)pages * page() / 4 : total_memory;
-	return host < total_memory ? host : total_memory;
+	size_t cap = host < total_memory ? host : total_memory;
+	return cap < EMU_CAPACITY ? cap : EMU_CAPACITY;
 }
 
 cudaError_t device_alloc(void **p, size_t n, bool managed)
