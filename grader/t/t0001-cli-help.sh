@@ -1,5 +1,6 @@
 #!/bin/bash
 # Every command answers -h, and the command line refuses what it cannot do.
+# beside-others: it times nothing, and grades only through cudalab
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'cudalab -h lists the commands' '

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Intake refuses what a submission must not be, with a clear message and
 # exit 3, and the refusal is recorded like any other run.
+# beside-others: it times nothing, and grades only through cudalab
 . "$(dirname "$0")/lib.sh"
 
 refused() {  # refused DIR TEXT

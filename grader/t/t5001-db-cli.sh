@@ -1,5 +1,6 @@
 #!/bin/bash
 # The gradebook from the command line: init, runs appended on regrade, show.
+# beside-others: it times nothing, and grades only through cudalab
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'db init creates a gradebook at the latest schema version (6)' '

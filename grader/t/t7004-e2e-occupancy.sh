@@ -2,6 +2,7 @@
 # The occupancy lab needs no GPU: with or without one, its tests run natively
 # on the CPU and the result is a grade (mode cpu, complete). The reference
 # scores full marks, the stub zero, and every fixture gets its pinned verdict.
+# beside-others: it times nothing, and grades only through cudalab
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'the occupancy reference gets full marks on the CPU: a grade (exit 0)' '
