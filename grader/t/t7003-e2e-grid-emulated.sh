@@ -25,6 +25,16 @@ export EXPECT_EMULATED=1
 # three at once: two of the fixtures spend a minute each waiting out timeouts
 # (one of them asleep), and the third grading keeps a CPU busy meanwhile
 test_fixtures grid " emulated" --emulate -j 3
+# Emulated, a test's time runs while it sleeps, not only while it computes:
+# one that sleeps forever is ended after its limit (30 s), by its clock, not
+# by the wall-clock backstop (4 times that), however busy the machine is.
+test_expect_success 'a test that sleeps forever is ended after its limit, not the backstop' '
+	[ -r /proc/self/schedstat ] || { echo "no schedstat here: sleeps meet the backstop"; exit 77; }
+	grade_fixture "$T_ROOT/reference/grid/fixtures/sleeps-forever" sleeps.json &&
+	[ "$(jq -r "[.tests[] | select(.part == \"picture\") | .status] | unique | join(\" \")" sleeps.json)" = timeout ] &&
+	jq -e ".phases.tests < 60" sleeps.json >/dev/null || {
+		jq -c "{tests: .phases.tests}" sleeps.json; false; }
+'
 test_expect_success 'after the hostile fixtures, the reference still grades as before' '
 	grade_fixture "$T_ROOT/reference/grid" again.json &&
 	[ "$(cat again.json.exit)" = 4 ] && [ "$(jq .score again.json)" = 43 ]

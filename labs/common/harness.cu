@@ -4,7 +4,7 @@
  * Owns: argument and seed parsing, the CPU-side setup, and running the
  * tests in processes of their own, in parallel, each test writing Check's
  * XML log for the grader to read: in lanes (below), and alone for a verdict
- * a lane cannot give.
+ * a lane cannot give; and the clock each test's time limit is kept by.
  *
  * Must not: call CUDA. This process forks; only the lanes and the tests run
  * alone (Check's forked children) create a CUDA context.
@@ -13,7 +13,9 @@
 
 #include <math.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,19 +172,20 @@ static int read_seed(uint64_t *seed)
 
 /*
  * Runs the tests of one part in this process, or only the test `only`:
- * Check forks each, with its part's timeout, or, with fork_status
- * CK_NOFORK, runs it right here, in the context earlier tests of this
- * process made. The log goes to xml; with none, Check's verbose report goes
- * to standard output. Returns 1 when a test did not pass.
+ * Check forks each, ending one that runs `limit` seconds (wall time), or,
+ * with fork_status CK_NOFORK, runs it right here, in the context earlier
+ * tests of this process made. The log goes to xml; with none, Check's
+ * verbose report goes to standard output. Returns 1 when a test did not
+ * pass.
  */
 static int run_part(const struct cl_lab *lab, const struct part_opts *p, const TTest *only,
-		    enum fork_status fork_status, const char *xml)
+		    enum fork_status fork_status, const char *xml, double limit)
 {
 	Suite *s = suite_create(lab->name);
 	TCase *tc = tcase_create(p->name);
 	int failed;
 
-	tcase_set_timeout(tc, p->timeout);
+	tcase_set_timeout(tc, limit);
 	if (xml && only) {
 		done_test = only->name;
 		tcase_add_checked_fixture(tc, NULL, test_done);
@@ -218,6 +221,195 @@ static int reap_status(int st, int status)
 	return status;
 }
 
+/* ------------------------------------------------------------ test clocks */
+
+/*
+ * How much of its part's time limit a test has used. On a GPU, its wall
+ * time: the work is the GPU's, which other programs on the machine hardly
+ * slow. On the emulator the work is all the CPU's, and a machine busy with
+ * other work stretches a test's wall time by however busy it is: enough
+ * for a correct test to run out of time on a loaded CI runner. There a
+ * test keeps its own time, which runs
+ *  - at the wall clock's pace while it sleeps or gets the CPU it wants, up
+ *    to one CPU (the harness runs no more processes at once than there are
+ *    CPUs; with more than 16 CPUs a test has more than one, and its clock
+ *    runs at the wall's pace until it gets less than one);
+ *  - slower, in proportion, while it waits for a CPU.
+ * So on an idle machine a test that spins or sleeps forever runs out of
+ * time after its limit, as by the wall clock, while a correct test on a
+ * busy one uses about what it uses on an idle one.
+ *
+ * Its clock is read every CLOCK_PERIOD seconds. Over an interval of dt
+ * seconds the test's process got `cpu` seconds of CPU (its CPU clock, with
+ * the threads that ended) and its threads waited `waited` seconds for a CPU
+ * (each thread's schedstat). It wanted a CPU for want = min(dt, cpu +
+ * waited) seconds of dt (as if one thread at a time wanted one: more at
+ * once only make want, and so the clock, smaller) and slept the rest: the
+ * clock moves dt - want + min(cpu, want). The waits of a thread that
+ * starts and ends between two readings are missed, which makes the clock
+ * run a little fast under load (the emulator's workers live as long as a
+ * launch). Where the waits cannot be read, want is dt: the clock is the
+ * CPU time the test got, and one that sleeps is ended by the wall-clock
+ * backstop alone.
+ *
+ * The backstop, WALL_FACTOR times the limit of wall time, ends a test
+ * whatever its clock says: a sleeper where the waits cannot be read, and
+ * any test on a machine so loaded that its time would stretch without end.
+ */
+#ifdef CUDAEMU
+static const bool cpu_bound = true;    /* the emulated build */
+#else
+static const bool cpu_bound = false;
+#endif
+#define CLOCK_PERIOD 0.1
+#define WALL_FACTOR 4
+#define CLOCK_THREADS 260   /* the emulator's workers (at most 256), and the test's own */
+
+struct thread_wait {
+	pid_t tid;
+	double waited;      /* seconds it waited for a CPU, in all */
+};
+
+struct test_clock {
+	pid_t parent;       /* the process whose only child runs the test */
+	pid_t pid;          /* that child, once seen; 0 before */
+	double started;     /* CLOCK_MONOTONIC seconds */
+	double at;          /* when the clock was last read */
+	double used;        /* seconds of its limit used, at `at` */
+	double cpu;         /* its process's CPU seconds, at `at` */
+	int nthreads;       /* its threads, at `at` */
+	struct thread_wait th[CLOCK_THREADS];
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* How long a test may run in wall time, for a part's limit. */
+static double wall_limit(double limit)
+{
+	return cpu_bound ? WALL_FACTOR * limit : limit;
+}
+
+/* Reads a small file of /proc into buf; false when it cannot. */
+static bool read_proc(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	while ((n = read(fd, buf, len - 1)) < 0 && errno == EINTR)
+		;
+	close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+/*
+ * The child of process parent (a lane's waiting parent, or the runner of a
+ * test run alone: each has only the one), or 0 when it has none or the
+ * kernel does not list children (CONFIG_PROC_CHILDREN).
+ */
+static pid_t only_child(pid_t parent)
+{
+	char path[64], buf[256];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
+	return read_proc(path, buf, sizeof(buf)) ? (pid_t)atoi(buf) : 0;
+}
+
+/*
+ * Adds to *waited the seconds each thread of c's process waited for a CPU
+ * since the last reading (all a thread waited, for one not seen before),
+ * and keeps what each has waited now. -1 when no thread's wait could be
+ * read, or the kernel keeps none.
+ */
+static int read_waits(struct test_clock *c, double *waited)
+{
+	char path[64], buf[128];
+	struct thread_wait seen[CLOCK_THREADS];
+	struct dirent *e;
+	int nseen = 0;
+	bool any = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)c->pid);
+	if (!(d = opendir(path)))
+		return -1;
+	while ((e = readdir(d))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		unsigned long long ran, ns, slices;
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)c->pid, (int)tid);
+		if (!read_proc(path, buf, sizeof(buf)) ||
+		    sscanf(buf, "%llu %llu %llu", &ran, &ns, &slices) != 3)
+			continue;   /* it ended since the listing, or there is no schedstat */
+		/* a kernel that keeps no waits (older ones without schedstats or
+		 * delay accounting) shows no time slices either */
+		any |= slices > 0;
+		double w = ns * 1e-9, before = 0;
+		for (int i = 0; i < c->nthreads; i++)
+			if (c->th[i].tid == tid)
+				before = c->th[i].waited;
+		*waited += w > before ? w - before : 0;
+		if (nseen < CLOCK_THREADS)
+			seen[nseen++] = (struct thread_wait){tid, w};
+	}
+	closedir(d);
+	memcpy(c->th, seen, nseen * sizeof(seen[0]));
+	c->nthreads = nseen;
+	return any ? 0 : -1;
+}
+
+/* Starts the clock of a test that the only child of `parent` runs. */
+static void clock_start(struct test_clock *c, pid_t parent)
+{
+	c->parent = parent;
+	c->pid = 0;
+	c->started = c->at = now_s();
+	c->used = c->cpu = 0;
+	c->nthreads = 0;
+}
+
+/* The seconds of its limit the test has used (see above). */
+static double clock_used(struct test_clock *c)
+{
+	double now = now_s(), dt = now - c->at, waited = 0;
+	struct timespec ts;
+	clockid_t id;
+
+	if (!cpu_bound)
+		return now - c->started;
+	if (dt < CLOCK_PERIOD)
+		return c->used;
+	c->at = now;
+	pid_t pid = only_child(c->parent);
+	if (pid <= 0 || clock_getcpuclockid(pid, &id) || clock_gettime(id, &ts)) {
+		c->pid = 0;   /* not started yet, or ended: the wall's pace */
+		return c->used += dt;
+	}
+	double cpu = ts.tv_sec + ts.tv_nsec * 1e-9, got = cpu - c->cpu, want = dt;
+	c->cpu = cpu;
+	if (pid != c->pid) {
+		/* first seen: what it used before is another test's */
+		c->pid = pid;
+		c->nthreads = 0;
+		read_waits(c, &waited);
+		return c->used += dt;
+	}
+	if (!read_waits(c, &waited) && got + waited < dt)
+		want = got + waited;
+	return c->used += dt - want + (got < want ? got : want);
+}
+
 /* ------------------------------------------------------------------ lanes */
 
 /*
@@ -234,10 +426,11 @@ static int reap_status(int st, int status)
  *    test in a fresh process, as without lanes;
  *  - a lane that dies or ends during a test (a crash, exit(), its parent
  *    killed) leaves that test to be run alone, for Check's verdict;
- *  - a test that outlives its part's timeout is ended here, with its lane,
- *    and logged as Check logs a timeout. No lane starts after that: the
- *    tests left run alone, side by side, so a submission that hangs in
- *    every test costs a timeout or so, not one per test;
+ *  - a test that runs out of its part's time (on its clock, above) is
+ *    ended here, with its lane, and logged as Check logs a timeout. No
+ *    lane starts after that: the tests left run alone, side by side, so a
+ *    submission that hangs in every test costs a timeout or so, not one
+ *    per test;
  *  - a lane whose parent is killed by a signal not sent here (a test of
  *    the lane sent it) has every verdict it kept run again alone: a test
  *    can finish in the moment between its parent's death and its lane's.
@@ -266,14 +459,6 @@ struct pick {            /* a test to run, and its part */
 
 #define CL_MAX_LANES 64
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* In a lane: runs tests from the board until none are left or one fails. */
 static void lane_run(const struct cl_lab *lab, const struct pick *picks, int n,
 		     struct board *b, int slot)
@@ -290,7 +475,8 @@ static void lane_run(const struct cl_lab *lab, const struct pick *picks, int n,
 		__atomic_store_n(&b->t[j].state, T_RUNNING, __ATOMIC_SEQ_CST);
 		xml_path(xml, sizeof(xml), picks[j].test->name, ".lane");
 		xml_path(kept, sizeof(kept), picks[j].test->name, "");
-		int failed = run_part(lab, picks[j].part, picks[j].test, CK_NOFORK, xml);
+		int failed = run_part(lab, picks[j].part, picks[j].test, CK_NOFORK, xml,
+				      picks[j].part->timeout);
 		if (failed && !first) {
 			unlink(xml);
 			__atomic_store_n(&b->t[j].state, T_REDO, __ATOMIC_SEQ_CST);
@@ -364,12 +550,15 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 					       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	pid_t lane_pid[CL_MAX_LANES] = {0};
 	bool *queued = (bool *)calloc(n, 1), *alone = (bool *)calloc(n, 1);
+	bool *clocked = (bool *)calloc(n, 1);   /* its clock runs (a lane's test) */
+	pid_t *runner = (pid_t *)calloc(n, sizeof(pid_t));   /* of a test run alone */
+	struct test_clock *clocks = (struct test_clock *)calloc(n, sizeof(struct test_clock));
 	double lane_since[CL_MAX_LANES] = {0};   /* when each lane started */
 	bool lane_killed[CL_MAX_LANES] = {0};    /* ended here, for a timeout */
 	int alive = 0, running_alone = 0, started = 0, status = 0;
 	bool timed_out = false;   /* a test ran out of time: no more lanes */
 
-	if (b == MAP_FAILED || !queued || !alone) {
+	if (b == MAP_FAILED || !queued || !alone || !clocked || !runner || !clocks) {
 		perror("harness");
 		return 3;
 	}
@@ -409,10 +598,20 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 			}
 			if (pid == 0) {
 				char xml[4096];
+				/*
+				 * This process keeps the test's time by Check's timer, as
+				 * a backstop to its clock, which this harness keeps and
+				 * ends by setting that timer off early (below). One that
+				 * comes once Check is done must not end this process.
+				 */
+				signal(SIGALRM, SIG_IGN);
 				xml_path(xml, sizeof(xml), picks[j].test->name, "");
-				_exit(run_part(lab, picks[j].part, picks[j].test, CK_FORK, xml));
+				_exit(run_part(lab, picks[j].part, picks[j].test, CK_FORK, xml,
+					       wall_limit(picks[j].part->timeout)));
 			}
 			queued[j] = false;
+			runner[j] = pid;
+			clock_start(&clocks[j], pid);
 			running_alone++;
 		}
 		if (!alive && !running_alone && !waiting) {
@@ -434,6 +633,9 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 			while (slot < lanes && lane_pid[slot] != pid)
 				slot++;
 			if (slot == lanes) {
+				for (int j = 0; j < n; j++)
+					if (runner[j] == pid)
+						runner[j] = 0;
 				running_alone--;
 				status = reap_status(st, status);
 				continue;
@@ -463,12 +665,33 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 			}
 			continue;
 		}
-		double now = now_s();
 		for (int j = 0; j < n; j++) {
+			double limit = picks[j].part->timeout;
+			/*
+			 * A test run alone that ran out of its time on its clock:
+			 * its runner's Check timer goes off now (SIGALRM is how the
+			 * timer goes off), so Check ends it and logs a timeout, as
+			 * when its wall time runs out. On a GPU that timer alone
+			 * keeps its time.
+			 */
+			if (runner[j] > 0) {
+				if (cpu_bound && clock_used(&clocks[j]) > limit) {
+					kill(runner[j], SIGALRM);
+					runner[j] = -1;   /* once */
+				}
+				continue;
+			}
 			int slot = b->t[j].lane;
 			if (alone[j] || __atomic_load_n(&b->t[j].state, __ATOMIC_SEQ_CST) != T_RUNNING ||
-			    slot < 0 || slot >= lanes || !lane_pid[slot] ||
-			    now - b->t[j].start <= picks[j].part->timeout)
+			    slot < 0 || slot >= lanes || !lane_pid[slot])
+				continue;
+			if (!clocked[j]) {
+				/* seen running: its clock starts (not the lane's word for when) */
+				clock_start(&clocks[j], lane_pid[slot]);
+				clocked[j] = true;
+			}
+			if (clock_used(&clocks[j]) <= limit &&
+			    now_s() - clocks[j].started <= wall_limit(limit))
 				continue;
 			kill(-lane_pid[slot], SIGKILL);
 			lane_killed[slot] = true;
@@ -480,6 +703,9 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 	}
 	free(queued);
 	free(alone);
+	free(clocked);
+	free(runner);
+	free(clocks);
 	munmap(b, size);
 	return status;
 }
@@ -552,7 +778,7 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 	/* Without an XML directory a person is reading: one part after another. */
 	if (!xml_dir) {
 		for (size_t p = 0; p < nparts; p++)
-			status |= run_part(lab, &parts[p], NULL, CK_FORK, NULL);
+			status |= run_part(lab, &parts[p], NULL, CK_FORK, NULL, parts[p].timeout);
 		return status;
 	}
 
