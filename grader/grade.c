@@ -187,13 +187,14 @@ static int gpu_phases(const struct grading *g, const char *binary)
 	ret = testrun_tests(g, binary);
 	gpulock_release(held);
 	/*
-	 * A test that ran out of time beside other gradings may have been
-	 * slowed by them (a kernel that never ends holds the GPU for all):
-	 * its verdict is the one it gets with the GPU to itself.
+	 * A test that ran out of time or of GPU memory beside other gradings
+	 * may owe it to them (a kernel that never ends holds the GPU for all;
+	 * a submission may take all its memory): its verdict is the one it
+	 * gets with the GPU to itself.
 	 */
-	if (!ret && gpu && testrun_any_timed_out(r)) {
+	if (!ret && gpu && testrun_any_owed_to_neighbours(r)) {
 		held = gpulock_timing(g->gpu, &r->gpu_wait_seconds);
-		ret = testrun_timed_out_again(g, binary);
+		ret = testrun_again_alone(g, binary);
 		gpulock_release(held);
 	}
 	r->tests_seconds = now_seconds() - t0;

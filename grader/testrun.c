@@ -229,9 +229,17 @@ static bool got_no_result(const struct graded_test *t)
 	return t->unreported && t->status == TEST_CRASH;
 }
 
-static bool timed_out(const struct graded_test *t)
+/*
+ * What another grading on the GPU can cause: running out of time (a kernel
+ * that never ends slows every context), or out of the GPU's memory (another
+ * submission holding it all).
+ */
+static bool owed_to_neighbours(const struct graded_test *t)
 {
-	return t->kind == KIND_CORRECTNESS && (t->status == TEST_TIMEOUT || got_no_result(t));
+	return t->kind == KIND_CORRECTNESS &&
+	       (t->status == TEST_TIMEOUT || got_no_result(t) ||
+		((t->status == TEST_FAIL || t->status == TEST_CRASH) && t->message &&
+		 strstr(t->message, "cudaErrorMemoryAllocation")));
 }
 
 /* A test that reports this time gets that verdict; one that does not keeps its first. */
@@ -336,16 +344,17 @@ int testrun_tests(const struct grading *g, const char *binary)
 	return rerun_asan(g);
 }
 
-bool testrun_any_timed_out(const struct result *r)
+bool testrun_any_owed_to_neighbours(const struct result *r)
 {
 	for (size_t i = 0; i < r->ntests; i++)
-		if (timed_out(&r->tests[i]))
+		if (owed_to_neighbours(&r->tests[i]))
 			return true;
 	return false;
 }
 
-int testrun_timed_out_again(const struct grading *g, const char *binary)
+int testrun_again_alone(const struct grading *g, const char *binary)
 {
-	return rerun(g, binary, NULL, "logs-alone", timed_out,
-		     "tests again that ran out of time, with the GPU to themselves", take_verdict);
+	return rerun(g, binary, NULL, "logs-alone", owed_to_neighbours,
+		     "tests again that ran out of time or of GPU memory, with the GPU to themselves",
+		     take_verdict);
 }

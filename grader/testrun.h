@@ -16,13 +16,16 @@
  */
 int testrun_tests(const struct grading *g, const char *binary);
 
-/* Whether a correctness test of r ran out of time, or got no result. */
-bool testrun_any_timed_out(const struct result *r);
+/*
+ * Whether a correctness test of r met what another grading on the GPU can
+ * cause: it ran out of time (or got no result), or out of GPU memory.
+ */
+bool testrun_any_owed_to_neighbours(const struct result *r);
 
 /*
  * Runs those tests once more: for a caller that now has the GPU to this
  * grading alone. A test that reports this time gets that verdict.
  */
-int testrun_timed_out_again(const struct grading *g, const char *binary);
+int testrun_again_alone(const struct grading *g, const char *binary);
 
 #endif

@@ -3,9 +3,9 @@
 #   run-tests.sh --cpu   what `make check` runs: GPU tests are skipped
 #   run-tests.sh --gpu   what `make check-gpu` runs: only GPU tests; no GPU fails
 #   run-tests.sh [--cpu|--gpu] tNNNN-...sh ...   just those
-# On a GPU, the scripts that say "# beside-others" in their first lines (every
-# use they make of the GPU goes through cudalab, whose GPU locks give each
-# timing phase the GPU alone) run side by side, first; the rest one after
+# On a GPU, the scripts that say "# beside-others" in their first lines (they
+# hold no timing to a tolerance, and every use they make of the GPU goes
+# through cudalab's GPU locks) run side by side, first; the rest one after
 # another. Each script's output is printed whole, in order.
 set -u
 cd "$(dirname "$0")"

@@ -4,7 +4,6 @@
 # point, with each ratio within 2 % of 1; the measurements reach the result
 # document, the report and the gradebook (the cheating fixtures are in
 # t3002).
-# beside-others: its GPU work is cudalab gradings, under their GPU locks
 . "$(dirname "$0")/lib.sh"
 require_gpu
 

@@ -4,7 +4,6 @@
 # device's copy; the stub scores zero with a message on every test; and every
 # fixture gets its pinned verdict (the column mapping and the unpadded tile
 # by their times).
-# beside-others: its GPU work is cudalab gradings, under their GPU locks
 . "$(dirname "$0")/lib.sh"
 require_gpu
 

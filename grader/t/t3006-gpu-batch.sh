@@ -5,7 +5,6 @@
 # fixture in the class gets the build and status its expect file pins, and
 # every run is stored. (A class with a hanging submission is t3002's: every
 # matmul fixture, hang among them, graded as one.)
-# beside-others: its GPU work is cudalab gradings, under their GPU locks
 . "$(dirname "$0")/lib.sh"
 require_gpu
 
