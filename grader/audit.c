@@ -24,6 +24,43 @@ static bool mangled_form_of(const char *sym, const char *plain)
 	return !strncmp(sym, prefix, strlen(prefix));
 }
 
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/*
+ * The first line of the source that names `name` as a whole word outside a
+ * // comment, as "\n  FILE:LINE: TEXT"; "" when none does (the call came
+ * from a header or a macro the line does not spell out).
+ */
+static char *quote_line(const struct audit_rules *rules, const char *name)
+{
+	const char *line = rules->source;
+	size_t n = strlen(name);
+
+	for (int no = 1; line && *line; no++) {
+		const char *end = strchr(line, '\n'), *p = line;
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		const char *comment = NULL;
+		for (const char *c = line; c + 1 < line + len && !comment; c++)
+			if (c[0] == '/' && c[1] == '/')
+				comment = c;
+		const char *stop = comment ? comment : line + len;
+		while ((p = memmem(p, stop - p, name, n))) {
+			if ((p == line || !ident_char(p[-1])) && (p + n >= stop || !ident_char(p[n]))) {
+				const char *t = line + strspn(line, " \t");
+				return xasprintf("\n  %s:%d: %.*s", rules->source_name, no,
+						 (int)(len - (t - line) > 160 ? 160 : len - (t - line)), t);
+			}
+			p += n;
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return xstrdup("");
+}
+
 void audit_symbols(const char *nm_output, const struct audit_rules *rules,
 		   struct strlist *problems)
 {
@@ -73,10 +110,14 @@ void audit_symbols(const char *nm_output, const struct audit_rules *rules,
 		else
 			strlist_pushf(problems, "does not define %s, which the lab's header declares", want);
 	}
-	for (size_t i = 0; i < undefined.n; i++)
-		if (!strlist_matches(rules->allow_undefined, undefined.v[i]))
-			strlist_pushf(problems, "calls '%s', which submissions to this lab may not use",
-				      undefined.v[i]);
+	for (size_t i = 0; i < undefined.n; i++) {
+		if (strlist_matches(rules->allow_undefined, undefined.v[i]))
+			continue;
+		char *where = rules->source ? quote_line(rules, undefined.v[i]) : xstrdup("");
+		strlist_pushf(problems, "calls '%s', which submissions to this lab may not use%s",
+			      undefined.v[i], where);
+		free(where);
+	}
 	strlist_clear(&defined);
 	strlist_clear(&undefined);
 }

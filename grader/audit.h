@@ -10,6 +10,9 @@ struct audit_rules {
 	const struct strlist *contract;          /* must be defined, unmangled */
 	const struct strlist *allow_undefined;   /* globs */
 	const struct strlist *deny_defined;      /* globs */
+	/* the student's source and its name, to quote the line a refusal is
+	 * about (optional) */
+	const char *source, *source_name;
 };
 
 /*

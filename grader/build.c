@@ -70,25 +70,31 @@ static char *tool_output(const char *const *argv)
 	return out;
 }
 
-static int audit(const struct grading *g, const char *obj, struct strlist *problems)
+/* Audits obj, the object nvcc made of the submission's file src (in the work folder). */
+static int audit(const struct grading *g, const char *obj, const char *src,
+		 struct strlist *problems)
 {
 	const struct toolchain *tc = g->tc;
 	const struct lab_config *cfg = g->cfg;
-	struct audit_rules rules = {&cfg->symbols, &cfg->allow_undefined, &cfg->deny_defined};
+	char *path = xasprintf("%s/%s", g->workdir, src);
+	struct audit_rules rules = {&cfg->symbols, &cfg->allow_undefined, &cfg->deny_defined,
+				    read_file(path, NULL), src};
 	const char *nm_argv[] = {tc->nm, "-P", obj, NULL};
 	const char *readelf_argv[] = {tc->readelf, "-S", "-W", obj, NULL};
 	char *symbols = tool_output(nm_argv);
 	char *sections = symbols ? tool_output(readelf_argv) : NULL;
+	int ret = -1;
 
-	if (!sections) {
-		free(symbols);
-		return -1;
+	if (sections) {
+		audit_symbols(symbols, &rules, problems);
+		audit_sections(sections, problems);
+		ret = 0;
 	}
-	audit_symbols(symbols, &rules, problems);
-	audit_sections(sections, problems);
+	free((char *)rules.source);
+	free(path);
 	free(symbols);
 	free(sections);
-	return 0;
+	return ret;
 }
 
 /* workdir/.pp-<file>: where nvcc keeps what it preprocessed of the source file */
@@ -359,8 +365,8 @@ int build_compile(struct grading *g)
 		if (rc)
 			goto out;
 	}
-	for (size_t i = 0; i < objs.n; i++)
-		if (audit(g, objs.v[i], &problems))
+	for (size_t i = 0, obj = 0; i < cfg->files.n; i++)
+		if (is_source(cfg->files.v[i]) && audit(g, objs.v[obj++], cfg->files.v[i], &problems))
 			goto out;
 	if (problems.n) {
 		char *lines = join_lines(&problems);

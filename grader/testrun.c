@@ -34,6 +34,8 @@ static bool test_finished(const char *logs, const char *id, const char *token)
 /* Check reports a forked test that died or hung as an "error". */
 static void set_from_check(struct graded_test *t, const struct check_entry *e, double timeout)
 {
+	int code;
+
 	free(t->message);
 	t->seconds = e->duration;
 	if (!strcmp(e->result, "success")) {
@@ -47,11 +49,18 @@ static void set_from_check(struct graded_test *t, const struct check_entry *e, d
 		t->message = xasprintf("did not finish within %g s\nhint: a kernel or the launcher "
 				       "never finishes (an endless loop, or a barrier some threads "
 				       "never reach), or it is far too slow", timeout);
+	} else if (sscanf(e->message, "Early exit with return value %d", &code) == 1) {
+		/* the harness itself never exits inside a test: the submission's exit() did */
+		t->status = TEST_CRASH;
+		t->message = xasprintf("the submission ended the test process with exit(%d) during "
+				       "this test (what it printed is in the output below)\nhint: "
+				       "exit() ends the whole test: to report an error, print it and "
+				       "return from the launcher", code);
 	} else {
 		t->status = TEST_CRASH;
 		t->message = xasprintf("the test process died: %s\nhint: the launcher crashed on the "
 				       "host: a device pointer used on the host, a bad host pointer, "
-				       "abort() or exit()", e->message);
+				       "or abort()", e->message);
 	}
 }
 

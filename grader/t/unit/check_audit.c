@@ -122,7 +122,10 @@ START_TEST(test_audit_shipped_policy)
 {
 	static const char *const allowed[] = {"printf", "__printf_chk", "__assert_fail",
 					      "cudaMalloc", "cudaMemcpy", "cudaGetLastError",
-					      "__cudaPushCallConfiguration", "sqrtf", "_Znwm"};
+					      "__cudaPushCallConfiguration", "sqrtf", "_Znwm",
+					      /* __constant__ memory; the textbook error check, and
+					       * nvcc's host copy of a __device__ function */
+					      "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "exit"};
 	static const char *const refused[] = {"fork", "system", "execve", "fopen", "open",
 					      "pthread_create", "cudaStreamCreate", "cudaSetDevice",
 					      "cudaDeviceReset", "cudaGraphLaunch", "dlopen",
@@ -155,6 +158,26 @@ START_TEST(test_audit_shipped_policy)
 }
 END_TEST
 
+/* A refusal quotes the student's own line that makes the call, not one in a comment. */
+START_TEST(test_audit_quotes_the_line)
+{
+	struct audit_rules rules = {&contract, &allow, &deny,
+				    "#include <stdlib.h>\n// getenv here is a comment\n"
+				    "int my_getenv;\nvoid f() {\n\tchar *e = getenv(\"HOME\");\n}\n",
+				    "matmul.cu"};
+	struct strlist problems = STRLIST_INIT;
+
+	audit_symbols(GOOD_OBJECT "getenv U\nsecure_getenv U\n", &rules, &problems);
+	ck_assert_uint_eq(problems.n, 2);
+	ck_assert_str_eq(problems.v[0], "calls 'getenv', which submissions to this lab may not use"
+					"\n  matmul.cu:5: char *e = getenv(\"HOME\");");
+	/* named nowhere in the source (a macro or a header made the call): no line */
+	ck_assert_str_eq(problems.v[1], "calls 'secure_getenv', which submissions to this lab may "
+					"not use");
+	strlist_clear(&problems);
+}
+END_TEST
+
 Suite *audit_suite(void)
 {
 	Suite *s = suite_create("audit");
@@ -169,6 +192,7 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_audit_names_missing_and_cxx_linkage);
 	tcase_add_test(tc, test_audit_sections_constructors);
 	tcase_add_test(tc, test_audit_shipped_policy);
+	tcase_add_test(tc, test_audit_quotes_the_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
