@@ -182,40 +182,68 @@ static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, st
 }
 
 /*
- * `__shared__ T name[d1][d2];` inside a function body at i (pointing at
- * "__shared__"): a reference into the block's shared-memory arena, laid out
- * in the order the block reaches the declarations, ending at a guard page
- * as the GPU's shared memory ends. 0 (left to the macro) for any other form.
+ * One declarator `name[d1][d2]` of a shared declaration, in s[from, to):
+ * where its name starts and ends and its dimensions end. false for any
+ * other form (a pointer, an initialiser).
+ */
+static bool shared_declarator(const char *s, size_t from, size_t to, size_t *name_start,
+			      size_t *name_end, size_t *dims)
+{
+	size_t e = to;
+
+	while (e > from && isspace((unsigned char)s[e - 1]))
+		e--;
+	*dims = e;
+	while (e > from && s[e - 1] == ']') {
+		while (e > from && s[e - 1] != '[')
+			e--;
+		if (e == from)
+			return false;
+		e--;
+		while (e > from && isspace((unsigned char)s[e - 1]))
+			e--;
+	}
+	*name_end = e;
+	while (e > from && ident_char(s[e - 1]))
+		e--;
+	*name_start = e;
+	return *name_start < *name_end;
+}
+
+/*
+ * `__shared__ T name[d1][d2], other[d];` inside a function body at i
+ * (pointing at "__shared__"): for each declarator, a reference into the
+ * block's shared-memory arena, laid out in the order the block reaches the
+ * declarations, ending at a guard page as the GPU's shared memory ends. 0
+ * (left to the macro) for any other form.
  */
 static size_t static_shared(const char *s, const char *code, size_t n, size_t i,
 			    struct strbuf *out)
 {
-	size_t p = i + 10, semi, dims, name_end, name_start;
+	size_t p = i + 10, semi, cuts[17], ncuts = 0;
+	int brackets = 0;
 
-	for (semi = p; semi < n && !(code[semi] && s[semi] == ';'); semi++)
-		if (code[semi] && strchr(",=(){}", s[semi]))
+	cuts[ncuts++] = p;
+	for (semi = p; semi < n && !(code[semi] && s[semi] == ';'); semi++) {
+		if (!code[semi])
+			continue;
+		brackets += s[semi] == '[' ? 1 : s[semi] == ']' ? -1 : 0;
+		if (s[semi] == ',' && !brackets) {
+			if (ncuts == 16)
+				return 0;
+			cuts[ncuts++] = semi + 1;
+		} else if (strchr("=(){}", s[semi])) {
 			return 0;
+		}
+	}
 	if (semi == n)
 		return 0;
-	name_end = semi;
-	while (name_end > p && isspace((unsigned char)s[name_end - 1]))
-		name_end--;
-	dims = name_end;
-	while (name_end > p && s[name_end - 1] == ']') {
-		while (name_end > p && s[name_end - 1] != '[')
-			name_end--;
-		if (name_end == p)
-			return 0;
-		name_end--;
-		while (name_end > p && isspace((unsigned char)s[name_end - 1]))
-			name_end--;
-	}
-	name_start = name_end;
-	while (name_start > p && ident_char(s[name_start - 1]))
-		name_start--;
-	if (name_start == name_end || name_start == p)
-		return 0;
+	cuts[ncuts] = semi + 1;   /* each piece ends one before the next cut */
 
+	size_t name_start, name_end, dims;
+	if (!shared_declarator(s, p, cuts[1] - 1, &name_start, &name_end, &dims) ||
+	    name_start == p)
+		return 0;
 	struct strbuf type = STRBUF_INIT, d = STRBUF_INIT;
 	for (size_t t = p; t < name_start; t++) {
 		if (!strncmp(s + t, "__align__", 9) && strchr(s + t, ')')) {
@@ -229,19 +257,33 @@ static size_t static_shared(const char *s, const char *code, size_t n, size_t i,
 		if (s[t] != '\n')
 			strbuf_add(&type, s + t, 1);
 	}
-	for (size_t t = name_end; t < dims; t++)
-		if (s[t] != '\n')
-			strbuf_add(&d, s + t, 1);
-	bool vol = memmem(s + p, name_start - p, "volatile", 8) != NULL;
-	strbuf_addf(out, "%s%s (&%.*s)%s = *(%s%s (*)%s)cudaemu_static_shared(__COUNTER__, "
-		    "sizeof(%s%s));", vol ? "volatile " : "", type.buf, (int)(name_end - name_start),
-		    s + name_start, d.buf ? d.buf : "", vol ? "volatile " : "", type.buf,
-		    d.buf ? d.buf : "", type.buf, d.buf ? d.buf : "");
+	bool vol = memmem(s + p, name_start - p, "volatile", 8) != NULL, ok = true;
+	for (size_t k = 0; k < ncuts && ok; k++) {
+		if (k && !(ok = shared_declarator(s, cuts[k], cuts[k + 1] - 1, &name_start,
+						  &name_end, &dims)))
+			break;
+		/* the later declarators are a bare name and dimensions */
+		for (size_t t = cuts[k]; k && t < name_start; t++)
+			ok &= isspace((unsigned char)s[t]) != 0;
+		strbuf_reset(&d);
+		for (size_t t = name_end; t < dims; t++)
+			if (s[t] != '\n')
+				strbuf_add(&d, s + t, 1);
+		strbuf_addf(out, "%s%s (&%.*s)%s = *(%s%s (*)%s)cudaemu_static_shared(__COUNTER__, "
+			    "sizeof(%s%s));", vol ? "volatile " : "", type.buf,
+			    (int)(name_end - name_start), s + name_start, d.buf ? d.buf : "",
+			    vol ? "volatile " : "", type.buf, d.buf ? d.buf : "", type.buf,
+			    d.buf ? d.buf : "");
+	}
+	strbuf_release(&type);
+	strbuf_release(&d);
+	if (!ok) {
+		strbuf_reset(out);
+		return 0;
+	}
 	for (size_t t = i; t <= semi; t++)
 		if (s[t] == '\n')
 			strbuf_addstr(out, "\n");
-	strbuf_release(&type);
-	strbuf_release(&d);
 	return semi + 1;
 }
 

@@ -4,7 +4,8 @@
  * Owns: the test binary's command line and input, reading each test's
  * verdict from Check's XML log (never from the console), and every re-run
  * of tests through one helper (rerun): those that got no result, those that
- * ran out of time beside other gradings, and the emulator's diagnostic runs
+ * ran out of time beside other gradings, those that failed with shared
+ * memory filled with NaN (again without), and the emulator's diagnostic runs
  * (threads in reverse order, AddressSanitizer). Must not: build the
  * submission other than through build.h, or touch the GPU's locks.
  */
@@ -284,6 +285,30 @@ static void hint_thread_order(struct graded_test *t, struct graded_test *rev)
 	t->message = m;
 }
 
+/*
+ * With shared memory left as it is instead of filled with NaN before each
+ * launch: a test that passes now read shared memory no thread of its block
+ * had written, which the message then says.
+ */
+/* A failure that shows NaN, which uninitialised shared memory now reads as. */
+static bool failed_with_nan(const struct graded_test *t)
+{
+	return t->status == TEST_FAIL && t->message && strstr(t->message, "NaN");
+}
+
+static void hint_uninitialised_shared(struct graded_test *t, struct graded_test *plain)
+{
+	if (plain->unreported || plain->status != TEST_PASS)
+		return;
+	char *m = xasprintf("%s\nhint: the result depends on uninitialised shared memory: with "
+			    "shared memory filled with NaN before each launch this test fails, "
+			    "left as it was it passes: the kernel reads shared memory that no "
+			    "thread of its block wrote (a tile's elements past the edge of the "
+			    "matrix must be set, to 0, before they are read)", t->message);
+	free(t->message);
+	t->message = m;
+}
+
 /* What AddressSanitizer found, with the CUDA thread that did it, joins the message. */
 static void add_asan_finding(struct graded_test *t, struct graded_test *again)
 {
@@ -333,8 +358,11 @@ int testrun_tests(const struct grading *g, const char *binary)
 	static const char *const reverse[] = {"CUDAEMU_REVERSE=1", "CUDAEMU_WORKERS=1", NULL};
 	struct result *r = g->r;
 	bool emulated = r->mode == MODE_EMULATED;
-	const char *const *env = g->cfg->strict_barriers && emulated
-					 ? (const char *const[]){"CUDAEMU_STRICT_BARRIERS=1", NULL} : NULL;
+	bool strict = g->cfg->strict_barriers && emulated;
+	const char *const *env = strict ? (const char *const[]){"CUDAEMU_STRICT_BARRIERS=1", NULL}
+					: NULL;
+	const char *const unpoisoned[] = {"CUDALAB_SHARED_POISON=0",
+					  strict ? "CUDAEMU_STRICT_BARRIERS=1" : NULL, NULL};
 
 	progress("running %zu tests %s%s ...", r->ntests,
 		 emulated || r->mode == MODE_CPU ? "" : "on the ",
@@ -343,7 +371,9 @@ int testrun_tests(const struct grading *g, const char *binary)
 				       : r->gpu.name);
 	if (run_harness(g, binary, "logs", env, NULL, r->tests) ||
 	    rerun(g, binary, env, "logs-again", got_no_result, "tests again that got no result",
-		  take_verdict))
+		  take_verdict) ||
+	    rerun(g, binary, unpoisoned, "logs-unpoisoned", failed_with_nan,
+		  "failed tests again without NaN in shared memory", hint_uninitialised_shared))
 		return -1;
 	if (!emulated)
 		return 0;

@@ -167,6 +167,13 @@ char *strbuf_detach(struct strbuf *sb)
 	return s;
 }
 
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
 void strbuf_release(struct strbuf *sb)
 {
 	free(sb->buf);

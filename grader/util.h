@@ -51,6 +51,8 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 /* Returns the string (never NULL) and leaves sb empty. */
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
+/* Empties sb, keeping its memory. */
+void strbuf_reset(struct strbuf *sb);
 
 /* A NULL-terminated list of owned strings, usable as an argv. */
 struct strlist {

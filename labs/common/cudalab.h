@@ -126,26 +126,43 @@ static inline long long cl_threads(dim3 d)
 /* --------------------------------------------------- guarded device buffers */
 
 /*
- * A device array of n floats with `CL_GUARD` floats of canary on either
+ * A device array of n floats with `CL_GUARD` words of canary on either
  * side, in one allocation, so a write just outside the array lands in a
- * canary instead of in another buffer and is reported.
+ * canary instead of in another buffer and is reported. Each canary word
+ * differs by buffer and by position, so a stray thread that copies one
+ * buffer's canary into another's (a copy kernel without its bounds test)
+ * changes it too.
+ *
+ * In a safety run (cl_safety, under compute-sanitizer) the allocation has
+ * the array's exact size and no canary: a read or write outside the array is
+ * then outside every allocation, which the sanitizer reports, where a canary
+ * inside the allocation would hide it.
  */
 #define CL_GUARD 4096
 struct cl_dbuf {
-	float *base;   /* the allocation */
-	float *d;      /* what the student gets: base + CL_GUARD */
+	float *base;       /* the allocation */
+	float *d;          /* what the student gets: base + guard */
 	size_t n;
+	size_t guard;      /* canary words on either side: CL_GUARD, or 0 in a safety run */
+	uint64_t serial;   /* which canary values this buffer's are */
+	const char *elem;  /* what an element is, for messages: "float" (or "int") */
 };
+
+/* Set by the harness in a safety run (--safety): small sizes, exact allocations. */
+extern int cl_safety;
 
 void cl_dbuf_alloc(struct cl_dbuf *b, size_t n);
 void cl_dbuf_free(struct cl_dbuf *b);
 void cl_dbuf_upload(struct cl_dbuf *b, const float *h);
 void cl_dbuf_download(const struct cl_dbuf *b, float *h);
+/* The bits of the NaN that cl_dbuf_poison fills arrays with. */
+static const uint32_t cl_poison_bits = 0xFFFFFFFFu;
 /* Fill the array with NaN, so elements left unwritten show. */
 void cl_dbuf_poison(struct cl_dbuf *b);
 /*
  * 0 when both canaries are intact; else describes the damage in msg
- * ("wrote 3 floats past the end of C (first at C[n+0])") and returns -1.
+ * ("wrote 3 floats past the end of C (first at C[n+0])", in elements of
+ * b->elem) and returns -1.
  */
 int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, size_t len);
 /*

@@ -208,10 +208,64 @@ extern "C" cudaError_t __wrap___cudaGetKernel(cudaKernel_t *k, const void *fun)
 	return err;
 }
 
+/*
+ * Shared memory keeps what the last kernel on its SM left there: a fresh
+ * context's reads 0, and a kernel that reads shared memory none of its
+ * threads wrote (the tail of a tile left unzeroed) gets those zeros or
+ * stale values and can pass. Before each launch of the student's, this
+ * kernel fills all the shared memory of every SM with NaN (as a float, and
+ * as a double two words at a time; measured on an
+ * H100: every word a later kernel's blocks of the first wave read, static or
+ * dynamic; about 5 us), so such a result shows as NaN. Blocks of later waves
+ * see what earlier blocks left, as on any GPU. CUDALAB_SHARED_POISON=0 (the
+ * grader's re-run that names the cause) leaves shared memory as it is.
+ */
+static bool poisoning;   /* its launch may come back through the wrap: not the student's */
+
+__global__ void cl_shared_poison_kernel(unsigned words)
+{
+	extern __shared__ uint32_t s[];
+	for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
+		s[i] = 0xFFF8DEADu;   /* NaN, not the bits of the outputs' poison */
+}
+
+static void poison_shared(void)
+{
+	static int state;   /* 0 not set up, 1 on, -1 off */
+	static int sms, bytes;
+
+	if (!state) {
+		const char *v = getenv("CUDALAB_SHARED_POISON");
+		int dev = 0;
+		state = v && !strcmp(v, "0") ? -1 : 1;
+		if (state > 0 &&
+		    (cudaGetDevice(&dev) ||
+		     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ||
+		     cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) ||
+		     cudaFuncSetAttribute(cl_shared_poison_kernel,
+					  cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)))
+			state = -1;
+	}
+	if (state < 0)
+		return;
+	unsigned words = (unsigned)bytes / 4;
+	void *args[] = {&words};
+	/* the public entry point, which the ledger's wraps do not see; two
+	 * blocks per SM, each needing a whole SM's shared memory, reach every SM */
+	poisoning = true;
+	if (cudaLaunchKernel((const void *)cl_shared_poison_kernel, dim3(2 * sms), dim3(1024),
+			     args, (size_t)bytes, 0) != cudaSuccess) {
+		cudaGetLastError();   /* ours, not the student's to answer for */
+		state = -1;
+	}
+	poisoning = false;
+}
+
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block,
 						 void **args, size_t smem, cudaStream_t stream)
 {
-	if (ledger.active) {
+	if (ledger.active && !poisoning) {
+		poison_shared();
 		int i = ledger.l.nlaunches++;
 		if (i < CL_MAX_LAUNCHES) {
 			const void *fun = NULL;
@@ -287,17 +341,46 @@ void cl_device_init(void)
 
 /* --------------------------------------------------- guarded device buffers */
 
-#define CANARY_BYTE 0xA5
-#define CANARY_WORD 0xA5A5A5A5u
+int cl_safety;
+
+/* The canary word at position i of buffer serial's guards (i counts on from
+ * the guard before the array to the one after it): never the NaN that
+ * poisons outputs, and unlike every other buffer's at any position. */
+static uint32_t canary(uint64_t serial, size_t i)
+{
+	uint64_t s = serial << 32 | i;
+	uint32_t v = (uint32_t)cl_rand_next(&s);
+	return v == 0xFFFFFFFFu ? 0xA5A5A5A5u : v;
+}
+
+/* Both guards' canaries of b, on the host: 2 * b->guard words. */
+static uint32_t *canaries(const struct cl_dbuf *b)
+{
+	uint32_t *w = (uint32_t *)malloc(2 * b->guard * sizeof(uint32_t));
+
+	ck_assert(w != NULL);
+	for (size_t i = 0; i < 2 * b->guard; i++)
+		w[i] = canary(b->serial, i);
+	return w;
+}
 
 void cl_dbuf_alloc(struct cl_dbuf *b, size_t n)
 {
-	size_t bytes = (n + 2 * CL_GUARD) * sizeof(float);
+	static uint64_t serials;
 
 	b->n = n;
-	CL_CUDA_CHECK(cudaMalloc((void **)&b->base, bytes));
-	CL_CUDA_CHECK(cudaMemset(b->base, CANARY_BYTE, bytes));
-	b->d = b->base + CL_GUARD;
+	b->guard = cl_safety ? 0 : CL_GUARD;
+	b->serial = ++serials ^ (uint64_t)getpid() << 20;
+	b->elem = "float";
+	CL_CUDA_CHECK(cudaMalloc((void **)&b->base, (n + 2 * b->guard) * sizeof(float)));
+	b->d = b->base + b->guard;
+	if (b->guard) {
+		uint32_t *w = canaries(b);
+		size_t bytes = b->guard * sizeof(uint32_t);
+		CL_CUDA_CHECK(cudaMemcpy(b->base, w, bytes, cudaMemcpyHostToDevice));
+		CL_CUDA_CHECK(cudaMemcpy(b->d + n, w + b->guard, bytes, cudaMemcpyHostToDevice));
+		free(w);
+	}
 }
 
 void cl_dbuf_free(struct cl_dbuf *b)
@@ -325,30 +408,36 @@ void cl_dbuf_poison(struct cl_dbuf *b)
 
 int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, size_t len)
 {
-	static uint32_t before[CL_GUARD], after[CL_GUARD];
 	long first_before = -1, first_after = -1, nbefore = 0, nafter = 0;
+	size_t G = b->guard, bytes = G * sizeof(uint32_t);
 
-	CL_CUDA_CHECK(cudaMemcpy(before, b->base, sizeof(before), cudaMemcpyDeviceToHost));
-	CL_CUDA_CHECK(cudaMemcpy(after, b->d + b->n, sizeof(after), cudaMemcpyDeviceToHost));
-	for (long i = 0; i < CL_GUARD; i++) {
-		if (before[i] != CANARY_WORD) {
+	if (!G)
+		return 0;
+	uint32_t *want = canaries(b), *got = (uint32_t *)malloc(2 * bytes);
+	ck_assert(got != NULL);
+	CL_CUDA_CHECK(cudaMemcpy(got, b->base, bytes, cudaMemcpyDeviceToHost));
+	CL_CUDA_CHECK(cudaMemcpy(got + G, b->d + b->n, bytes, cudaMemcpyDeviceToHost));
+	for (size_t i = 0; i < G; i++) {
+		if (got[i] != want[i]) {
 			nbefore++;
 			if (first_before < 0)
-				first_before = CL_GUARD - i;  /* distance below element 0 */
+				first_before = (long)(G - i);  /* distance below element 0 */
 		}
-		if (after[i] != CANARY_WORD) {
+		if (got[G + i] != want[G + i]) {
 			nafter++;
 			if (first_after < 0)
-				first_after = i;
+				first_after = (long)i;
 		}
 	}
+	free(want);
+	free(got);
 	if (nafter)
-		snprintf(msg, len, "wrote %ld float%s past the end of %s (%s has %zu element%s; the "
-			 "first bad write is %s[%zu])", nafter, nafter == 1 ? "" : "s", name, name, b->n,
-			 b->n == 1 ? "" : "s", name, b->n + first_after);
+		snprintf(msg, len, "wrote %ld %s%s past the end of %s (%s has %zu element%s; the "
+			 "first bad write is %s[%zu])", nafter, b->elem, nafter == 1 ? "" : "s", name,
+			 name, b->n, b->n == 1 ? "" : "s", name, b->n + first_after);
 	else if (nbefore)
-		snprintf(msg, len, "wrote %ld float%s before the start of %s (as far down as %s[-%ld])",
-			 nbefore, nbefore == 1 ? "" : "s", name, name, first_before);
+		snprintf(msg, len, "wrote %ld %s%s before the start of %s (as far down as %s[-%ld])",
+			 nbefore, b->elem, nbefore == 1 ? "" : "s", name, name, first_before);
 	return nafter || nbefore ? -1 : 0;
 }
 

@@ -270,6 +270,11 @@ struct launch_state {
 	int failed;                /* a block faulted or diverged (atomic) */
 	bool reverse;              /* run each pass's threads in reverse order */
 	bool strict;               /* a thread that exits while others wait is an error */
+	/* each block's shared memory starts as NaN (poison_shared), as the
+	 * harness fills a GPU's before each launch, so a result that depends on
+	 * shared memory no thread wrote shows; CUDALAB_SHARED_POISON=0 turns it
+	 * off */
+	bool poison_shared;
 };
 
 worker *pool[256];
@@ -283,6 +288,22 @@ struct fault {
 	uint3 tid, bid;
 	worker *w;
 } first_fault;
+
+/*
+ * Fills shared memory with the words the harness fills a GPU's with: NaN as
+ * a float and, two by two, as a double; not the bits of the NaN that fills
+ * outputs, so a result computed from it does not pass for an element never
+ * written.
+ */
+void poison_shared(void *p, size_t n)
+{
+	uint32_t *w = (uint32_t *)p;
+	size_t i;
+
+	for (i = 0; i < n / 4; i++)
+		w[i] = 0xFFF8DEADu;
+	memset(w + i, 0xFF, n % 4);
+}
 
 /* A new block has no shared arrays yet. */
 void shared_block_start(worker *w)
@@ -586,6 +607,8 @@ void *worker_main(void *arg)
 		blockIdx.y = (unsigned)(b / l->grid.x % l->grid.y);
 		blockIdx.z = (unsigned)(b / ((unsigned long long)l->grid.x * l->grid.y));
 		shared_block_start(w);
+		if (ls->poison_shared && l->shmem)
+			poison_shared(cudaemu_dyn_shmem(), l->shmem);
 		w->in_block = true;
 		bool ok = run_block(w, ls);
 		w->in_block = false;
@@ -686,6 +709,8 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 	ls.nblocks = (unsigned long long)g.x * g.y * g.z;
 	ls.reverse = env_flag("CUDAEMU_REVERSE");
 	ls.strict = env_flag("CUDAEMU_STRICT_BARRIERS");
+	const char *poison = getenv("CUDALAB_SHARED_POISON");
+	ls.poison_shared = !poison || strcmp(poison, "0");
 	int nw = worker_count(ls.nblocks);
 	while (npool < nw)
 		pool[npool++] = new_worker();
@@ -775,6 +800,8 @@ extern "C" void *cudaemu_static_shared(int site, size_t size)
 	char *p = (char *)((uintptr_t)(w->slots[i].map + w->slots[i].len - page() - size) &
 			   ~(uintptr_t)15);
 #endif
+	if (w->ls->poison_shared)
+		poison_shared(p, size);
 	w->sites[w->nsites].site = site;
 	w->sites[w->nsites].size = size;
 	w->sites[w->nsites++].p = p;

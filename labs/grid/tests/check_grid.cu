@@ -53,6 +53,40 @@ struct extent {
 	dim3 block;
 };
 
+/*
+ * Why entries landed past the end of out, from what they hold: a thread
+ * outside the extent wrote its own (x, y, z), so an entry with a coordinate
+ * outside says the bounds test is missing; when every entry there is of a
+ * thread inside, the bounds test held and the linear index is wrong.
+ */
+static void stray_write_hint(const struct cl_dbuf *out, const struct extent *e, int dims,
+			     char *hint, size_t len)
+{
+	int after[4 * 64];
+	int inside = 0, outside = 0, ix = 0, iy = 0, iz = 0;
+
+	CL_CUDA_CHECK(cudaMemcpy(after, out->d + out->n, sizeof(after), cudaMemcpyDeviceToHost));
+	for (int k = 0; k < 64; k++) {
+		const int *q = &after[4 * k];
+		if (q[1] < 0 || q[2] < 0 || q[3] < 0 || q[1] > 1 << 24 || q[2] > 1 << 24 ||
+		    q[3] > 1 << 24)
+			continue;   /* a canary, or not an entry */
+		if (q[1] < e->nx && q[2] < e->ny && q[3] < e->nz) {
+			if (!inside++)
+				ix = q[1], iy = q[2], iz = q[3];
+		} else {
+			outside++;
+		}
+	}
+	if (inside && !outside)
+		snprintf(hint, len, "the entries past the end were written by threads inside the "
+			 "extent (the first by global thread (%d,%d,%d)): the bounds test held, the "
+			 "linear index is wrong: it is (z * ny + y) * nx + x", ix, iy, iz);
+	else
+		snprintf(hint, len, "threads outside the extent must write nothing: test x < nx%s%s "
+			 "first", dims > 1 ? ", y < ny" : "", dims > 2 ? ", z < nz" : "");
+}
+
 static void check_index(int dims, const struct extent *e)
 {
 	long long n = (long long)e->nx * e->ny * e->nz;
@@ -71,6 +105,7 @@ static void check_index(int dims, const struct extent *e)
 			 e->nx, e->ny, e->nz, e->block.x, e->block.y, e->block.z);
 
 	cl_dbuf_alloc(&out, 4 * n);
+	out.elem = "int";
 	cl_dbuf_poison(&out);   /* 0xff bytes: every int reads -1 */
 	CL_CUDA_CHECK(cudaDeviceSynchronize());
 	cl_ledger_begin();
@@ -82,10 +117,11 @@ static void check_index(int dims, const struct extent *e)
 		grid_index_3d(e->nx, e->ny, e->nz, e->block, (int *)out.d);
 	const struct cl_ledger *l = finish_call(what, cfg, sizeof(cfg));
 
-	if (cl_dbuf_check_guards(&out, "out", msg, sizeof(msg)))
-		ck_abort_msg("%s %s (launch: %s)\nhint: threads outside the extent must write "
-			     "nothing: test x < nx%s%s first", what, msg, cfg, dims > 1 ? ", y < ny" : "",
-			     dims > 2 ? ", z < nz" : "");
+	if (cl_dbuf_check_guards(&out, "out", msg, sizeof(msg))) {
+		char hint[256];
+		stray_write_hint(&out, e, dims, hint, sizeof(hint));
+		ck_abort_msg("%s %s (launch: %s)\nhint: %s", what, msg, cfg, hint);
+	}
 	cl_dbuf_download(&out, (float *)h);
 
 	const dim3 b = e->block;
@@ -227,8 +263,9 @@ static void check_guards(const char *what, const char *cfg, const struct cl_dbuf
 			 const struct cl_dbuf *in)
 {
 	cl_assert_guards_out_in(what, cfg, out, in,
-				"threads outside the data must not write: test the row and the "
-				"column (and the plane) against the size first");
+				"a thread wrote outside its array: threads outside the data must "
+				"not write (test the row and the column, and the plane, against the "
+				"size), and each element's index is row * n + col");
 }
 
 static const struct cl_ledger *run_picture(int m, int n, bool values)

@@ -243,16 +243,17 @@ static int compare(const float *C, const struct dataset *ds, enum set_kind kind,
 		   size_t len)
 {
 	int N = ds->N, fi = -1, fj = -1, edge;
-	size_t n = (size_t)N * N, nbad = 0, nnan = 0, nzero = 0, ntransposed = 0;
+	size_t n = (size_t)N * N, nbad = 0, nnan = 0, nunwritten = 0, nzero = 0, ntransposed = 0;
 	unsigned char *bad = (unsigned char *)calloc(n, 1);
 	const char *hint = NULL;
-	char where[160];
+	char where[320];
 
 	for (int i = 0; i < N; i++)
 		for (int j = 0; j < N; j++) {
 			size_t e = (size_t)i * N + j;
 			float c = C[e];
 			nnan += isnan(c) != 0;
+			nunwritten += !memcmp(&c, &cl_poison_bits, sizeof(c));
 			nzero += c == 0.0f;
 			if (!close_enough(c, ds->ref[e], tolerance(ds, kind, i, j))) {
 				bad[e] = 1;
@@ -269,9 +270,17 @@ static int compare(const float *C, const struct dataset *ds, enum set_kind kind,
 		for (int j = 0; j < N; j++)
 			ntransposed += close_enough(C[(size_t)i * N + j], ds->ref[(size_t)j * N + i],
 						    tolerance(ds, kind, j, i));
-	if (nnan == n)
-		hint = "no element of C was written (all are still NaN): the kernel did not run, "
-		       "or returned before storing its result";
+	/* C is filled with NaN of bits cl_poison_bits before the call: an element
+	 * that still has them was not written; a NaN of other bits was computed,
+	 * and with A and B free of NaN, from memory nothing had written */
+	if (nunwritten == n)
+		hint = "no element of C was written (all still hold the NaN C was filled with): "
+		       "the kernel did not run, or returned before storing its result";
+	else if (nnan > nunwritten && nnan == n)
+		hint = "every element of C the kernel stored is NaN, though A and B hold no NaN: "
+		       "it read memory nothing had written: C itself (filled with NaN before the "
+		       "call: add up in a local variable, then store once), shared memory (filled "
+		       "with NaN before each launch), or memory outside A and B";
 	else if (nzero == n)
 		hint = "C is all zeros: the kernel ran but never added anything up";
 	else if (N > 1 && ntransposed == n)
@@ -279,17 +288,26 @@ static int compare(const float *C, const struct dataset *ds, enum set_kind kind,
 		       "(C[row][col] is C[row * N + col])";
 	else if (wrong_only_at_edge(bad, N, &edge))
 		snprintf(where, sizeof(where),
-			 "only the last partial tile is wrong (row or column >= %d): threads at "
-			 "the edge of the matrix need a bounds check, and the grid must round up",
+			 "only the last partial tile is wrong (row or column >= %d): look at what "
+			 "the threads at the edge of the matrix do differently: their bounds "
+			 "tests, a grid that must round up, a __syncthreads() some of them skip",
 			 edge),
+			hint = where;
+	else if (nunwritten)
+		snprintf(where, sizeof(where),
+			 "%zu elements were never written (they still hold the NaN C was filled "
+			 "with): the grid does not cover all of C (round the number of blocks up)",
+			 nunwritten),
 			hint = where;
 	else if (nnan)
 		snprintf(where, sizeof(where),
-			 "%zu elements were never written (still NaN): the grid does not cover all "
-			 "of C (round the number of blocks up)", nnan),
+			 "%zu elements are NaN, though A and B hold no NaN: the kernel read memory "
+			 "nothing had written (C itself, shared memory, or outside A and B)", nnan),
 			hint = where;
 
-	int w = snprintf(msg, len, "C[%d][%d] = %.9g, expected %.9g", fi, fj, C[(size_t)fi * N + fj],
+	char got[32];
+	int w = snprintf(msg, len, "C[%d][%d] = %s, expected %.9g", fi, fj,
+			 cl_fmt_float(C[(size_t)fi * N + fj], got, sizeof(got)),
 			 ds->ref[(size_t)fi * N + fj]);
 	if (kind == SET_RANDOM)
 		w += snprintf(msg + w, len - w, " (tolerance %.3g)", tolerance(ds, kind, fi, fj));
@@ -316,7 +334,8 @@ static void check_result(const struct kernel *k, const struct dataset *ds, enum 
 	    cl_dbuf_check_guards(&A, "A", msg, sizeof(msg)) ||
 	    cl_dbuf_check_guards(&B, "B", msg, sizeof(msg)))
 		ck_abort_msg("%s(N=%d) %s (launch: %s)\nhint: threads outside the matrix must not "
-			     "write: check the bounds (row < N && col < N)", k->name, N, msg, cfg);
+			     "write (row < N && col < N), element (row, col) of C is C[row * N + col], "
+			     "and A and B are only read", k->name, N, msg, cfg);
 
 	const struct {
 		const char *name;
