@@ -196,6 +196,8 @@ static int part_key(struct parse_state *st, struct lab_part *p, const char *key,
 		}
 	} else if (!strcmp(key, "tests")) {
 		return add_tests(st, p, value);
+	} else if (!strcmp(key, "safety")) {
+		strlist_split(&p->safety, value);
 	} else {
 		snprintf(st->msg, sizeof(st->msg), "unknown key '%s' in [part %s]", key, p->name);
 		return -1;
@@ -409,6 +411,16 @@ int config_validate(struct lab_config *cfg, const char *path)
 	for (size_t i = 0; i < cfg->nparts; i++)
 		if (!cfg->parts[i].ntests)
 			return error("%s: [part %s] has no tests", path, cfg->parts[i].name);
+	for (size_t i = 0; i < cfg->nparts; i++)
+		for (size_t k = 0; k < cfg->parts[i].safety.n; k++) {
+			const struct lab_part *p = &cfg->parts[i];
+			bool found = false;
+			for (size_t t = 0; t < p->ntests; t++)
+				found |= !strcmp(p->tests[t].name, p->safety.v[k]);
+			if (!found)
+				return error("%s: [part %s]: safety names '%s', which is not one of its "
+					     "tests", path, p->name, p->safety.v[k]);
+		}
 	if (cfg->run_timeout <= 0 || cfg->build_timeout <= 0)
 		return error("%s: timeouts must be positive", path);
 	if (!cfg->deadline.set && (cfg->deadline.next || cfg->deadline.per_day ||
@@ -524,6 +536,7 @@ void config_free(struct lab_config *cfg)
 		for (size_t t = 0; t < cfg->parts[i].ntests; t++)
 			free(cfg->parts[i].tests[t].name);
 		free(cfg->parts[i].tests);
+		strlist_clear(&cfg->parts[i].safety);
 		free(cfg->parts[i].name);
 		free(cfg->parts[i].title);
 	}

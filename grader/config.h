@@ -21,6 +21,9 @@ struct lab_part {
 	bool bonus;        /* points count toward the score, not the maximum */
 	struct lab_test *tests;
 	size_t ntests;
+	/* tests the GPU's sanitizers run this part's kernels through (safety.c);
+	 * a finding fails each of them */
+	struct strlist safety;
 };
 
 /*

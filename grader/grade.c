@@ -16,6 +16,7 @@
 #include "intake.h"
 #include "probe.h"
 #include "profile.h"
+#include "safety.h"
 #include "testrun.h"
 #include "timing.h"
 
@@ -185,6 +186,8 @@ static int gpu_phases(const struct grading *g, const char *binary)
 	if (gpu)
 		r->gpu_from = wall_seconds();
 	ret = testrun_tests(g, binary);
+	if (!ret)
+		ret = safety_check(g, binary);
 	gpulock_release(held);
 	/*
 	 * A test that ran out of time or of GPU memory beside other gradings

@@ -200,6 +200,12 @@ void report_result(FILE *out, const struct result *r)
 		fprintf(out, "processes   at most %lu at once per program (pids cgroup)\n", r->processes);
 	else if (r->processes_why)
 		fprintf(out, "processes   NOT limited: %s\n", r->processes_why);
+	if (r->safety && !strcmp(r->safety, "ran"))
+		fprintf(out, "safety      compute-sanitizer memcheck, racecheck, synccheck: %d "
+			"finding%s (%.1f s)\n", r->safety_findings, r->safety_findings == 1 ? "" : "s",
+			r->safety_seconds);
+	else if (r->safety)
+		fprintf(out, "safety      NOT RUN: %s\n", r->safety_why ? r->safety_why : "?");
 	if (r->mode == MODE_EMULATED)
 		fprintf(out, "mode        EMULATED on the CPU: results are a pre-check, not a grade\n");
 	else if (r->mode == MODE_CPU)

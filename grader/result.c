@@ -317,6 +317,11 @@ char *result_to_json(const struct result *r, bool indent)
 			    r->gpu_to > r->gpu_from && r->gpu_from > 0
 				    ? json_pack("{s:f, s:f}", "from", r->gpu_from, "to", r->gpu_to)
 				    : json_null());
+	json_object_set_new(doc, "safety",
+			    r->safety ? json_pack("{s:s, s:o, s:f, s:i}", "status", r->safety,
+						  "reason", str_or_null(r->safety_why), "seconds",
+						  r->safety_seconds, "findings", r->safety_findings)
+				      : json_null());
 	json_object_set_new(doc, "host", str_or_null(r->host));
 	if (r->sandbox || r->sandbox_why)
 		json_object_set_new(doc, "sandbox",
@@ -399,6 +404,7 @@ void result_release(struct result *r)
 	free(r->host);
 	free(r->sandbox);
 	free(r->sandbox_why);
+	free(r->safety_why);
 	free(r->processes_why);
 	free(r->gpu.name);
 	free(r->gpu.cc);

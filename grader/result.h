@@ -120,6 +120,12 @@ struct result {
 	double build_seconds;
 	double tests_seconds;     /* wall time of the correctness tests and their re-runs */
 	double profile_seconds;   /* of the profile driver */
+	/* the safety stage (safety.h): "ran" or "not-run" (why in safety_why);
+	 * NULL when the lab has no safety tests */
+	const char *safety;
+	char *safety_why;
+	double safety_seconds;
+	int safety_findings;
 	double gpu_wait_seconds;  /* waiting for the GPU behind other gradings (gpulock.h) */
 	double gpu_from, gpu_to;  /* when it used the GPU (wall_seconds(); 0: never) */
 	struct graded_test *tests;

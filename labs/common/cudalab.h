@@ -150,6 +150,8 @@ struct cl_dbuf {
 
 /* Set by the harness in a safety run (--safety): small sizes, exact allocations. */
 extern int cl_safety;
+/* Whether this process's CUDA context can run no more work (a sticky error). */
+bool cl_context_lost(void);
 
 void cl_dbuf_alloc(struct cl_dbuf *b, size_t n);
 void cl_dbuf_free(struct cl_dbuf *b);

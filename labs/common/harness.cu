@@ -7,7 +7,8 @@
  * a lane cannot give; and the clock each test's time limit is kept by.
  *
  * Must not: call CUDA. This process forks; only the lanes and the tests run
- * alone (Check's forked children) create a CUDA context.
+ * alone (Check's forked children) create a CUDA context. (A safety run
+ * forks nothing and runs its tests in this process's own context.)
  */
 #include "cudalab.h"
 
@@ -37,7 +38,7 @@ static void usage(const char *lab)
 {
 	fprintf(stderr,
 		"usage: check_%s [--list] [--xml-dir DIR] [--lanes N] [--timeout PART=SECONDS]... "
-		"[--only TEST] [PART...]\n"
+		"[--only TEST] [--safety] [PART...]\n"
 		"The run's seed is read from standard input as 'seed=N', and the student's\n"
 		"name (for labs with per-student questions) as 'student=ID'.\n", lab);
 }
@@ -710,6 +711,41 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 	return status;
 }
 
+/* ----------------------------------------------------------- safety run */
+
+/*
+ * A safety run (--safety), under compute-sanitizer: the tests asked for, at
+ * their small sizes with allocations of exact size (cl_safety), one after
+ * another in this one process (the sanitizer follows one context; the
+ * grader sets the time limit). Before each, a line "@@cudalab-safety TEST"
+ * tells the grader whose the sanitizer's reports that follow are. A test
+ * after which the context is lost (memcheck stops a kernel at its first bad
+ * access) ends the run with "@@cudalab-safety-lost": the grader runs the
+ * tests after it in a fresh process. Verdicts are not the point here:
+ * Check's go nowhere.
+ */
+static int run_safety(const struct cl_lab *lab, const struct part_opts *parts, size_t nparts,
+		      const char *const *only, size_t nonly)
+{
+	for (size_t p = 0; p < nparts; p++)
+		for (size_t t = 0; t < lab->ntests; t++) {
+			const TTest *test = lab->tests[t].test;
+			if (strcmp(lab->tests[t].tcase, parts[p].name) ||
+			    (nonly && !cl_part_wanted(test->name, only, nonly)))
+				continue;
+			printf("@@cudalab-safety %s\n", test->name);
+			fflush(stdout);
+			run_part(lab, &parts[p], test, CK_NOFORK, "/dev/null", parts[p].timeout);
+			fflush(stdout);
+			if (cl_context_lost()) {
+				printf("@@cudalab-safety-lost\n");
+				return 0;
+			}
+		}
+	printf("@@cudalab-safety-end\n");
+	return 0;
+}
+
 int cl_main(const struct cl_lab *lab, int argc, char **argv)
 {
 	struct part_opts parts[CL_MAX_PARTS];
@@ -735,6 +771,8 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 			lanes = atoi(argv[++i]);   /* 0: a process per test */
 			if (lanes < 0)
 				lanes = 0;
+		} else if (!strcmp(a, "--safety")) {
+			cl_safety = 1;
 		} else if (!strcmp(a, "--only") && i + 1 < argc && nonly < 64) {
 			only[nonly++] = argv[++i];   /* only these test functions */
 		} else if (!strcmp(a, "--timeout") && i + 1 < argc && ntimeouts < CL_MAX_PARTS) {
@@ -774,6 +812,9 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 		lab->setup(seed, names, nparts);
 	fflush(stdout);
 	fflush(stderr);
+
+	if (cl_safety)
+		return run_safety(lab, parts, nparts, only, nonly);
 
 	/* Without an XML directory a person is reading: one part after another. */
 	if (!xml_dir) {

@@ -324,6 +324,12 @@ extern "C" cudaError_t __wrap_cudaFree(void *p)
 
 /* ----------------------------------------------------------- device init */
 
+bool cl_context_lost(void)
+{
+	cudaGetLastError();   /* an error of the last launch's is not the context's */
+	return cudaDeviceSynchronize() != cudaSuccess;
+}
+
 void cl_device_init(void)
 {
 	static pid_t made_in;   /* a lane runs many tests in the context it made once */

@@ -25,7 +25,7 @@ static void teardown(void)
 /* The problems audit_symbols finds in nm output, one string, "" when none. */
 static char *judge(const char *nm)
 {
-	struct audit_rules rules = {&contract, &allow, &deny};
+	struct audit_rules rules = {&contract, &allow, &deny, NULL, NULL};
 	struct strlist problems = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -135,7 +135,8 @@ START_TEST(test_audit_shipped_policy)
 	char *p;
 
 	ck_assert_int_eq(config_load(unit_root(), "matmul", &cfg), 0);
-	struct audit_rules rules = {&cfg.symbols, &cfg.allow_undefined, &cfg.deny_defined};
+	struct audit_rules rules = {&cfg.symbols, &cfg.allow_undefined, &cfg.deny_defined,
+				    NULL, NULL};
 	for (size_t i = 0; i < cfg.symbols.n; i++)
 		strbuf_addf(&nm, "%s T 0 10\n", cfg.symbols.v[i]);
 	for (size_t i = 0; i < ARRAY_SIZE(allowed); i++)

@@ -66,9 +66,15 @@ START_TEST(test_rewrite_static_shared)
 	EXPECT("void k() { __shared__ volatile int v[2]; }",
 	       "void k() { volatile   int  (&v)[2] = *(volatile   int  (*)[2])"
 	       "cudaemu_static_shared(__COUNTER__, sizeof(  int [2])); }");
-	/* at file scope, with several names or an initializer: left to the macro */
+	/* several names: a reference each, in the block's arena (so each is
+	 * poisoned with NaN when the block starts) */
+	EXPECT("void k() { __shared__ float a[4], b[4]; }",
+	       "void k() {  float  (&a)[4] = *( float  (*)[4])cudaemu_static_shared(__COUNTER__, "
+	       "sizeof( float [4])); float  (&b)[4] = *( float  (*)[4])cudaemu_static_shared("
+	       "__COUNTER__, sizeof( float [4])); }");
+	/* at file scope, or with an initializer or a pointer: left to the macro */
 	EXPECT("__shared__ float g[4];", "__shared__ float g[4];");
-	EXPECT("void k() { __shared__ float a[4], b[4]; }", "void k() { __shared__ float a[4], b[4]; }");
+	EXPECT("void k() { __shared__ float a[4], *p; }", "void k() { __shared__ float a[4], *p; }");
 }
 END_TEST
 

@@ -18,6 +18,7 @@ Suite *profile_suite(void);
 Suite *scan_suite(void);
 Suite *late_suite(void);
 Suite *grading_suite(void);
+Suite *safety_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);

@@ -1,0 +1,379 @@
+/*
+ * safety.c - the safety stage (safety.h).
+ *
+ * Owns: running the test binary under compute-sanitizer (memcheck,
+ * racecheck and synccheck side by side, the harness in its safety mode:
+ * small sizes, allocations of exact size, one process), reading the tools'
+ * reports, and turning each into a failed test. A guard zone inside an
+ * allocation hides a read just outside an array, and no canary sees a race
+ * or a barrier some threads skip: this is where those show on a GPU.
+ *
+ * Must not: decide points (a finding fails the tests lab.conf names; the
+ * score follows from their status), or run anything but the sanitizer.
+ */
+#include "safety.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
+#define NTOOLS (sizeof(tools) / sizeof(tools[0]))
+
+/* ------------------------------------------------------------ parsing */
+
+/* "matmul_k5_kernel(const float *, ...)+0xc0 in /w/x/matmul.cu:45" -> kernel, "matmul.cu:45" */
+static void site(const char *s, char *kernel, size_t klen, char *where, size_t wlen)
+{
+	const char *in = strstr(s, " in ");
+	size_t n = strcspn(s, "(+ ");
+
+	snprintf(kernel, klen, "%.*s", (int)n, s);
+	if (in) {
+		const char *file = in + 4, *slash = strrchr(file, '/');
+		if (slash)
+			file = slash + 1;
+		snprintf(where, wlen, "%.*s", (int)strcspn(file, " \n"), file);
+	} else {
+		snprintf(where, wlen, "an unknown line");
+	}
+}
+
+struct record {
+	char head[256], at[256], by[128], what[256], near[256], second[256];
+};
+
+static void add_finding(struct safety_output *out, const char *test, const char *tool,
+			char *text)
+{
+	for (size_t i = 0; i < out->nfindings; i++)
+		if (!strcmp(out->findings[i].test, test) && !strcmp(out->findings[i].tool, tool)) {
+			out->findings[i].count++;
+			free(text);
+			return;
+		}
+	out->findings = xrealloc(out->findings, (out->nfindings + 1) * sizeof(*out->findings));
+	out->findings[out->nfindings++] = (struct safety_finding){xstrdup(test), xstrdup(tool),
+								   text, 1};
+}
+
+/* One finished report, in a student's words; NULL for what is not one. */
+static char *describe(const struct record *r)
+{
+	char kernel[128], where[160], kernel2[128], where2[160];
+	unsigned size = 0;
+	char space[32] = "", access[16] = "";
+
+	site(r->at, kernel, sizeof(kernel), where, sizeof(where));
+	if (sscanf(r->head, "Invalid __%31[a-z]__ %15s of size %u", space, access, &size) == 3) {
+		const char *kind = strstr(r->what, "misaligned") ? "misaligned"
+				   : strstr(r->what, "out of bounds") ? "out-of-bounds" : "invalid";
+		char near[200] = "";
+		unsigned long dist, bytes;
+		char side[16];
+		if (sscanf(r->near, "and is %lu bytes %15s the nearest allocation at %*s of size %lu",
+			   &dist, side, &bytes) == 3)
+			snprintf(near, sizeof(near), " (%lu byte%s %s a %lu-byte buffer)", dist,
+				 dist == 1 ? "" : "s",
+				 !strcmp(side, "after") ? "past the end of" : "before the start of",
+				 bytes);
+		return xasprintf("%s %s of %u bytes of %s memory%s at %s in kernel %s, %s", kind,
+				 access, size, space, near, where, kernel,
+				 *r->by ? r->by : "a thread");
+	}
+	if (strstr(r->head, "Race reported between")) {
+		const char *a = strstr(r->head, "between ") + 8, *b = r->second;
+		char first[16] = "", second[16] = "";
+		sscanf(a, "%15s", first);
+		if (!strncmp(b, "and ", 4))
+			b += 4;
+		sscanf(b, "%15s", second);
+		const char *at1 = strstr(a, " at "), *at2 = strstr(b, " at ");
+		site(at1 ? at1 + 4 : a, kernel, sizeof(kernel), where, sizeof(where));
+		site(at2 ? at2 + 4 : b, kernel2, sizeof(kernel2), where2, sizeof(where2));
+		const char *hz = strchr(b, '[');
+		return xasprintf("%sa data race on shared memory in kernel %s: a %s at %s and a %s "
+				 "at %s by different threads with no barrier between them%s%.*s\n"
+				 "hint: a thread may read what another wrote only after both "
+				 "passed a __syncthreads() (within one warp, __syncwarp())",
+				 !strncmp(r->head, "Warning", 7) ? "(possible) " : "", kernel,
+				 first[0] ? first : "access", where, second[0] ? second : "access",
+				 where2, hz ? " " : "", hz ? (int)strcspn(hz, "\n") : 0, hz ? hz : "");
+	}
+	if (strstr(r->head, "Barrier error"))
+		return xasprintf("a barrier error (%s) at %s in kernel %s, %s\nhint: every thread "
+				 "of the block must reach every __syncthreads(): guard the work, "
+				 "not the barrier", strstr(r->head, "Divergent") ? "a __syncthreads() "
+				 "some threads of a warp do not reach" : r->head, where, kernel,
+				 *r->by ? r->by : "a thread");
+	return NULL;
+}
+
+void safety_parse(const char *output, const char *tool, struct safety_output *out)
+{
+	struct record rec;
+	const char *line = output;
+	char *test = NULL;
+	bool open = false;
+
+	memset(out, 0, sizeof(*out));
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		char *l = xstrndup(line, len);
+		const char *body = l + strspn(l, "= ");
+		bool report = !strncmp(l, "=========", 9);
+
+		if (report && !strncmp(body, "COMPUTE-SANITIZER", 17)) {
+			out->banner = true;
+		} else if (!strncmp(l, "@@cudalab-safety ", 17) || !strcmp(l, "@@cudalab-safety-end") ||
+			   !strcmp(l, "@@cudalab-safety-lost") || (report && !*body) ||
+			   (report && open && (!strncmp(body, "Invalid ", 8) ||
+					       strstr(body, "Race reported") ||
+					       strstr(body, "Barrier error")))) {
+			/* the end of a report: a blank report line, the next one or test */
+			char *text = open && test ? describe(&rec) : NULL;
+			if (text)
+				add_finding(out, test, tool, text);
+			open = false;
+			if (!strncmp(l, "@@cudalab-safety ", 17)) {
+				free(test);
+				test = xstrdup(l + 17);
+			} else if (!strcmp(l, "@@cudalab-safety-end")) {
+				out->ended = true;
+			}
+		}
+		if (report && *body && !open &&
+		    (!strncmp(body, "Invalid ", 8) || strstr(body, "Race reported") ||
+		     strstr(body, "Barrier error"))) {
+			memset(&rec, 0, sizeof(rec));
+			snprintf(rec.head, sizeof(rec.head), "%s", body);
+			if (strstr(body, "Race reported") && strstr(body, " at "))
+				snprintf(rec.at, sizeof(rec.at), "%s", strstr(body, " at ") + 4);
+			open = true;
+		} else if (report && open && !strncmp(body, "at ", 3) && !*rec.at) {
+			snprintf(rec.at, sizeof(rec.at), "%s", body + 3);
+		} else if (report && open && !strncmp(body, "by thread ", 10)) {
+			unsigned tx, ty, tz, bx, by, bz;
+			if (sscanf(body, "by thread (%u,%u,%u) in block (%u,%u,%u)", &tx, &ty, &tz, &bx,
+				   &by, &bz) == 6)
+				snprintf(rec.by, sizeof(rec.by), "thread (%u,%u,%u) of block (%u,%u,%u)",
+					 tx, ty, tz, bx, by, bz);
+		} else if (report && open && (!strncmp(body, "Access to ", 10) ||
+					      !strncmp(body, "Address ", 8))) {
+			snprintf(rec.what, sizeof(rec.what), "%s", body);
+		} else if (report && open && !strncmp(body, "and is ", 7)) {
+			snprintf(rec.near, sizeof(rec.near), "%s", body);
+		} else if (report && open && !strncmp(body, "and ", 4)) {
+			snprintf(rec.second, sizeof(rec.second), "%s", body);
+		}
+		free(l);
+		line = end ? end + 1 : NULL;
+	}
+	if (open && test) {
+		char *text = describe(&rec);
+		if (text)
+			add_finding(out, test, tool, text);
+	}
+	out->last = test;
+}
+
+void safety_output_release(struct safety_output *out)
+{
+	for (size_t i = 0; i < out->nfindings; i++) {
+		free(out->findings[i].test);
+		free(out->findings[i].tool);
+		free(out->findings[i].text);
+	}
+	free(out->findings);
+	free(out->last);
+	memset(out, 0, sizeof(*out));
+}
+
+/* ------------------------------------------------------------ running */
+
+/* compute-sanitizer beside nvcc, or on PATH; NULL when there is none. */
+static char *find_sanitizer(const char *nvcc)
+{
+	const char *slash = strrchr(nvcc, '/');
+	char *path;
+
+	if (slash) {
+		path = xasprintf("%.*s/compute-sanitizer", (int)(slash - nvcc), nvcc);
+		if (!access(path, X_OK))
+			return path;
+		free(path);
+	}
+	const char *dirs = getenv("PATH");
+	while (dirs && *dirs) {
+		size_t n = strcspn(dirs, ":");
+		path = xasprintf("%.*s/compute-sanitizer", (int)n, dirs);
+		if (n && !access(path, X_OK))
+			return path;
+		free(path);
+		dirs += n + (dirs[n] == ':');
+	}
+	return NULL;
+}
+
+/* Whether test id is one of the safety tests of its part; the part, if so. */
+static const struct lab_part *safety_part(const struct lab_config *cfg, const char *lab,
+					  const char *id)
+{
+	for (size_t p = 0; p < cfg->nparts; p++)
+		for (size_t k = 0; k < cfg->parts[p].safety.n; k++) {
+			char *want = xasprintf("test_%s_%s_%s", lab, cfg->parts[p].name,
+					       cfg->parts[p].safety.v[k]);
+			bool same = !strcmp(want, id);
+			free(want);
+			if (same)
+				return &cfg->parts[p];
+		}
+	return NULL;
+}
+
+/* Fails each safety test of part with what a tool found. */
+static void apply(struct result *r, const struct lab_part *part,
+		  const struct safety_finding *f)
+{
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct graded_test *t = &r->tests[i];
+		if (strcmp(t->part, part->name) || !strlist_has(&part->safety, t->name))
+			continue;
+		char more[64] = "";
+		if (f->count > 1)
+			snprintf(more, sizeof(more), "\n(and %d more report%s)", f->count - 1,
+				 f->count > 2 ? "s" : "");
+		char *m = xasprintf("%s%scompute-sanitizer %s found, in test %s (small sizes, "
+				    "buffers of their exact size): %s%s", t->message ? t->message : "",
+				    t->message ? "\n" : "", f->tool, f->test + strlen("test_") +
+				    strlen(r->lab) + 1, f->text, more);
+		free(t->message);
+		t->message = m;
+		if (t->status == TEST_PASS)
+			t->status = TEST_FAIL;
+	}
+}
+
+static void not_run(struct result *r, char *why)
+{
+	r->safety = "not-run";
+	free(r->safety_why);
+	r->safety_why = why;
+}
+
+int safety_check(const struct grading *g, const char *binary)
+{
+	const struct lab_config *cfg = g->cfg;
+	struct result *r = g->r;
+	struct strlist left[NTOOLS] = {STRLIST_INIT, STRLIST_INIT, STRLIST_INIT};
+	double t0 = now_seconds();
+	char *sanitizer = NULL, input[256];
+	int ret = -1, rounds = 0;
+
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].kind == KIND_CORRECTNESS && safety_part(cfg, r->lab, r->tests[i].id))
+			for (size_t k = 0; k < NTOOLS; k++)
+				strlist_push(&left[k], r->tests[i].id);
+	if (!left[0].n)
+		return 0;   /* the lab has no safety tests */
+	if (r->mode != MODE_GPU) {
+		not_run(r, xstrdup(r->mode == MODE_EMULATED
+			? "emulated: compute-sanitizer needs a GPU (the emulator checks each access "
+			  "against guard pages, and a failed test with AddressSanitizer)"
+			: "no GPU"));
+		ret = 0;
+		goto out;
+	}
+	if (!(sanitizer = find_sanitizer(g->tc->nvcc))) {
+		not_run(r, xstrdup("compute-sanitizer was not found beside nvcc or on PATH"));
+		ret = 0;
+		goto out;
+	}
+	r->safety = "ran";
+	snprintf(input, sizeof(input), "seed=%llu\nstudent=x\n", r->seed);
+	char **env = grading_env(g, (const char *const[]){"CUDALAB_SHARED_POISON=0", NULL});
+	progress("running %zu safety tests under compute-sanitizer ...", left[0].n);
+	/* each round runs every tool that has tests left; a run that lost its
+	 * context leaves the tests after the one it was at for the next */
+	while (rounds++ < 32) {
+		struct strlist argvs[NTOOLS];
+		struct run_spec specs[NTOOLS];
+		struct run_result res[NTOOLS];
+		size_t which[NTOOLS], n = 0;
+		for (size_t k = 0; k < NTOOLS; k++) {
+			if (!left[k].n)
+				continue;
+			struct strlist *a = &argvs[n];
+			*a = (struct strlist)STRLIST_INIT;
+			strlist_push(a, sanitizer);
+			strlist_pushf(a, "--tool=%s", tools[k]);
+			strlist_push(a, "--print-limit=10");
+			strlist_push(a, "--show-backtrace=no");
+			strlist_push(a, "--target-processes=application-only");
+			strlist_push(a, binary);
+			strlist_push(a, "--safety");
+			for (size_t i = 0; i < left[k].n; i++) {
+				strlist_push(a, "--only");
+				strlist_push(a, left[k].v[i]);
+			}
+			specs[n] = (struct run_spec){.argv = (const char *const *)a->v,
+						     .envp = (const char *const *)env,
+						     .cwd = g->workdir, .input = input,
+						     .timeout = cfg->run_timeout,
+						     .output_limit = 256 * 1024,
+						     .sandbox = &g->run_sandbox};
+			lab_run_limits(cfg, 1, &specs[n]);
+			which[n++] = k;
+		}
+		if (!n)
+			break;
+		if (run_many(specs, res, n)) {
+			for (size_t i = 0; i < n; i++)
+				strlist_clear(&argvs[i]);
+			grading_free_env(env);
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			size_t k = which[i];
+			struct safety_output o;
+			safety_parse(res[i].output ? res[i].output : "", tools[k], &o);
+			if (!o.banner && !r->safety_why) {
+				char *why = run_describe(&specs[i], &res[i]);
+				not_run(r, xasprintf("compute-sanitizer %s did not run (%s): %.200s",
+						     tools[k], why, res[i].output ? res[i].output : ""));
+				free(why);
+			}
+			for (size_t f = 0; f < o.nfindings; f++) {
+				const struct lab_part *p = safety_part(cfg, r->lab, o.findings[f].test);
+				if (p) {
+					apply(r, p, &o.findings[f]);
+					r->safety_findings++;
+				}
+			}
+			/* what is left: the tests after the one it stopped at */
+			struct strlist rest = STRLIST_INIT;
+			bool after = false;
+			for (size_t t = 0; !o.ended && o.banner && o.last && t < left[k].n; t++) {
+				if (after)
+					strlist_push(&rest, left[k].v[t]);
+				after |= !strcmp(left[k].v[t], o.last);
+			}
+			strlist_clear(&left[k]);
+			left[k] = rest;
+			safety_output_release(&o);
+			run_result_release(&res[i]);
+			strlist_clear(&argvs[i]);
+		}
+	}
+	grading_free_env(env);
+	ret = 0;
+out:
+	r->safety_seconds = now_seconds() - t0;
+	for (size_t k = 0; k < NTOOLS; k++)
+		strlist_clear(&left[k]);
+	free(sanitizer);
+	return ret;
+}

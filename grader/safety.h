@@ -1,0 +1,43 @@
+/*
+ * safety.h - the safety stage of a grading on a GPU: the lab's safety tests
+ * (lab.conf `safety =`) run once more under compute-sanitizer, and what its
+ * tools find fails those tests.
+ */
+#ifndef SAFETY_H
+#define SAFETY_H
+
+#include "grading.h"
+
+/* One report of a sanitizer tool, in a student's words. */
+struct safety_finding {
+	char *test;      /* the Check test it was found in */
+	char *tool;      /* "memcheck", "racecheck", "synccheck" */
+	char *text;      /* "out-of-bounds read of 4 bytes ... at matmul.cu:45 ..." */
+	int count;       /* reports of this tool in this test, this one first */
+};
+
+struct safety_output {
+	struct safety_finding *findings;
+	size_t nfindings;
+	bool banner;     /* the sanitizer ran (it printed its banner) */
+	bool ended;      /* the harness ran every test it was given */
+	char *last;      /* the test it was at when it stopped (NULL: none) */
+};
+
+/*
+ * Reads one run's output: the harness's "@@cudalab-safety TEST" lines and
+ * the sanitizer's "=========" reports between them. Pure: no I/O.
+ */
+void safety_parse(const char *output, const char *tool, struct safety_output *out);
+void safety_output_release(struct safety_output *out);
+
+/*
+ * On a GPU, runs each part's safety tests through memcheck, racecheck and
+ * synccheck at once, and fails each safety test of a part in whose tests a
+ * tool found something, with what it found; says in r why the stage did not
+ * run, when it did not (emulated, no compute-sanitizer). -1 only for the
+ * grader's own failures.
+ */
+int safety_check(const struct grading *g, const char *binary);
+
+#endif

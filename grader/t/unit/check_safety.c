@@ -1,0 +1,126 @@
+/* Unit tests of safety.c: reading compute-sanitizer's reports (as it printed
+ * them on an H100, CUDA 13.0) between the harness's test markers. */
+#include "safety.h"
+#include "unit.h"
+
+#include <check.h>
+#include <string.h>
+
+static const char memcheck_out[] =
+	"========= COMPUTE-SANITIZER\n"
+	"@@cudalab-safety test_matmul_k4_exact\n"
+	"@@cudalab-safety test_matmul_k5_exact\n"
+	"========= Invalid __global__ read of size 4 bytes\n"
+	"=========     at oob_read(const float *, float *, int)+0xc0 in /tmp/w/matmul.cu:5\n"
+	"=========     by thread (99,0,0) in block (0,0,0)\n"
+	"=========     Access to 0x7f678a800190 is out of bounds\n"
+	"=========     and is 1 bytes after the nearest allocation at 0x7f678a800000 of size 400 "
+	"bytes\n"
+	"========= \n"
+	"========= Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch "
+	"failure\" on CUDA API call to cudaDeviceSynchronize.\n"
+	"========= \n"
+	"@@cudalab-safety-lost\n"
+	"========= ERROR SUMMARY: 2 errors\n";
+
+START_TEST(test_safety_reads_memcheck)
+{
+	struct safety_output o;
+
+	safety_parse(memcheck_out, "memcheck", &o);
+	ck_assert(o.banner);
+	ck_assert(!o.ended);
+	ck_assert_str_eq(o.last, "test_matmul_k5_exact");
+	ck_assert_uint_eq(o.nfindings, 1);
+	ck_assert_str_eq(o.findings[0].test, "test_matmul_k5_exact");
+	ck_assert_str_eq(o.findings[0].text,
+			 "out-of-bounds read of 4 bytes of global memory (1 byte past the end of a "
+			 "400-byte buffer) at matmul.cu:5 in kernel oob_read, thread (99,0,0) of "
+			 "block (0,0,0)");
+	safety_output_release(&o);
+}
+END_TEST
+
+static const char racecheck_out[] =
+	"========= COMPUTE-SANITIZER\n"
+	"@@cudalab-safety test_matmul_k5_exact\n"
+	"========= Error: Race reported between Write access at race(float *)+0xb0 in "
+	"matmul.cu:10\n"
+	"=========     and Read access at race(float *)+0xc0 in matmul.cu:11 [256 hazards]\n"
+	"========= \n"
+	"========= Warning: Race reported between Read access at warpred(float *)+0xe0 in "
+	"matmul.cu:20\n"
+	"=========     and Write access at warpred(float *)+0x120 in matmul.cu:20 [96 hazards]\n"
+	"========= \n"
+	"@@cudalab-safety test_matmul_k5_random\n"
+	"@@cudalab-safety-end\n"
+	"========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)\n";
+
+START_TEST(test_safety_reads_racecheck)
+{
+	struct safety_output o;
+
+	safety_parse(racecheck_out, "racecheck", &o);
+	ck_assert(o.ended);
+	ck_assert_uint_eq(o.nfindings, 1);
+	ck_assert_int_eq(o.findings[0].count, 2);
+	ck_assert_msg(!strncmp(o.findings[0].text,
+			       "a data race on shared memory in kernel race: a Write at matmul.cu:10 "
+			       "and a Read at matmul.cu:11 by different threads with no barrier "
+			       "between them [256 hazards]\nhint: ", 140),
+		      "%s", o.findings[0].text);
+	safety_output_release(&o);
+}
+END_TEST
+
+static const char synccheck_out[] =
+	"========= COMPUTE-SANITIZER\n"
+	"@@cudalab-safety test_matmul_k5_exact\n"
+	"========= Barrier error detected. Divergent thread(s) in warp.\n"
+	"=========     at divbar(float *)+0x70 in matmul.cu:25\n"
+	"=========     by thread (0,0,0) in block (0,0,0)\n"
+	"========= \n"
+	"========= Barrier error detected. Divergent thread(s) in warp.\n"
+	"=========     at divbar(float *)+0x70 in matmul.cu:25\n"
+	"=========     by thread (1,0,0) in block (0,0,0)\n"
+	"========= \n"
+	"@@cudalab-safety-end\n";
+
+START_TEST(test_safety_reads_synccheck)
+{
+	struct safety_output o;
+
+	safety_parse(synccheck_out, "synccheck", &o);
+	ck_assert_uint_eq(o.nfindings, 1);
+	ck_assert_int_eq(o.findings[0].count, 2);
+	ck_assert_msg(strstr(o.findings[0].text, "a barrier error (a __syncthreads() some threads "
+				 "of a warp do not reach) at matmul.cu:25 in kernel divbar, thread "
+				 "(0,0,0) of block (0,0,0)"), "%s", o.findings[0].text);
+	safety_output_release(&o);
+}
+END_TEST
+
+/* No banner: the sanitizer did not run, which is no pass. */
+START_TEST(test_safety_without_banner)
+{
+	struct safety_output o;
+
+	safety_parse("compute-sanitizer: error while loading shared libraries\n", "memcheck", &o);
+	ck_assert(!o.banner);
+	ck_assert_uint_eq(o.nfindings, 0);
+	safety_output_release(&o);
+}
+END_TEST
+
+Suite *safety_suite(void)
+{
+	Suite *s = suite_create("safety");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_test(tc, test_safety_reads_memcheck);
+	tcase_add_test(tc, test_safety_reads_racecheck);
+	tcase_add_test(tc, test_safety_reads_synccheck);
+	tcase_add_test(tc, test_safety_without_banner);
+	suite_add_tcase(s, tc);
+	return s;
+}
