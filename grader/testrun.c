@@ -287,8 +287,9 @@ static void hint_thread_order(struct graded_test *t, struct graded_test *rev)
 
 /*
  * With shared memory left as it is instead of filled with NaN before each
- * launch: a test that passes now read shared memory no thread of its block
- * had written, which the message then says.
+ * launch: a test that then passes, or fails elsewhere, gets a result that
+ * depends on what shared memory held before: it read shared memory no
+ * thread of its block had written, which the message then says.
  */
 /* A failure that shows NaN, which uninitialised shared memory now reads as. */
 static bool failed_with_nan(const struct graded_test *t)
@@ -298,13 +299,19 @@ static bool failed_with_nan(const struct graded_test *t)
 
 static void hint_uninitialised_shared(struct graded_test *t, struct graded_test *plain)
 {
-	if (plain->unreported || plain->status != TEST_PASS)
+	size_t a = first_line_len(t->message), b = first_line_len(plain->message);
+
+	if (plain->unreported ||
+	    (plain->status == t->status && a == b && !strncmp(t->message, plain->message, a)))
 		return;
 	char *m = xasprintf("%s\nhint: the result depends on uninitialised shared memory: with "
-			    "shared memory filled with NaN before each launch this test fails, "
-			    "left as it was it passes: the kernel reads shared memory that no "
-			    "thread of its block wrote (a tile's elements past the edge of the "
-			    "matrix must be set, to 0, before they are read)", t->message);
+			    "shared memory filled with NaN before each launch this test fails as "
+			    "above; left as it was, it %s%s%.*s\nhint: the kernel reads shared "
+			    "memory that no thread of its block wrote (the elements of a tile past "
+			    "the edge of the matrix must be set, to 0, before they are read)",
+			    t->message, plain->status == TEST_PASS ? "passes" : "says:",
+			    plain->status == TEST_PASS ? "" : "\n  ", (int)b,
+			    plain->message ? plain->message : "");
 	free(t->message);
 	t->message = m;
 }
