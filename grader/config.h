@@ -22,7 +22,7 @@ struct lab_part {
 	struct lab_test *tests;
 	size_t ntests;
 	/* tests the GPU's sanitizers run this part's kernels through (safety.c);
-	 * a finding fails each of them */
+	 * a finding fails the test it was found in */
 	struct strlist safety;
 };
 

@@ -33,8 +33,8 @@ void safety_output_release(struct safety_output *out);
 
 /*
  * On a GPU, runs each part's safety tests through memcheck, racecheck and
- * synccheck at once, and fails each safety test of a part in whose tests a
- * tool found something, with what it found; says in r why the stage did not
+ * synccheck at once, and fails each test a tool found something in, with
+ * what it found; says in r why the stage did not
  * run, when it did not (emulated, no compute-sanitizer). -1 only for the
  * grader's own failures.
  */
