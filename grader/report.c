@@ -202,8 +202,9 @@ void report_result(FILE *out, const struct result *r)
 		fprintf(out, "processes   NOT limited: %s\n", r->processes_why);
 	if (r->safety && !strcmp(r->safety, "ran"))
 		fprintf(out, "safety      compute-sanitizer memcheck, racecheck, synccheck: %d "
-			"finding%s (%.1f s)\n", r->safety_findings, r->safety_findings == 1 ? "" : "s",
-			r->safety_seconds);
+			"finding%s (%.1f s)%s%s\n", r->safety_findings,
+			r->safety_findings == 1 ? "" : "s", r->safety_seconds,
+			r->safety_why ? "; " : "", r->safety_why ? r->safety_why : "");
 	else if (r->safety)
 		fprintf(out, "safety      NOT RUN: %s\n", r->safety_why ? r->safety_why : "?");
 	if (r->mode == MODE_EMULATED)

@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
+/* seconds one sanitizer run may take: the reference's safety tests take about
+ * 2 s on an H100; a kernel that never ends is not waited for again */
+#define SAFETY_TIMEOUT 60
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 
 /* ------------------------------------------------------------ parsing */
@@ -281,11 +284,19 @@ int safety_check(const struct grading *g, const char *binary)
 	char *sanitizer = NULL, input[256];
 	int ret = -1, rounds = 0;
 
-	for (size_t i = 0; i < r->ntests; i++)
-		if (r->tests[i].kind == KIND_CORRECTNESS && safety_part(cfg, r->lab, r->tests[i].id))
+	bool any = false;
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct graded_test *t = &r->tests[i];
+		if (t->kind != KIND_CORRECTNESS || !safety_part(cfg, r->lab, t->id))
+			continue;
+		any = true;
+		/* one that crashed or ran out of time has its verdict, and would
+		 * only do it again, slower */
+		if (t->status == TEST_PASS || t->status == TEST_FAIL)
 			for (size_t k = 0; k < NTOOLS; k++)
-				strlist_push(&left[k], r->tests[i].id);
-	if (!left[0].n)
+				strlist_push(&left[k], t->id);
+	}
+	if (!any)
 		return 0;   /* the lab has no safety tests */
 	if (r->mode != MODE_GPU) {
 		not_run(r, xstrdup(r->mode == MODE_EMULATED
@@ -330,7 +341,7 @@ int safety_check(const struct grading *g, const char *binary)
 			specs[n] = (struct run_spec){.argv = (const char *const *)a->v,
 						     .envp = (const char *const *)env,
 						     .cwd = g->workdir, .input = input,
-						     .timeout = cfg->run_timeout,
+						     .timeout = SAFETY_TIMEOUT,
 						     .output_limit = 256 * 1024,
 						     .sandbox = &g->run_sandbox};
 			lab_run_limits(cfg, 1, &specs[n]);
@@ -360,10 +371,15 @@ int safety_check(const struct grading *g, const char *binary)
 					r->safety_findings++;
 				}
 			}
+			if (res[i].timed_out && !r->safety_why)
+				r->safety_why = xasprintf("%s ran out of time (%d s) in %s: the tests "
+							  "after it were not checked", tools[k],
+							  SAFETY_TIMEOUT, o.last ? o.last : "its start");
 			/* what is left: the tests after the one it stopped at */
 			struct strlist rest = STRLIST_INIT;
 			bool after = false;
-			for (size_t t = 0; !o.ended && o.banner && o.last && t < left[k].n; t++) {
+			for (size_t t = 0; !res[i].timed_out && !o.ended && o.banner && o.last &&
+					   t < left[k].n; t++) {
 				if (after)
 					strlist_push(&rest, left[k].v[t]);
 				after |= !strcmp(left[k].v[t], o.last);
