@@ -150,6 +150,9 @@ struct cl_dbuf {
 
 /* Set by the harness in a safety run (--safety): small sizes, exact allocations. */
 extern int cl_safety;
+/* Whether the ledger's wrap fills shared memory with NaN before each of the
+ * student's launches (the test harness's runs; not timing or profiling). */
+extern int cl_shared_poison;
 /* Whether this process's CUDA context can run no more work (a sticky error). */
 bool cl_context_lost(void);
 

@@ -759,6 +759,8 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 	uint64_t seed;
 	int status = 0;
 
+	cl_shared_poison = 1;   /* see launch.cu */
+
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--list")) {
