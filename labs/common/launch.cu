@@ -29,6 +29,8 @@ cudaError_t __real___cudaGetKernel(cudaKernel_t *k, const void *fun);
 extern "C" cudaError_t __real_cudaMalloc(void **p, size_t n);
 extern "C" cudaError_t __real_cudaFree(void *p);
 
+int cl_shared_poison;   /* set by the test harness; the timing and profile drivers leave it */
+
 #define MAX_KERNELS 64
 #define MAX_ALLOCS 256
 
@@ -221,7 +223,6 @@ extern "C" cudaError_t __wrap___cudaGetKernel(cudaKernel_t *k, const void *fun)
  * grader's re-run that names the cause) leaves shared memory as it is.
  */
 static bool poisoning;   /* its launch may come back through the wrap: not the student's */
-int cl_shared_poison;    /* set by the test harness; the timing and profile drivers leave it */
 
 __global__ void cl_shared_poison_kernel(unsigned words)
 {
