@@ -31,6 +31,26 @@ static bool ident_char(char c)
 }
 
 /*
+ * Whether sym, defined with C linkage, is a kernel (extern "C" __global__):
+ * nvcc then defines its device stub "_Z<n>__device_stub__Z<len>sym...".
+ */
+static bool extern_c_kernel(const struct strlist *defined, const char *sym)
+{
+	char *want = xasprintf("__device_stub__Z%zu%s", strlen(sym), sym);
+	bool found = false;
+
+	for (size_t i = 0; i < defined->n && !found; i++) {
+		const char *d = defined->v[i];
+		if (strncmp(d, "_Z", 2))
+			continue;
+		d += 2 + strspn(d + 2, "0123456789");
+		found = !strncmp(d, want, strlen(want));
+	}
+	free(want);
+	return found;
+}
+
+/*
  * The first line of the source that names `name` as a whole word outside a
  * // comment, as "\n  FILE:LINE: TEXT"; "" when none does (the call came
  * from a header or a macro the line does not spell out).
@@ -91,7 +111,8 @@ void audit_symbols(const char *nm_output, const struct audit_rules *rules,
 		else if (strlist_matches(rules->deny_defined, s))
 			strlist_pushf(problems, "defines '%s', a name reserved for the runtime or the "
 				      "harness", s);
-		else if (strncmp(s, "_Z", 2) && strncmp(s, "DW.ref.", 7))
+		else if (strncmp(s, "_Z", 2) && strncmp(s, "DW.ref.", 7) &&
+			 !extern_c_kernel(&defined, s))
 			strlist_pushf(problems, "defines the global symbol '%s', which is not part of the "
 				      "lab's interface\nhint: declare helper functions and variables static",
 				      s);

@@ -159,6 +159,17 @@ START_TEST(test_audit_shipped_policy)
 }
 END_TEST
 
+/* An extern "C" kernel is a kernel (nvcc defines its device stub), not a global of the student's. */
+START_TEST(test_audit_accepts_extern_c_kernels)
+{
+	char *p = judge(GOOD_OBJECT "my_kernel T 353 1b\n_Z28__device_stub__Z9my_kernelPfPf T 1c1 192\n"
+				    "my_table D 0 40\n");
+	ck_assert_ptr_null(strstr(p, "'my_kernel'"));
+	ck_assert_ptr_nonnull(strstr(p, "defines the global symbol 'my_table'"));
+	free(p);
+}
+END_TEST
+
 /* A refusal quotes the student's own line that makes the call, not one in a comment. */
 START_TEST(test_audit_quotes_the_line)
 {
@@ -194,6 +205,7 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_audit_sections_constructors);
 	tcase_add_test(tc, test_audit_shipped_policy);
 	tcase_add_test(tc, test_audit_quotes_the_line);
+	tcase_add_test(tc, test_audit_accepts_extern_c_kernels);
 	suite_add_tcase(s, tc);
 	return s;
 }
