@@ -24,12 +24,6 @@ static bool mangled_form_of(const char *sym, const char *plain)
 	return !strncmp(sym, prefix, strlen(prefix));
 }
 
-static bool ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
 /*
  * Whether sym, defined with C linkage, is a kernel (extern "C" __global__):
  * nvcc then defines its device stub "_Z<n>__device_stub__Z<len>sym...".

@@ -51,11 +51,6 @@ static char *code_map(const char *s, size_t n)
 	return code;
 }
 
-static bool ident_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
 /* Whether the word w (a whole identifier) starts at s + i. */
 static bool word_at(const char *s, size_t i, const char *w)
 {

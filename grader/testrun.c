@@ -32,6 +32,14 @@ static bool test_finished(const char *logs, const char *id, const char *token)
 	return ok;
 }
 
+void testrun_input(const struct result *r, const char *token, char *buf, size_t len)
+{
+	/* the student's name has no newline: it is one line of the protocol */
+	size_t name_len = strcspn(r->student ? r->student : "", "\n");
+	snprintf(buf, len, "seed=%llu\nstudent=%.*s\ntoken=%s\n", r->seed,
+		 (int)(name_len > 200 ? 200 : name_len), r->student ? r->student : "", token);
+}
+
 /* Check reports a forked test that died or hung as an "error". */
 static void set_from_check(struct graded_test *t, const struct check_entry *e, double timeout)
 {
@@ -102,10 +110,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		strlist_push(&argv, "--only");
 		strlist_push(&argv, only->v[i]);
 	}
-	/* the student's name has no newline: it is one line of the protocol */
-	size_t name_len = strcspn(r->student ? r->student : "", "\n");
-	snprintf(input, sizeof(input), "seed=%llu\nstudent=%.*s\ntoken=%s\n", r->seed,
-		 (int)(name_len > 200 ? 200 : name_len), r->student ? r->student : "", token);
+	testrun_input(r, token, input, sizeof(input));
 	struct run_spec spec = {
 		.argv = (const char *const *)argv.v,
 		.envp = (const char *const *)env,
@@ -263,6 +268,31 @@ static void take_verdict(struct graded_test *t, struct graded_test *again)
 }
 
 /*
+ * How a diagnostic re-run of t ended, when its outcome differs from t's (its
+ * status, or the first line of its message): "passes", or "says:" and that
+ * line; NULL when it is the same.
+ */
+static char *changed_outcome(const struct graded_test *t, const struct graded_test *again)
+{
+	size_t a = first_line_len(t->message), b = first_line_len(again->message);
+
+	if (again->status == t->status && a == b && !strncmp(t->message, again->message, a))
+		return NULL;
+	if (again->status == TEST_PASS)
+		return xstrdup("passes");
+	return xasprintf("says:\n  %.*s", (int)b, again->message ? again->message : "");
+}
+
+/* Appends to t's message what a re-run showed, made by fmt from t's message and how it ended. */
+static void add_to_message(struct graded_test *t, const char *fmt, char *outcome)
+{
+	char *m = xasprintf(fmt, t->message, outcome);
+	free(t->message);
+	t->message = m;
+	free(outcome);
+}
+
+/*
  * With each block's threads in reverse order, on one worker: a verdict that
  * changes means the result depends on the order threads run in (a missing
  * __syncthreads(), a race), which the message then says, with what the
@@ -270,19 +300,20 @@ static void take_verdict(struct graded_test *t, struct graded_test *again)
  */
 static void hint_thread_order(struct graded_test *t, struct graded_test *rev)
 {
-	size_t a = first_line_len(t->message), b = first_line_len(rev->message);
+	char *outcome = changed_outcome(t, rev);
 
-	if (rev->status == t->status && a == b && !strncmp(t->message, rev->message, a))
-		return;
-	char *m = xasprintf("%s\nhint: the result depends on the order in which threads run: "
-			    "with each block's threads in reverse order this test %s%s%.*s\n"
-			    "hint: look for a missing __syncthreads() between writing shared "
-			    "memory and reading it, or threads updating one value without an "
-			    "atomic", t->message, rev->status == TEST_PASS ? "passes" : "says:",
-			    rev->status == TEST_PASS ? "" : "\n  ", (int)b,
-			    rev->message ? rev->message : "");
-	free(t->message);
-	t->message = m;
+	if (outcome)
+		add_to_message(t, "%s\nhint: the result depends on the order in which threads run: "
+			       "with each block's threads in reverse order this test %s\nhint: "
+			       "look for a missing __syncthreads() between writing shared memory "
+			       "and reading it, or threads updating one value without an atomic",
+			       outcome);
+}
+
+/* A failure that shows NaN, which uninitialised shared memory now reads as. */
+static bool failed_with_nan(const struct graded_test *t)
+{
+	return t->status == TEST_FAIL && t->message && strstr(t->message, "NaN");
 }
 
 /*
@@ -291,29 +322,17 @@ static void hint_thread_order(struct graded_test *t, struct graded_test *rev)
  * depends on what shared memory held before: it read shared memory no
  * thread of its block had written, which the message then says.
  */
-/* A failure that shows NaN, which uninitialised shared memory now reads as. */
-static bool failed_with_nan(const struct graded_test *t)
-{
-	return t->status == TEST_FAIL && t->message && strstr(t->message, "NaN");
-}
-
 static void hint_uninitialised_shared(struct graded_test *t, struct graded_test *plain)
 {
-	size_t a = first_line_len(t->message), b = first_line_len(plain->message);
+	char *outcome = plain->unreported ? NULL : changed_outcome(t, plain);
 
-	if (plain->unreported ||
-	    (plain->status == t->status && a == b && !strncmp(t->message, plain->message, a)))
-		return;
-	char *m = xasprintf("%s\nhint: the result depends on uninitialised shared memory: with "
-			    "shared memory filled with NaN before each launch this test fails as "
-			    "above; left as it was, it %s%s%.*s\nhint: the kernel reads shared "
-			    "memory that no thread of its block wrote (the elements of a tile past "
-			    "the edge of the matrix must be set, to 0, before they are read)",
-			    t->message, plain->status == TEST_PASS ? "passes" : "says:",
-			    plain->status == TEST_PASS ? "" : "\n  ", (int)b,
-			    plain->message ? plain->message : "");
-	free(t->message);
-	t->message = m;
+	if (outcome)
+		add_to_message(t, "%s\nhint: the result depends on uninitialised shared memory: "
+			       "with shared memory filled with NaN before each launch this test "
+			       "fails as above; left as it was, it %s\nhint: the kernel reads "
+			       "shared memory that no thread of its block wrote (the elements of a "
+			       "tile past the edge of the matrix must be set, to 0, before they are "
+			       "read)", outcome);
 }
 
 /* What AddressSanitizer found, with the CUDA thread that did it, joins the message. */

@@ -8,6 +8,13 @@
 #include "grading.h"
 
 /*
+ * What the test binary reads on standard input for grading r: the seed, the
+ * student's name and the token its finished tests write back (at most 256
+ * bytes: buf's len).
+ */
+void testrun_input(const struct result *r, const char *token, char *buf, size_t len);
+
+/*
  * Runs every correctness test of r in binary, in g's lanes; then once more,
  * alone, each test that got no result (the binary ended before it); on the
  * emulator, each failed test again with each block's threads in reverse

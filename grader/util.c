@@ -3,6 +3,7 @@
  */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -165,6 +166,11 @@ char *strbuf_detach(struct strbuf *sb)
 	sb->buf = NULL;
 	sb->len = sb->alloc = 0;
 	return s;
+}
+
+bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
 }
 
 void strbuf_reset(struct strbuf *sb)

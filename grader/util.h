@@ -51,6 +51,9 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 /* Returns the string (never NULL) and leaves sb empty. */
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
+/* Whether c may be part of a C identifier (a letter, a digit or '_'). */
+bool ident_char(char c);
+
 /* Empties sb, keeping its memory. */
 void strbuf_reset(struct strbuf *sb);
 

@@ -150,6 +150,13 @@ struct cl_dbuf {
 
 /* Set by the harness in a safety run (--safety): small sizes, exact allocations. */
 extern int cl_safety;
+
+/* Whether a safety run (under compute-sanitizer, which slows with the
+ * work) leaves out a call on this many elements. */
+static inline bool cl_safety_too_big(long long elements)
+{
+	return cl_safety && elements > 100000;
+}
 /* Whether the ledger's wrap fills shared memory with NaN before each of the
  * student's launches (the test harness's runs; not timing or profiling). */
 extern int cl_shared_poison;

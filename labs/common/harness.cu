@@ -724,24 +724,19 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
  * tests after it in a fresh process. Verdicts are not the point here:
  * Check's go nowhere.
  */
-static int run_safety(const struct cl_lab *lab, const struct part_opts *parts, size_t nparts,
-		      const char *const *only, size_t nonly)
+static int run_safety(const struct cl_lab *lab, const struct pick *picks, int n)
 {
-	for (size_t p = 0; p < nparts; p++)
-		for (size_t t = 0; t < lab->ntests; t++) {
-			const TTest *test = lab->tests[t].test;
-			if (strcmp(lab->tests[t].tcase, parts[p].name) ||
-			    (nonly && !cl_part_wanted(test->name, only, nonly)))
-				continue;
-			printf("@@cudalab-safety %s\n", test->name);
-			fflush(stdout);
-			run_part(lab, &parts[p], test, CK_NOFORK, "/dev/null", parts[p].timeout);
-			fflush(stdout);
-			if (cl_context_lost()) {
-				printf("@@cudalab-safety-lost\n");
-				return 0;
-			}
+	for (int j = 0; j < n; j++) {
+		printf("@@cudalab-safety %s\n", picks[j].test->name);
+		fflush(stdout);
+		run_part(lab, picks[j].part, picks[j].test, CK_NOFORK, "/dev/null",
+			 picks[j].part->timeout);
+		fflush(stdout);
+		if (cl_context_lost()) {
+			printf("@@cudalab-safety-lost\n");
+			return 0;
 		}
+	}
 	printf("@@cudalab-safety-end\n");
 	return 0;
 }
@@ -815,11 +810,8 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 	fflush(stdout);
 	fflush(stderr);
 
-	if (cl_safety)
-		return run_safety(lab, parts, nparts, only, nonly);
-
 	/* Without an XML directory a person is reading: one part after another. */
-	if (!xml_dir) {
+	if (!xml_dir && !cl_safety) {
 		for (size_t p = 0; p < nparts; p++)
 			status |= run_part(lab, &parts[p], NULL, CK_FORK, NULL, parts[p].timeout);
 		return status;
@@ -837,7 +829,8 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 			if (!strcmp(lab->tests[t].tcase, parts[p].name) &&
 			    (!nonly || cl_part_wanted(lab->tests[t].test->name, only, nonly)))
 				picks[n++] = (struct pick){&parts[p], lab->tests[t].test};
-	status = run_lanes(lab, picks, n, lanes, cl_cpu_threads());
+	status = cl_safety ? run_safety(lab, picks, n)
+			   : run_lanes(lab, picks, n, lanes, cl_cpu_threads());
 	free(picks);
 	return status;
 }

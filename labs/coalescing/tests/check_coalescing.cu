@@ -139,12 +139,6 @@ static void run_scale(bool rows, int m, int n, bool values, struct call *c)
 	free(got);
 }
 
-/* A safety run (under compute-sanitizer) leaves out the largest shapes. */
-static bool too_big(long m, long n)
-{
-	return cl_safety && m * n > 100000;
-}
-
 static const int scale_shapes[][2] = {{1, 1},   {1, 1000}, {1000, 1},   {33, 65},
 				      {62, 76}, {8, 32},   {257, 129},  {1000, 1000}};
 
@@ -153,7 +147,7 @@ START_TEST(test_coalescing_scale_rows)
 	struct call c;
 	cl_device_init();
 	for (const auto &s : scale_shapes)
-		if (!too_big(s[0], s[1]))
+		if (!cl_safety_too_big((long long)s[0] * s[1]))
 			run_scale(true, s[0], s[1], true, &c);
 }
 END_TEST
@@ -163,7 +157,7 @@ START_TEST(test_coalescing_scale_cols)
 	struct call c;
 	cl_device_init();
 	for (const auto &s : scale_shapes)
-		if (!too_big(s[0], s[1]))
+		if (!cl_safety_too_big((long long)s[0] * s[1]))
 			run_scale(false, s[0], s[1], true, &c);
 }
 END_TEST
@@ -245,7 +239,7 @@ START_TEST(test_coalescing_strided_exact)
 	cl_device_init();
 	for (int n : lengths)
 		for (int s : strides)
-			if (!too_big(n, s))
+			if (!cl_safety_too_big((long long)n * s))
 				run_strided(n, s);
 }
 END_TEST
@@ -293,7 +287,7 @@ START_TEST(test_coalescing_transpose_naive)
 	struct call c;
 	cl_device_init();
 	for (const auto &s : transpose_shapes)
-		if (!too_big(s[0], s[1]))
+		if (!cl_safety_too_big((long long)s[0] * s[1]))
 			run_transpose(false, s[0], s[1], true, &c);
 }
 END_TEST
@@ -303,7 +297,7 @@ START_TEST(test_coalescing_transpose_tiled)
 	struct call c;
 	cl_device_init();
 	for (const auto &s : transpose_shapes)
-		if (!too_big(s[0], s[1]))
+		if (!cl_safety_too_big((long long)s[0] * s[1]))
 			run_transpose(true, s[0], s[1], true, &c);
 }
 END_TEST
