@@ -40,6 +40,7 @@ CC       ?= cc
 CXX      ?= g++
 NM       ?= nm
 READELF  ?= readelf
+OBJDUMP  ?= objdump
 PKGS     := check inih jansson libxml-2.0 nettle sqlite3
 
 # GPU architectures of the trusted harness objects and of the reference's
@@ -59,7 +60,7 @@ check_libs = $(shell pkg-config --libs check 2>/dev/null)
 
 CFLAGS   ?= -O2 -g
 GR_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
-	     -D_GNU_SOURCE -MMD -MP -Igrader $(CFLAGS)
+	     -D_GNU_SOURCE -pthread -MMD -MP -Igrader $(CFLAGS)
 
 # --- the grader ------------------------------------------------------------
 GR_SRCS  := $(filter-out grader/main.c,$(wildcard grader/*.c))
@@ -260,7 +261,7 @@ $(BUILD)/grader/%.o: grader/%.c $(FLAGS_DIR)/cc | $(DEPS_OK)
 $(CUDALAB): $(BUILD)/grader/main.o $(GR_OBJS)
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm
+	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm -pthread
 
 $(BUILD)/t/unit/%.o: grader/t/unit/%.c $(FLAGS_DIR)/cc | $(DEPS_OK)
 	$(quiet) CC $<
@@ -270,7 +271,7 @@ $(BUILD)/t/unit/%.o: grader/t/unit/%.c $(FLAGS_DIR)/cc | $(DEPS_OK)
 $(UNIT_BIN): $(UNIT_SRCS:grader/t/unit/%.c=$(BUILD)/t/unit/%.o) $(filter-out $(BUILD)/grader/cmd-%.o,$(GR_OBJS))
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm
+	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm -pthread
 
 $(BUILD)/labs/%.o: labs/%.cu $(FLAGS_DIR)/nvcc | $(DEPS_OK)
 	$(call need_nvcc)
@@ -333,7 +334,7 @@ $(TOOLCHAIN): Makefile $(FLAGS_DIR)/nvcc $(FLAGS_DIR)/emucxx | $(DEPS_OK)
 	$(quiet) GEN $@
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' '[toolchain]' 'root = $(CURDIR)' 'nvcc = $(NVCC)' 'cxx = $(CXX)' \
-		'nm = $(NM)' 'readelf = $(READELF)' 'nvcc_flags = $(NVCC_FLAGS)' \
+		'nm = $(NM)' 'readelf = $(READELF)' 'objdump = $(OBJDUMP)' 'nvcc_flags = $(NVCC_FLAGS)' \
 		'probe = $(abspath $(PROBE))' $(if $(NCU),'ncu = $(NCU)') \
 		$(if $(EMU),'emu_cxxflags = $(EMU_CXXFLAGS)' \
 		'emu_asan_cxxflags = $(EMU_CXXFLAGS) $(EMU_ASAN_FLAGS)' \

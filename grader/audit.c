@@ -88,7 +88,10 @@ void audit_symbols(const char *nm_output, const struct audit_rules *rules,
 
 		/* nm -P: "name type [value size]" */
 		if (len < sizeof(name) && sscanf(line, "%511s %c", name, &type) == 2) {
-			if (type == 'U' || type == 'w' || type == 'v')
+			if ((type == 'W' || type == 'V') &&
+			    strlist_matches(rules->allow_weak, name))
+				;  /* an inline library function the headers instantiated */
+			else if (type == 'U' || type == 'w' || type == 'v')
 				strlist_push(&undefined, name);
 			else if ((type >= 'A' && type <= 'Z') || type == 'u')
 				strlist_push(&defined, name);
@@ -137,7 +140,117 @@ void audit_symbols(const char *nm_output, const struct audit_rules *rules,
 	strlist_clear(&undefined);
 }
 
-void audit_sections(const char *readelf_output, struct strlist *problems)
+/* The function a line of `objdump -dr` output heads ("0000000000000120 <name>:"), or 0. */
+static size_t function_head(const char *line, size_t len, const char **name)
+{
+	const char *lt = memchr(line, '<', len);
+
+	if (!lt || len < 3 || line[len - 1] != ':' || line[len - 2] != '>' ||
+	    strspn(line, "0123456789abcdef") != (size_t)(lt - 1 - line) || lt[-1] != ' ')
+		return 0;
+	*name = lt + 1;
+	return (size_t)(line + len - 2 - *name);
+}
+
+/* What the initialiser <iostream> puts in every file that includes it may refer to. */
+static bool ioinit_target(const char *sym, size_t n)
+{
+	static const char *const ok[] = {"_ZNSt8ios_base4InitC1Ev", "_ZNSt8ios_base4InitD1Ev",
+					 "__cxa_atexit", "__dso_handle", "_ZStL8__ioinit",
+					 "_GLOBAL_OFFSET_TABLE_"};
+
+	if (n > 1 && sym[0] == '.' && (n < 5 || strncmp(sym, ".text", 5)))
+		return true;  /* data: .bss (the ios_base::Init object), .rodata */
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
+		if (strlen(ok[i]) == n && !strncmp(sym, ok[i], n))
+			return true;
+	return false;
+}
+
+/* Whether the disassembly's line at line is a relocation ("\t\t\t12c: R_X86_64_PLT32\t..."). */
+static bool relocated(const char *line)
+{
+	const char *end = strchr(line, '\n');
+	size_t len = end ? (size_t)(end - line) : strlen(line);
+
+	return line[0] == '\t' && memmem(line, len, ": R_X86_64_", 11);
+}
+
+/*
+ * Whether the function `name` of the disassembly does nothing but what
+ * <iostream>'s initialiser does: construct the library's ios_base::Init and
+ * register its destructor. Every call, jump and relocation of it is checked;
+ * a call of gcc's helper __static_initialization_and_destruction_0 (what -O0
+ * makes) is followed. depth bounds that.
+ */
+static bool only_ioinit(const char *disasm, const char *name, size_t name_len, int depth)
+{
+	const char *line = disasm;
+	bool in = false, seen = false;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n'), *fn;
+		size_t len = end ? (size_t)(end - line) : strlen(line), n;
+
+		if ((n = function_head(line, len, &fn))) {
+			in = n == name_len && !strncmp(fn, name, n);
+			seen |= in;
+		} else if (in) {
+			const char *r = relocated(line) ? memmem(line, len, ": R_", 4) : NULL, *t;
+			if (r) {
+				/* "\t\t\t12c: R_X86_64_PLT32\t_ZNSt8ios_base4InitC1Ev-0x4" */
+				t = memchr(r, '\t', line + len - r);
+				if (!t)
+					return false;
+				t++;
+				n = strcspn(t, "+-\n");
+				if (!ioinit_target(t, n))
+					return false;
+			} else if (end && !relocated(end + 1) && (t = memchr(line, '<', len))) {
+				/*
+				 * An instruction that names code without a relocation:
+				 * a call, a jump. (Where a relocation follows, objdump's
+				 * name is the placeholder's, and the relocation is
+				 * what counts.)
+				 */
+				t++;
+				n = strcspn(t, "+>");
+				/* within the function (or a relocation's placeholder) is fine */
+				bool within = n == name_len && !strncmp(t, name, n);
+				bool helper = memmem(t, n, "__static_initialization_and_destruction", 39);
+				if (!within && !(helper && depth > 0 && only_ioinit(disasm, t, n, depth - 1)))
+					return false;
+			}
+			if (!r && memchr(line, '*', len) && (memmem(line, len, "\tcall", 5) ||
+							     memmem(line, len, "\tjmp", 4)))
+				return false;  /* an indirect call or jump */
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return seen;
+}
+
+/* Whether the one file initialiser gcc made (_GLOBAL__sub_I_...) only sets up <iostream>. */
+static bool iostream_initialiser_only(const char *disasm)
+{
+	const char *line = disasm, *init = NULL, *fn;
+	size_t init_len = 0, n;
+	int count = 0;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		if ((n = function_head(line, len, &fn)) && !strncmp(fn, "_GLOBAL__sub_I_", 15)) {
+			init = fn;
+			init_len = n;
+			count++;
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return count == 1 && only_ioinit(disasm, init, init_len, 2);
+}
+
+void audit_sections(const char *readelf_output, const char *disasm, struct strlist *problems)
 {
 	const char *p = readelf_output;
 
@@ -145,13 +258,22 @@ void audit_sections(const char *readelf_output, struct strlist *problems)
 		strlist_push(problems, "has a constructor (.ctors): code that runs before main is "
 			     "not allowed");
 	while (p && (p = strstr(p, " .init_array"))) {
-		unsigned long addr, off, size;
+		unsigned long addr, off, size, extra;
 		char type[32];
 		p += strlen(" .init_array");
 		/* "[Nr] Name Type Address Off Size ..." */
-		if (sscanf(p, " %31s %lx %lx %lx", type, &addr, &off, &size) == 4 && size > 8)
-			strlist_pushf(problems, "has %lu constructors (functions that run before main), "
-				      "beyond the one nvcc generates: remove __attribute__((constructor)) "
-				      "and global objects with constructors", size / 8 - 1);
+		if (sscanf(p, " %31s %lx %lx %lx", type, &addr, &off, &size) != 4 || size <= 8)
+			continue;
+		extra = size / 8 - 1;
+		/*
+		 * With libstdc++ before gcc 13 every file that includes
+		 * <iostream> has one: gcc's initialiser of the file, which only
+		 * sets up cout and cerr. It is accepted when it does nothing else.
+		 */
+		if (extra == 1 && disasm && iostream_initialiser_only(disasm))
+			continue;
+		strlist_pushf(problems, "has %lu constructors (functions that run before main), "
+			      "beyond the one nvcc generates: remove __attribute__((constructor)) "
+			      "and global objects with constructors", extra);
 	}
 }

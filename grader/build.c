@@ -78,18 +78,23 @@ static int audit(const struct grading *g, const char *obj, const char *src,
 	const struct lab_config *cfg = g->cfg;
 	char *path = xasprintf("%s/%s", g->workdir, src);
 	struct audit_rules rules = {&cfg->symbols, &cfg->allow_undefined, &cfg->deny_defined,
-				    read_file(path, NULL), src};
+				    &cfg->allow_weak, read_file(path, NULL), src};
 	const char *nm_argv[] = {tc->nm, "-P", obj, NULL};
 	const char *readelf_argv[] = {tc->readelf, "-S", "-W", obj, NULL};
+	const char *objdump_argv[] = {tc->objdump, "-d", "-r", obj, NULL};
 	char *symbols = tool_output(nm_argv);
 	char *sections = symbols ? tool_output(readelf_argv) : NULL;
+	/* only read when there is a constructor to judge */
+	char *disasm = sections && strstr(sections, " .init_array") ? tool_output(objdump_argv)
+								      : NULL;
 	int ret = -1;
 
 	if (sections) {
 		audit_symbols(symbols, &rules, problems);
-		audit_sections(sections, problems);
+		audit_sections(sections, disasm, problems);
 		ret = 0;
 	}
+	free(disasm);
 	free((char *)rules.source);
 	free(path);
 	free(symbols);

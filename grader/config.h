@@ -83,7 +83,7 @@ struct lab_config {
 	double timing_timeout;       /* seconds a timed kernel may take in all before the driver is stopped */
 	struct lab_sectors *sectors;
 	size_t nsectors;
-	struct strlist allow_undefined, deny_defined;
+	struct strlist allow_undefined, deny_defined, allow_weak;
 	/* the source scan (scan.h): names never to use, names never to call */
 	struct strlist forbid_names, forbid_calls;
 	int inline_asm;              /* enum asm_policy: no (default), device, yes */

@@ -185,9 +185,10 @@ static int gpu_phases(const struct grading *g, const char *binary)
 
 	if (gpu)
 		r->gpu_from = wall_seconds();
+	struct safety_run *safety = safety_start(g, binary);
 	ret = testrun_tests(g, binary);
-	if (!ret)
-		ret = safety_check(g, binary);
+	if (safety_finish(safety, ret != 0) && !ret)
+		ret = -1;
 	gpulock_release(held);
 	/*
 	 * A test that ran out of time or of GPU memory beside other gradings

@@ -23,7 +23,7 @@
 static bool probed;
 static char *base;             /* where the grader's children's cgroups go */
 static const char *unavailable = "not probed";
-static unsigned long serial;
+static unsigned long serial;   /* atomic: the safety stage runs beside the tests */
 
 static bool write_text(const char *path, const char *text)
 {
@@ -122,7 +122,8 @@ char *pidcg_create(unsigned long max)
 {
 	if (!pidcg_available(NULL))
 		return NULL;
-	char *dir = xasprintf("%s/cudalab-%d-%lu", base, (int)getpid(), ++serial);
+	char *dir = xasprintf("%s/cudalab-%d-%lu", base, (int)getpid(),
+				 __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED));
 	char *file = xasprintf("%s/pids.max", dir), num[32];
 	snprintf(num, sizeof(num), "%lu", max);
 	if (mkdir(dir, 0755) || !write_text(file, num)) {

@@ -309,8 +309,13 @@ int run_many(const struct run_spec *specs, struct run_result *results, size_t n)
 		bool busy = false;
 
 		for (size_t i = 0; i < n; i++) {
-			if (!c[i].exited && c[i].deadline && now >= c[i].deadline) {
-				results[i].timed_out = true;
+			bool cancel = specs[i].cancel &&
+				      __atomic_load_n(specs[i].cancel, __ATOMIC_RELAXED);
+			if (!c[i].exited && cancel && !results[i].timed_out)
+				results[i].cancelled = true;
+			if (!c[i].exited && (results[i].cancelled ||
+					     (c[i].deadline && now >= c[i].deadline))) {
+				results[i].timed_out |= !results[i].cancelled;
 				kill_session(c[i].pid);
 				if (c[i].cgroup)
 					pidcg_kill(c[i].cgroup);
@@ -332,6 +337,9 @@ int run_many(const struct run_spec *specs, struct run_result *results, size_t n)
 			/* without a pidfd, or when the output closed first, look again soon */
 			if (!c[i].exited && (c[i].pid_fd < 0 || c[i].out_fd < 0))
 				left = left < 0 || left > 0.01 ? 0.01 : left;
+			/* a program that may be cancelled: look at the flag now and then */
+			if (!c[i].exited && specs[i].cancel)
+				left = left < 0 || left > 0.05 ? 0.05 : left;
 			if (c[i].exited)
 				left = c[i].drain_deadline - now;
 			if (left >= 0 && (wait < 0 || left < wait))

@@ -25,6 +25,9 @@ struct run_spec {
 	unsigned long max_processes;
 	/* runs the program in this sandbox (sandbox.h) with cwd writable; NULL: none */
 	const struct sandbox *sandbox;
+	/* when it becomes nonzero (another thread sets it), the program is
+	 * ended as on a timeout, and its result says cancelled; NULL: never */
+	const int *cancel;
 };
 
 struct run_result {
@@ -32,6 +35,7 @@ struct run_result {
 	int exit_code;                /* when it exited */
 	int signal;                   /* when a signal ended it (SIGKILL on timeout) */
 	bool timed_out;
+	bool cancelled;               /* ended because spec->cancel was set */
 	char *output;                 /* stdout and stderr, interleaved, NUL-terminated */
 	size_t output_len;
 	size_t output_dropped;        /* bytes beyond output_limit, read and dropped */

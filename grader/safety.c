@@ -4,7 +4,9 @@
  * Owns: running the test binary under compute-sanitizer (memcheck,
  * racecheck and synccheck side by side, the harness in its safety mode:
  * small sizes, allocations of exact size, one process), reading the tools'
- * reports, and turning each into a failed test. A guard zone inside an
+ * reports, and turning each into a failed test. The runs go in a thread of
+ * their own, beside the correctness tests, and touch the result only when
+ * those are done (safety_finish). A guard zone inside an
  * allocation hides a read just outside an array, and no canary sees a race
  * or a barrier some threads skip: this is where those show on a GPU.
  *
@@ -16,6 +18,7 @@
 #include "testrun.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,49 +280,45 @@ static void not_run(struct result *r, char *why)
 	r->safety_why = why;
 }
 
-int safety_check(const struct grading *g, const char *binary)
-{
-	const struct lab_config *cfg = g->cfg;
-	struct result *r = g->r;
-	struct strlist left[NTOOLS] = {STRLIST_INIT, STRLIST_INIT, STRLIST_INIT};
-	double t0 = now_seconds();
-	char *sanitizer = NULL, input[256];
-	int ret = -1, rounds = 0;
+/*
+ * The stage's runs, in a thread of their own, beside the correctness tests
+ * (the sanitizers take seconds to start, the tests as long): everything it
+ * learns is kept here and written into the result only by safety_finish,
+ * after the tests have their verdicts.
+ */
+struct safety_run {
+	const struct grading *g;
+	char *binary, *sanitizer;
+	struct strlist tests;           /* the safety tests run, in the lab's order */
+	struct safety_finding *found;   /* what the tools found, in those tests */
+	size_t nfound;
+	char *not_run;                  /* why the stage did not run */
+	char *note;                     /* what kept a run from covering its tests */
+	int cancel;                     /* set: stop the runs now */
+	int failed;                     /* the grader's own failure */
+	bool started;
+	pthread_t thread;
+	double t0;
+};
 
-	bool any = false;
-	for (size_t i = 0; i < r->ntests; i++) {
-		const struct graded_test *t = &r->tests[i];
-		if (t->kind != KIND_CORRECTNESS || !safety_part(cfg, r->lab, t->id))
-			continue;
-		any = true;
-		/* one that crashed or ran out of time has its verdict, and would
-		 * only do it again, slower */
-		if (t->status == TEST_PASS || t->status == TEST_FAIL)
-			for (size_t k = 0; k < NTOOLS; k++)
-				strlist_push(&left[k], t->id);
+/* Runs each tool over s->tests; a run that lost its context leaves the tests after it for the next round. */
+static void *run_tools(void *arg)
+{
+	struct safety_run *s = arg;
+	const struct grading *g = s->g;
+	const struct lab_config *cfg = g->cfg;
+	struct strlist left[NTOOLS];
+	char input[256];
+	int rounds = 0;
+
+	testrun_input(g->r, "", input, sizeof(input));   /* a safety run writes back nothing */
+	for (size_t k = 0; k < NTOOLS; k++) {
+		left[k] = (struct strlist)STRLIST_INIT;
+		for (size_t i = 0; i < s->tests.n; i++)
+			strlist_push(&left[k], s->tests.v[i]);
 	}
-	if (!any)
-		return 0;   /* the lab has no safety tests */
-	if (r->mode != MODE_GPU) {
-		not_run(r, xstrdup(r->mode == MODE_EMULATED
-			? "emulated: compute-sanitizer needs a GPU (the emulator checks each access "
-			  "against guard pages, and a failed test with AddressSanitizer)"
-			: "no GPU"));
-		ret = 0;
-		goto out;
-	}
-	if (!(sanitizer = find_sanitizer(g->tc->nvcc))) {
-		not_run(r, xstrdup("compute-sanitizer was not found beside nvcc or on PATH"));
-		ret = 0;
-		goto out;
-	}
-	r->safety = "ran";
-	testrun_input(r, "", input, sizeof(input));   /* a safety run writes back nothing */
 	char **env = grading_env(g, (const char *const[]){"CUDALAB_SHARED_POISON=0", NULL});
-	progress("running %zu safety tests under compute-sanitizer ...", left[0].n);
-	/* each round runs every tool that has tests left; a run that lost its
-	 * context leaves the tests after the one it was at for the next */
-	while (rounds++ < 32) {
+	while (rounds++ < 32 && !__atomic_load_n(&s->cancel, __ATOMIC_RELAXED)) {
 		struct strlist argvs[NTOOLS];
 		struct run_spec specs[NTOOLS];
 		struct run_result res[NTOOLS];
@@ -329,12 +328,12 @@ int safety_check(const struct grading *g, const char *binary)
 				continue;
 			struct strlist *a = &argvs[n];
 			*a = (struct strlist)STRLIST_INIT;
-			strlist_push(a, sanitizer);
+			strlist_push(a, s->sanitizer);
 			strlist_pushf(a, "--tool=%s", tools[k]);
 			strlist_push(a, "--print-limit=10");
 			strlist_push(a, "--show-backtrace=no");
 			strlist_push(a, "--target-processes=application-only");
-			strlist_push(a, binary);
+			strlist_push(a, s->binary);
 			strlist_push(a, "--safety");
 			for (size_t i = 0; i < left[k].n; i++) {
 				strlist_push(a, "--only");
@@ -345,6 +344,7 @@ int safety_check(const struct grading *g, const char *binary)
 						     .cwd = g->workdir, .input = input,
 						     .timeout = SAFETY_TIMEOUT,
 						     .output_limit = 256 * 1024,
+						     .cancel = &s->cancel,
 						     .sandbox = &g->run_sandbox};
 			lab_run_limits(cfg, 1, &specs[n]);
 			which[n++] = k;
@@ -354,34 +354,35 @@ int safety_check(const struct grading *g, const char *binary)
 		if (run_many(specs, res, n)) {
 			for (size_t i = 0; i < n; i++)
 				strlist_clear(&argvs[i]);
-			grading_free_env(env);
-			goto out;
+			s->failed = -1;
+			break;
 		}
 		for (size_t i = 0; i < n; i++) {
 			size_t k = which[i];
 			struct safety_output o;
 			safety_parse(res[i].output ? res[i].output : "", tools[k], &o);
-			if (!o.banner && !r->safety_why) {
+			if (!o.banner && !s->not_run && !res[i].cancelled) {
 				char *why = run_describe(&specs[i], &res[i]);
-				not_run(r, xasprintf("compute-sanitizer %s did not run (%s): %.200s",
-						     tools[k], why, res[i].output ? res[i].output : ""));
+				s->not_run = xasprintf("compute-sanitizer %s did not run (%s): %.200s",
+						   tools[k], why, res[i].output ? res[i].output : "");
 				free(why);
 			}
 			for (size_t f = 0; f < o.nfindings; f++) {
-				if (safety_part(cfg, r->lab, o.findings[f].test)) {
-					apply(r, &o.findings[f]);
-					r->safety_findings++;
-				}
+				if (!safety_part(cfg, g->r->lab, o.findings[f].test))
+					continue;
+				s->found = xrealloc(s->found, (s->nfound + 1) * sizeof(*s->found));
+				s->found[s->nfound++] = o.findings[f];
+				o.findings[f] = (struct safety_finding){0};
 			}
-			if (res[i].timed_out && !r->safety_why)
-				r->safety_why = xasprintf("%s ran out of time (%d s) in %s: the tests "
-							  "after it were not checked", tools[k],
-							  SAFETY_TIMEOUT, o.last ? o.last : "its start");
+			if (res[i].timed_out && !s->note)
+				s->note = xasprintf("%s ran out of time (%d s) in %s: the tests after "
+						   "it were not checked", tools[k], SAFETY_TIMEOUT,
+						   o.last ? o.last : "its start");
 			/* what is left: the tests after the one it stopped at */
 			struct strlist rest = STRLIST_INIT;
 			bool after = false;
-			for (size_t t = 0; !res[i].timed_out && !o.ended && o.banner && o.last &&
-					   t < left[k].n; t++) {
+			for (size_t t = 0; !res[i].timed_out && !res[i].cancelled && !o.ended &&
+					   o.banner && o.last && t < left[k].n; t++) {
 				if (after)
 					strlist_push(&rest, left[k].v[t]);
 				after |= !strcmp(left[k].v[t], o.last);
@@ -394,11 +395,151 @@ int safety_check(const struct grading *g, const char *binary)
 		}
 	}
 	grading_free_env(env);
-	ret = 0;
-out:
-	r->safety_seconds = now_seconds() - t0;
 	for (size_t k = 0; k < NTOOLS; k++)
 		strlist_clear(&left[k]);
-	free(sanitizer);
+	return NULL;
+}
+
+static void run_free(struct safety_run *s)
+{
+	for (size_t i = 0; i < s->nfound; i++) {
+		free(s->found[i].test);
+		free(s->found[i].tool);
+		free(s->found[i].text);
+	}
+	free(s->found);
+	free(s->not_run);
+	free(s->note);
+	free(s->binary);
+	free(s->sanitizer);
+	strlist_clear(&s->tests);
+	free(s);
+}
+
+/* Stops s's runs (at once, when cancel) and forgets them. */
+static void run_end(struct safety_run *s, bool cancel)
+{
+	if (cancel)
+		__atomic_store_n(&s->cancel, 1, __ATOMIC_RELAXED);
+	if (s->started)
+		pthread_join(s->thread, NULL);
+	s->started = false;
+}
+
+/*
+ * Starts the runs over `tests` (every safety test, or only those with a
+ * verdict worth checking). NULL when the lab has no safety tests; a run
+ * that is not started says why in s->why.
+ */
+static struct safety_run *run_start(const struct grading *g, const char *binary, bool all)
+{
+	const struct result *r = g->r;
+	struct safety_run *s = xcalloc(1, sizeof(*s));
+	bool any = false;
+
+	s->g = g;
+	s->t0 = now_seconds();
+	s->tests = (struct strlist)STRLIST_INIT;
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct graded_test *t = &r->tests[i];
+		if (t->kind != KIND_CORRECTNESS || !safety_part(g->cfg, r->lab, t->id))
+			continue;
+		any = true;
+		/* one that crashed or ran out of time has its verdict, and would
+		 * only do it again, slower */
+		if (all || t->status == TEST_PASS || t->status == TEST_FAIL)
+			strlist_push(&s->tests, t->id);
+	}
+	if (!any) {
+		run_free(s);
+		return NULL;   /* the lab has no safety tests */
+	}
+	if (r->mode != MODE_GPU)
+		s->not_run = xstrdup(r->mode == MODE_EMULATED
+			? "emulated: compute-sanitizer needs a GPU (the emulator checks each access "
+			  "against guard pages, and a failed test with AddressSanitizer)"
+			: "no GPU");
+	else if (!(s->sanitizer = find_sanitizer(g->tc->nvcc)))
+		s->not_run = xstrdup("compute-sanitizer was not found beside nvcc or on PATH");
+	if (s->not_run || !s->tests.n)
+		return s;
+	s->binary = xstrdup(binary);
+	progress("running %zu safety tests under compute-sanitizer ...", s->tests.n);
+	if (pthread_create(&s->thread, NULL, run_tools, s)) {
+		s->not_run = xstrdup("the grader could not start a thread for it");
+		return s;
+	}
+	s->started = true;
+	return s;
+}
+
+struct safety_run *safety_start(const struct grading *g, const char *binary)
+{
+	return run_start(g, binary, true);
+}
+
+static const struct graded_test *find_test(const struct result *r, const char *id)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (!strcmp(r->tests[i].id, id))
+			return &r->tests[i];
+	return NULL;
+}
+
+/* Whether a test s covers has a verdict other than pass or fail. */
+static bool covers_a_crash(const struct safety_run *s)
+{
+	for (size_t i = 0; i < s->tests.n; i++) {
+		const struct graded_test *t = find_test(s->g->r, s->tests.v[i]);
+		if (t && t->status != TEST_PASS && t->status != TEST_FAIL)
+			return true;
+	}
+	return false;
+}
+
+int safety_finish(struct safety_run *s, bool abandon)
+{
+	if (!s)
+		return 0;
+	const struct grading *g = s->g;
+	struct result *r = g->r;
+	double t0 = s->t0;
+	int ret;
+
+	if (abandon) {
+		run_end(s, true);
+		run_free(s);
+		return 0;
+	}
+	/*
+	 * The runs started before the tests had verdicts. A test that crashed
+	 * or ran out of time has its verdict and may hang the runs too: they
+	 * start again over the tests that passed or failed.
+	 */
+	if (s->started && covers_a_crash(s)) {
+		char *binary = xstrdup(s->binary);
+		run_end(s, true);
+		run_free(s);
+		s = run_start(g, binary, false);
+		free(binary);
+		s->t0 = t0;
+	}
+	run_end(s, false);
+	if (s->not_run)
+		not_run(r, xstrdup(s->not_run));
+	else
+		r->safety = "ran";
+	if (s->note && !r->safety_why)
+		r->safety_why = xstrdup(s->note);
+	for (size_t i = 0; i < s->nfound; i++) {
+		const struct graded_test *t = find_test(r, s->found[i].test);
+		if (t && (t->status == TEST_PASS || t->status == TEST_FAIL)) {
+			apply(r, &s->found[i]);
+			r->safety_findings++;
+		}
+	}
+	r->safety_seconds = now_seconds() - t0;
+	ret = s->failed;
+	run_free(s);
 	return ret;
 }

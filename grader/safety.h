@@ -33,11 +33,19 @@ void safety_output_release(struct safety_output *out);
 
 /*
  * On a GPU, runs each part's safety tests through memcheck, racecheck and
- * synccheck at once, and fails each test a tool found something in, with
- * what it found; says in r why the stage did not
- * run, when it did not (emulated, no compute-sanitizer). -1 only for the
- * grader's own failures.
+ * synccheck at once, in a thread of its own beside the correctness tests:
+ * start it before them and finish it after. NULL when the lab has none.
  */
-int safety_check(const struct grading *g, const char *binary);
+struct safety_run *safety_start(const struct grading *g, const char *binary);
+
+/*
+ * Waits for s and fails each test a tool found something in, with what it
+ * found (only tests that passed or failed: if one of its tests crashed or
+ * ran out of time, the runs start again without it); says in the result
+ * why the stage did not run, when it did not (emulated, no
+ * compute-sanitizer). abandon: stop the runs and record nothing (the tests
+ * could not run). -1 only for the grader's own failures.
+ */
+int safety_finish(struct safety_run *s, bool abandon);
 
 #endif

@@ -19,6 +19,7 @@ static int toolchain_handler(void *user, const char *section, const char *key, c
 		       : !strcmp(key, "cxx")        ? &tc->cxx
 		       : !strcmp(key, "nm")         ? &tc->nm
 		       : !strcmp(key, "readelf")    ? &tc->readelf
+		       : !strcmp(key, "objdump")    ? &tc->objdump
 		       : !strcmp(key, "nvcc_flags") ? &tc->nvcc_flags
 		       : !strcmp(key, "probe")      ? &tc->probe
 		       : !strcmp(key, "emu_cxxflags") ? &tc->emu_cxxflags
@@ -85,6 +86,8 @@ int toolchain_load(const char *build_dir, struct toolchain *tc)
 		tc->nm = xstrdup("nm");
 	if (!tc->readelf)
 		tc->readelf = xstrdup("readelf");
+	if (!tc->objdump)
+		tc->objdump = xstrdup("objdump");
 	if (!tc->nvcc_flags)
 		tc->nvcc_flags = xstrdup("");
 	return 0;
@@ -98,6 +101,7 @@ void toolchain_free(struct toolchain *tc)
 	free(tc->cxx);
 	free(tc->nm);
 	free(tc->readelf);
+	free(tc->objdump);
 	free(tc->nvcc_flags);
 	free(tc->probe);
 	free(tc->emu_cxxflags);

@@ -173,7 +173,7 @@ static const uint32_t cl_poison_bits = 0xFFFFFFFFu;
 void cl_dbuf_poison(struct cl_dbuf *b);
 /*
  * 0 when both canaries are intact; else describes the damage in msg
- * ("wrote 3 floats past the end of C (first at C[n+0])", in elements of
+ * ("out-of-bounds write: 3 floats past the end of C (first at C[n+0])", in elements of
  * b->elem) and returns -1.
  */
 int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, size_t len);

@@ -440,11 +440,11 @@ int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, s
 	free(want);
 	free(got);
 	if (nafter)
-		snprintf(msg, len, "wrote %ld %s%s past the end of %s (%s has %zu element%s; the "
+		snprintf(msg, len, "out-of-bounds write: %ld %s%s past the end of %s (%s has %zu element%s; the "
 			 "first bad write is %s[%zu])", nafter, b->elem, nafter == 1 ? "" : "s", name,
 			 name, b->n, b->n == 1 ? "" : "s", name, b->n + first_after);
 	else if (nbefore)
-		snprintf(msg, len, "wrote %ld %s%s before the start of %s (as far down as %s[-%ld])",
+		snprintf(msg, len, "out-of-bounds write: %ld %s%s before the start of %s (as far down as %s[-%ld])",
 			 nbefore, b->elem, nbefore == 1 ? "" : "s", name, name, first_before);
 	return nafter || nbefore ? -1 : 0;
 }

@@ -25,7 +25,8 @@ static void teardown(void)
 /* The problems audit_symbols finds in nm output, one string, "" when none. */
 static char *judge(const char *nm)
 {
-	struct audit_rules rules = {&contract, &allow, &deny, NULL, NULL};
+	struct audit_rules rules = {.contract = &contract, .allow_undefined = &allow,
+				    .deny_defined = &deny};
 	struct strlist problems = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -108,12 +109,92 @@ START_TEST(test_audit_sections_constructors)
 {
 	struct strlist problems = STRLIST_INIT;
 
-	audit_sections(SECTIONS("000008"), &problems);
+	audit_sections(SECTIONS("000008"), NULL, &problems);
 	ck_assert_uint_eq(problems.n, 0);
-	audit_sections(SECTIONS("000018"), &problems);
+	audit_sections(SECTIONS("000018"), NULL, &problems);
 	ck_assert_uint_eq(problems.n, 1);
 	ck_assert_ptr_nonnull(strstr(problems.v[0], "has 2 constructors"));
 	strlist_clear(&problems);
+}
+END_TEST
+
+/* objdump -d -r of nvcc's registration and gcc's initialiser of a file with <iostream> (gcc 12) */
+#define NVCC_INIT \
+	"0000000000000000 <_ZL24__sti____cudaRegisterAllv>:\n" \
+	"   8:\te8 00 00 00 00       \tcall   d <_ZL24__sti____cudaRegisterAllv+0xd>\n" \
+	"\t\t\t9: R_X86_64_PLT32\t__cudaRegisterFatBinary-0x4\n\n"
+#define IOINIT(extra) NVCC_INIT \
+	"0000000000000120 <_GLOBAL__sub_I_matmul_k1>:\n" \
+	" 120:\t53                   \tpush   %rbx\n" \
+	" 121:\t48 8d 1d 00 00 00 00 \tlea    0x0(%rip),%rbx        # 128 <_GLOBAL__sub_I_matmul_k1+0x8>\n" \
+	"\t\t\t124: R_X86_64_PC32\t.bss+0x7c\n" \
+	" 12b:\te8 00 00 00 00       \tcall   130 <_GLOBAL__sub_I_matmul_k1+0x10>\n" \
+	"\t\t\t12c: R_X86_64_PLT32\t_ZNSt8ios_base4InitC1Ev-0x4\n" \
+	" 130:\t48 8b 3d 00 00 00 00 \tmov    0x0(%rip),%rdi        # 137 <_GLOBAL__sub_I_matmul_k1+0x17>\n" \
+	"\t\t\t133: R_X86_64_REX_GOTPCRELX\t_ZNSt8ios_base4InitD1Ev-0x4\n" \
+	extra \
+	/* the placeholder of a tail jump names the function after it */ \
+	" 142:\te9 00 00 00 00       \tjmp    147 <_Z16matmul_k3_kernelPKfS0_Pfi+0x7>\n" \
+	"\t\t\t143: R_X86_64_PLT32\t__cxa_atexit-0x4\n"
+
+/* <iostream>'s initialiser is the one constructor accepted, and only when it does nothing else. */
+START_TEST(test_audit_iostream_initialiser)
+{
+	static const char *const refused[] = {
+		/* a global initialised by a call: static int g = rand(); */
+		" 196:\te8 00 00 00 00       \tcall   19b <_GLOBAL__sub_I_matmul_k1+0x7b>\n"
+		"\t\t\t197: R_X86_64_PLT32\trand-0x4\n",
+		/* a call of the student's own function, resolved without a relocation */
+		" 196:\te8 00 00 00 00       \tcall   1a0 <_ZL7computev>\n",
+		/* an indirect call */
+		" 196:\tff d0                \tcall   *%rax\n",
+	};
+	struct strlist problems = STRLIST_INIT;
+
+	audit_sections(SECTIONS("000010"), IOINIT(""), &problems);
+	ck_assert_uint_eq(problems.n, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		char *d = xasprintf(IOINIT("%s"), refused[i]);
+		audit_sections(SECTIONS("000010"), d, &problems);
+		ck_assert_msg(problems.n == 1, "accepted: %s", refused[i]);
+		ck_assert_ptr_nonnull(strstr(problems.v[0], "has 1 constructors"));
+		strlist_clear(&problems);
+		free(d);
+	}
+	/* a second constructor besides it, or no disassembly to judge by */
+	audit_sections(SECTIONS("000018"), IOINIT(""), &problems);
+	audit_sections(SECTIONS("000010"), NULL, &problems);
+	ck_assert_uint_eq(problems.n, 2);
+	strlist_clear(&problems);
+	/* -O0: the initialiser calls gcc's helper, which is followed */
+	audit_sections(SECTIONS("000010"),
+		       NVCC_INIT
+		       "0000000000000519 <_Z41__static_initialization_and_destruction_0ii>:\n"
+		       " 540:\te8 00 00 00 00       \tcall   545 <_Z41__static_initialization_and_destruction_0ii+0x2c>\n"
+		       "\t\t\t541: R_X86_64_PLT32\t_ZNSt8ios_base4InitC1Ev-0x4\n"
+		       "000000000000056b <_GLOBAL__sub_I_matmul_k1>:\n"
+		       " 579:\te8 9b ff ff ff       \tcall   519 <_Z41__static_initialization_and_destruction_0ii>\n",
+		       &problems);
+	ck_assert_uint_eq(problems.n, 0);
+}
+END_TEST
+
+/* A weak definition is accepted only where the policy lists it (std::endl's widen). */
+START_TEST(test_audit_weak_library_definitions)
+{
+	struct lab_config cfg;
+	struct strlist problems = STRLIST_INIT;
+
+	ck_assert_int_eq(config_load(unit_root(), "matmul", &cfg), 0);
+	struct strlist none = STRLIST_INIT;
+	struct audit_rules rules = {.contract = &none, .allow_undefined = &cfg.allow_undefined,
+				    .deny_defined = &cfg.deny_defined, .allow_weak = &cfg.allow_weak};
+	audit_symbols("_ZNKSt5ctypeIcE8do_widenEc W 0 3\n", &rules, &problems);
+	ck_assert_uint_eq(problems.n, 0);
+	audit_symbols("_ZNKSt5ctypeIcE8do_widenEc T 0 3\n_ZNSo5flushEv W 0 3\n", &rules, &problems);
+	ck_assert_uint_eq(problems.n, 2);
+	strlist_clear(&problems);
+	config_free(&cfg);
 }
 END_TEST
 
@@ -125,9 +206,12 @@ START_TEST(test_audit_shipped_policy)
 					      "__cudaPushCallConfiguration", "sqrtf", "_Znwm",
 					      /* __constant__ memory; the textbook error check, and
 					       * nvcc's host copy of a __device__ function */
-					      "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "exit"};
+					      "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "exit",
+					      /* the Visual Studio template; <iostream> and std::endl */
+					      "cudaSetDevice", "_ZSt4cout", "_ZNSo5flushEv",
+					      "_ZNKSt5ctypeIcE13_M_widen_initEv"};
 	static const char *const refused[] = {"fork", "system", "execve", "fopen", "open",
-					      "pthread_create", "cudaStreamCreate", "cudaSetDevice",
+					      "pthread_create", "cudaStreamCreate", "cudaSetDeviceFlags",
 					      "cudaDeviceReset", "cudaGraphLaunch", "dlopen",
 					      "cudaLaunchHostFunc", "__cudaLaunchKernel_ptsz"};
 	struct lab_config cfg;
@@ -135,8 +219,9 @@ START_TEST(test_audit_shipped_policy)
 	char *p;
 
 	ck_assert_int_eq(config_load(unit_root(), "matmul", &cfg), 0);
-	struct audit_rules rules = {&cfg.symbols, &cfg.allow_undefined, &cfg.deny_defined,
-				    NULL, NULL};
+	struct audit_rules rules = {.contract = &cfg.symbols,
+				    .allow_undefined = &cfg.allow_undefined,
+				    .deny_defined = &cfg.deny_defined, .allow_weak = &cfg.allow_weak};
 	for (size_t i = 0; i < cfg.symbols.n; i++)
 		strbuf_addf(&nm, "%s T 0 10\n", cfg.symbols.v[i]);
 	for (size_t i = 0; i < ARRAY_SIZE(allowed); i++)
@@ -173,7 +258,7 @@ END_TEST
 /* A refusal quotes the student's own line that makes the call, not one in a comment. */
 START_TEST(test_audit_quotes_the_line)
 {
-	struct audit_rules rules = {&contract, &allow, &deny,
+	struct audit_rules rules = {&contract, &allow, &deny, NULL,
 				    "#include <stdlib.h>\n// getenv here is a comment\n"
 				    "int my_getenv;\nvoid f() {\n\tchar *e = getenv(\"HOME\");\n}\n",
 				    "matmul.cu"};
@@ -204,6 +289,8 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_audit_names_missing_and_cxx_linkage);
 	tcase_add_test(tc, test_audit_sections_constructors);
 	tcase_add_test(tc, test_audit_shipped_policy);
+	tcase_add_test(tc, test_audit_iostream_initialiser);
+	tcase_add_test(tc, test_audit_weak_library_definitions);
 	tcase_add_test(tc, test_audit_quotes_the_line);
 	tcase_add_test(tc, test_audit_accepts_extern_c_kernels);
 	suite_add_tcase(s, tc);
