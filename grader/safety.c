@@ -459,6 +459,8 @@ static struct safety_run *run_start(const struct grading *g, const char *binary,
 			? "emulated: compute-sanitizer needs a GPU (the emulator checks each access "
 			  "against guard pages, and a failed test with AddressSanitizer)"
 			: "no GPU");
+	else if (getenv("CUDALAB_SAFETY") && !strcmp(getenv("CUDALAB_SAFETY"), "0"))
+		s->not_run = xstrdup("turned off (CUDALAB_SAFETY=0)");
 	else if (!(s->sanitizer = find_sanitizer(g->tc->nvcc)))
 		s->not_run = xstrdup("compute-sanitizer was not found beside nvcc or on PATH");
 	if (s->not_run || !s->tests.n)
