@@ -330,9 +330,10 @@ static void hint_uninitialised_shared(struct graded_test *t, struct graded_test 
 		add_to_message(t, "%s\nhint: the result depends on uninitialised shared memory: "
 			       "with shared memory filled with NaN before each launch this test "
 			       "fails as above; left as it was, it %s\nhint: the kernel reads "
-			       "shared memory that no thread of its block wrote (the elements of a "
-			       "tile past the edge of the matrix must be set, to 0, before they are "
-			       "read)", outcome);
+			       "shared memory that no thread of its block had written at that point: "
+			       "elements no thread writes (a tile's elements past the edge of the "
+			       "matrix must be set, to 0, before they are read), or a read before "
+			       "the write of another thread (a missing __syncthreads())", outcome);
 }
 
 /* What AddressSanitizer found, with the CUDA thread that did it, joins the message. */

@@ -79,24 +79,32 @@ static void report_wrong(const struct call *c, const float *got, const float *wa
 			 const char *(*where)(size_t i, char *buf, size_t len),
 			 const char *misplaced_hint)
 {
-	size_t nbad = 0, nnan = 0, first = 0;
+	size_t nbad = 0, nunwritten = 0, nnan = 0, first = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (memcmp(&got[i], &want[i], sizeof(float))) {
 			if (!nbad++)
 				first = i;
+			nunwritten += !memcmp(&got[i], &cl_poison_bits, sizeof(float));
 			nnan += isnan(got[i]) != 0;
 		}
 	if (!nbad)
 		return;
 	char w[64], g[32];
-	const char *hint = nnan == n ? "nothing was written (all still NaN): the kernel did not "
-				       "run, or every thread failed its bounds test"
-			   : nnan == nbad ? "some elements were never written (still NaN): the grid "
-					    "must have a thread for every element (round the block "
-					    "count up), and each thread must compute the element "
-					    "it owns from its x and y"
-					  : misplaced_hint;
+	/* out holds the fill's NaN where nothing was written; another NaN was
+	 * written, computed from a value no thread had written yet (the inputs
+	 * hold none; shared memory is filled with NaN before each launch) */
+	const char *hint = nunwritten == n ? "nothing was written (all still NaN): the kernel did "
+					     "not run, or every thread failed its bounds test"
+			   : nunwritten == nbad ? "some elements were never written (still NaN): the "
+						  "grid must have a thread for every element (round "
+						  "the block count up), and each thread must compute "
+						  "the element it owns from its x and y"
+			   : nnan > nunwritten ? "the kernel wrote NaN: it copied a value no thread had "
+						 "written yet (shared memory holds NaN when a launch "
+						 "begins), such as a tile element read before the "
+						 "thread that loads it did so"
+					       : misplaced_hint;
 	ck_abort_msg("%s: out%s = %s, expected %.9g; %zu of %zu elements wrong (launch: %s)"
 		     "\nhint: %s",
 		     c->what, where(first, w, sizeof(w)), cl_fmt_float(got[first], g, sizeof(g)),
