@@ -118,7 +118,8 @@ EMU_RUNTIME := $(BUILD)/emu/runtime.o $(BUILD)/emu/switch_x86_64.o
 EMU_COMMON_OBJS := $(patsubst %.cu,$(BUILD)/emu/%.o,$(COMMON_SRCS))
 emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(wildcard labs/$(1)/tests/check_*.cu))
 EMU_LIBS = -pthread $(check_libs) -Wl,--wrap=cudaMalloc -Wl,--wrap=cudaFree
-EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp) $(LABS:%=$(BUILD)/labs/%/link-asan.rsp))
+EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp) $(LABS:%=$(BUILD)/labs/%/link-asan.rsp) \
+	    $(LABS:%=$(BUILD)/labs/%/link-safety.rsp))
 # The AddressSanitizer build: failed emulated tests run again with it.
 EMU_ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer -DCUDAEMU_SERIAL_SHARED
 EMU_ASAN_RUNTIME := $(BUILD)/emu/runtime-asan.o $(BUILD)/emu/switch_x86_64.o
@@ -383,11 +384,20 @@ $(BUILD)/labs/%/link-asan.rsp: $(EMU_COMMON_OBJS) $(EMU_ASAN_RUNTIME) Makefile |
 	$(Q)printf '%s\n' $(abspath $(EMU_COMMON_OBJS) $(call emu_lab_objs,$*) $(EMU_ASAN_RUNTIME)) \
 		-fsanitize=address $(EMU_LIBS) > $@
 
+# The safety stage's emulated build: the tests on the trace runtime, which
+# checks every access of the submission's (bounds, alignment, races).
+$(BUILD)/labs/%/link-safety.rsp: $(EMU_COMMON_OBJS) $(EMU_TRACE_RUNTIME) Makefile | $(DEPS_OK)
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' $(abspath $(EMU_COMMON_OBJS) $(call emu_lab_objs,$*) $(EMU_TRACE_RUNTIME)) \
+		$(EMU_LIBS) > $@
+
 # --- per lab: what a lab's targets are made of, which only its name can say
 # (a pattern rule's stem cannot reach into a list).
 define lab_rules
 $(BUILD)/labs/$(1)/link.rsp: $(call lab_objs,$(1))
-$(BUILD)/labs/$(1)/link-emu.rsp $(BUILD)/labs/$(1)/link-asan.rsp: $(call emu_lab_objs,$(1))
+$(BUILD)/labs/$(1)/link-emu.rsp $(BUILD)/labs/$(1)/link-asan.rsp \
+	$(BUILD)/labs/$(1)/link-safety.rsp: $(call emu_lab_objs,$(1))
 ifneq ($(filter $(1),$(BENCH_LABS)),)
 $(BUILD)/labs/$(1)/link-bench.rsp: $(BUILD)/labs/$(1)/tests/bench_$(1).o $(call ref_objs,$(1)) \
 	labs/$(1)/lab.conf

@@ -201,8 +201,11 @@ void report_result(FILE *out, const struct result *r)
 	else if (r->processes_why)
 		fprintf(out, "processes   NOT limited: %s\n", r->processes_why);
 	if (r->safety && !strcmp(r->safety, "ran"))
-		fprintf(out, "safety      compute-sanitizer memcheck, racecheck, synccheck: %d "
-			"finding%s (%.1f s)%s%s\n", r->safety_findings,
+		fprintf(out, "safety      %s: %d finding%s (%.1f s)%s%s\n",
+			r->mode == MODE_EMULATED
+				? "the emulator's checks (bounds, alignment, races)"
+				: "compute-sanitizer memcheck, racecheck, synccheck",
+			r->safety_findings,
 			r->safety_findings == 1 ? "" : "s", r->safety_seconds,
 			r->safety_why ? "; " : "", r->safety_why ? r->safety_why : "");
 	else if (r->safety)

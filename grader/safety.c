@@ -15,6 +15,7 @@
  */
 #include "safety.h"
 
+#include "build.h"
 #include "testrun.h"
 
 #include <errno.h>
@@ -123,6 +124,13 @@ static char *describe(const struct record *r)
 	return NULL;
 }
 
+/* The tool a report is of, by what it reports (the emulator's checks make all three kinds). */
+static const char *tool_of(const struct record *r)
+{
+	return !strncmp(r->head, "Invalid ", 8) ? "memcheck"
+	       : strstr(r->head, "Race reported") ? "racecheck" : "synccheck";
+}
+
 void safety_parse(const char *output, const char *tool, struct safety_output *out)
 {
 	struct record rec;
@@ -138,7 +146,8 @@ void safety_parse(const char *output, const char *tool, struct safety_output *ou
 		const char *body = l + strspn(l, "= ");
 		bool report = !strncmp(l, "=========", 9);
 
-		if (report && !strncmp(body, "COMPUTE-SANITIZER", 17)) {
+		if (report && (!strncmp(body, "COMPUTE-SANITIZER", 17) ||
+			       !strncmp(body, "CUDALAB-EMULATOR", 16))) {
 			out->banner = true;
 		} else if (!strncmp(l, "@@cudalab-safety ", 17) || !strcmp(l, "@@cudalab-safety-end") ||
 			   !strcmp(l, "@@cudalab-safety-lost") || (report && !*body) ||
@@ -148,7 +157,7 @@ void safety_parse(const char *output, const char *tool, struct safety_output *ou
 			/* the end of a report: a blank report line, the next one or test */
 			char *text = open && test ? describe(&rec) : NULL;
 			if (text)
-				add_finding(out, test, tool, text);
+				add_finding(out, test, tool ? tool : tool_of(&rec), text);
 			open = false;
 			if (!strncmp(l, "@@cudalab-safety ", 17)) {
 				free(test);
@@ -187,7 +196,7 @@ void safety_parse(const char *output, const char *tool, struct safety_output *ou
 	if (open && test) {
 		char *text = describe(&rec);
 		if (text)
-			add_finding(out, test, tool, text);
+			add_finding(out, test, tool ? tool : tool_of(&rec), text);
 	}
 	out->last = test;
 }
@@ -262,9 +271,11 @@ static void apply(struct result *r, const struct safety_finding *f)
 		if (f->count > 1)
 			snprintf(more, sizeof(more), "\n(and %d more report%s)", f->count - 1,
 				 f->count > 2 ? "s" : "");
-		char *m = xasprintf("%s%scompute-sanitizer %s found, in test %s (small sizes, "
+		char *m = xasprintf("%s%s%s %s found, in test %s (small sizes, "
 				    "buffers of their exact size): %s%s", t->message ? t->message : "",
-				    t->message ? "\n" : "", f->tool, f->test + strlen("test_") +
+				    t->message ? "\n" : "",
+				    r->mode == MODE_EMULATED ? "the emulator's" : "compute-sanitizer",
+				    f->tool, f->test + strlen("test_") +
 				    strlen(r->lab) + 1, f->text, more);
 		free(t->message);
 		t->message = m;
@@ -298,42 +309,153 @@ struct safety_run {
 	int failed;                     /* the grader's own failure */
 	bool started;
 	pthread_t thread;
-	double t0;
+	double seconds;                 /* how long the runs took (not the wait for them) */
 };
 
-/* Runs each tool over s->tests; a run that lost its context leaves the tests after it for the next round. */
+/*
+ * Replaces each "@pc:0xOFFSET" the emulator's checking runtime wrote (the
+ * code address of an access, in its binary) by the source line addr2line
+ * gives for it. The text is returned as it was where addr2line fails.
+ */
+static char *symbolize(const char *binary, const char *text)
+{
+	struct strlist argv = STRLIST_INIT, pcs = STRLIST_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *p = text;
+
+	while ((p = strstr(p, "@pc:0x"))) {
+		p += 4;
+		char *pc = xstrndup(p, strspn(p + 2, "0123456789abcdef") + 2);
+		if (!strlist_has(&pcs, pc))
+			strlist_push(&pcs, pc);
+		free(pc);
+	}
+	if (!pcs.n)
+		return xstrdup(text);
+	strlist_push(&argv, "addr2line");
+	strlist_push(&argv, "-e");
+	strlist_push(&argv, binary);
+	for (size_t i = 0; i < pcs.n; i++)
+		strlist_push(&argv, pcs.v[i]);
+	struct run_spec spec = {.argv = (const char *const *)argv.v, .timeout = 30,
+				.output_limit = 1 << 20};
+	struct run_result res;
+	char **lines = xcalloc(pcs.n, sizeof(*lines));
+	if (!run_one(&spec, &res) && res.started && !res.exit_code && res.output) {
+		const char *l = res.output;
+		for (size_t i = 0; i < pcs.n && l && *l; i++) {
+			size_t len = strcspn(l, "\n");
+			lines[i] = xstrndup(l, len);
+			/* "/w/matmul.cu:45 (discriminator 2)": the file and line */
+			lines[i][strcspn(lines[i], " ")] = 0;
+			/* the rewritten file keeps the student's lines (it starts with
+			 * #line 1 "matmul.cu"), but addr2line may name it for them */
+			char *emu = strstr(lines[i], ".emu.cpp:");
+			if (emu)
+				memmove(emu, emu + 8, strlen(emu + 8) + 1);
+			l += len + (l[len] == '\n');
+		}
+	}
+	run_result_release(&res);
+	for (p = text; *p;) {
+		const char *at = strstr(p, "@pc:0x");
+		if (!at) {
+			strbuf_addstr(&out, p);
+			break;
+		}
+		strbuf_add(&out, p, at - p);
+		size_t n = 4 + 2 + strspn(at + 6, "0123456789abcdef");
+		char *pc = xstrndup(at + 4, n - 4);
+		const char *line = NULL;
+		for (size_t i = 0; i < pcs.n && !line; i++)
+			if (!strcmp(pcs.v[i], pc) && lines[i] && strncmp(lines[i], "??", 2))
+				line = lines[i];
+		strbuf_addstr(&out, line ? line : "an unknown line");
+		free(pc);
+		p = at + n;
+	}
+	for (size_t i = 0; i < pcs.n; i++)
+		free(lines[i]);
+	free(lines);
+	strlist_clear(&pcs);
+	strlist_clear(&argv);
+	return strbuf_detach(&out);
+}
+
+/*
+ * The emulator's checking build of the submission, linked with the
+ * harness: the trace runtime, which sees every access, checks them when
+ * CUDAEMU_CHECKS is set. 0 with *binary; 1 when it cannot be built (said
+ * in s->not_run); -1 for the grader's own failure.
+ */
+static int emulated_checker(struct safety_run *s, char **binary)
+{
+	struct strlist objs = STRLIST_INIT;
+	char *log = NULL;
+	int rc = build_emulated_objects(s->g, s->g->tc->emu_trace_cxxflags, "trace", &objs, &log);
+
+	if (!rc)
+		rc = build_link(s->g, &objs, "link-safety.rsp", "check_safety", binary, &log);
+	if (rc > 0)
+		s->not_run = xasprintf("the emulator's checking build failed: %.300s", log);
+	free(log);
+	strlist_clear(&objs);
+	return rc;
+}
+
+/*
+ * Runs each tool over s->tests (on the emulator, its checking build, which
+ * checks everything at once); a run that lost its context leaves the tests
+ * after it for the next round.
+ */
 static void *run_tools(void *arg)
 {
 	struct safety_run *s = arg;
 	const struct grading *g = s->g;
 	const struct lab_config *cfg = g->cfg;
+	bool emulated = g->r->mode == MODE_EMULATED;
+	size_t ntools = emulated ? 1 : NTOOLS;
 	struct strlist left[NTOOLS];
-	char input[256];
+	char input[256], *checker = NULL;
 	int rounds = 0;
+	double t0 = now_seconds();
 
+	if (emulated && (s->failed = emulated_checker(s, &checker)) != 0) {
+		s->failed = s->failed < 0 ? -1 : 0;
+		free(checker);
+		s->seconds += now_seconds() - t0;
+		return NULL;
+	}
 	testrun_input(g->r, "", input, sizeof(input));   /* a safety run writes back nothing */
-	for (size_t k = 0; k < NTOOLS; k++) {
+	for (size_t k = 0; k < ntools; k++) {
 		left[k] = (struct strlist)STRLIST_INIT;
 		for (size_t i = 0; i < s->tests.n; i++)
 			strlist_push(&left[k], s->tests.v[i]);
 	}
-	char **env = grading_env(g, (const char *const[]){"CUDALAB_SHARED_POISON=0", NULL});
+	char **env = grading_env(g, emulated ? (const char *const[]){"CUDALAB_SHARED_POISON=0",
+								    "CUDAEMU_CHECKS=1",
+								    "CUDAEMU_WORKERS=1", NULL}
+					     : (const char *const[]){"CUDALAB_SHARED_POISON=0", NULL});
 	while (rounds++ < 32 && !__atomic_load_n(&s->cancel, __ATOMIC_RELAXED)) {
 		struct strlist argvs[NTOOLS];
 		struct run_spec specs[NTOOLS];
 		struct run_result res[NTOOLS];
 		size_t which[NTOOLS], n = 0;
-		for (size_t k = 0; k < NTOOLS; k++) {
+		for (size_t k = 0; k < ntools; k++) {
 			if (!left[k].n)
 				continue;
 			struct strlist *a = &argvs[n];
 			*a = (struct strlist)STRLIST_INIT;
-			strlist_push(a, s->sanitizer);
-			strlist_pushf(a, "--tool=%s", tools[k]);
-			strlist_push(a, "--print-limit=10");
-			strlist_push(a, "--show-backtrace=no");
-			strlist_push(a, "--target-processes=application-only");
-			strlist_push(a, s->binary);
+			if (emulated) {
+				strlist_push(a, checker);
+			} else {
+				strlist_push(a, s->sanitizer);
+				strlist_pushf(a, "--tool=%s", tools[k]);
+				strlist_push(a, "--print-limit=10");
+				strlist_push(a, "--show-backtrace=no");
+				strlist_push(a, "--target-processes=application-only");
+				strlist_push(a, s->binary);
+			}
 			strlist_push(a, "--safety");
 			for (size_t i = 0; i < left[k].n; i++) {
 				strlist_push(a, "--only");
@@ -359,12 +481,17 @@ static void *run_tools(void *arg)
 		}
 		for (size_t i = 0; i < n; i++) {
 			size_t k = which[i];
+			const char *tool = emulated ? "the emulator's checks" : tools[k];
 			struct safety_output o;
-			safety_parse(res[i].output ? res[i].output : "", tools[k], &o);
+			char *text = emulated ? symbolize(checker, res[i].output ? res[i].output : "")
+					      : xstrdup(res[i].output ? res[i].output : "");
+			safety_parse(text, emulated ? NULL : tools[k], &o);
+			free(text);
 			if (!o.banner && !s->not_run && !res[i].cancelled) {
 				char *why = run_describe(&specs[i], &res[i]);
-				s->not_run = xasprintf("compute-sanitizer %s did not run (%s): %.200s",
-						   tools[k], why, res[i].output ? res[i].output : "");
+				s->not_run = xasprintf("%s%s did not run (%s): %.200s",
+						       emulated ? "" : "compute-sanitizer ", tool, why,
+						       res[i].output ? res[i].output : "");
 				free(why);
 			}
 			for (size_t f = 0; f < o.nfindings; f++) {
@@ -376,7 +503,7 @@ static void *run_tools(void *arg)
 			}
 			if (res[i].timed_out && !s->note)
 				s->note = xasprintf("%s ran out of time (%d s) in %s: the tests after "
-						   "it were not checked", tools[k], SAFETY_TIMEOUT,
+						   "it were not checked", tool, SAFETY_TIMEOUT,
 						   o.last ? o.last : "its start");
 			/* what is left: the tests after the one it stopped at */
 			struct strlist rest = STRLIST_INIT;
@@ -395,8 +522,10 @@ static void *run_tools(void *arg)
 		}
 	}
 	grading_free_env(env);
-	for (size_t k = 0; k < NTOOLS; k++)
+	for (size_t k = 0; k < ntools; k++)
 		strlist_clear(&left[k]);
+	free(checker);
+	s->seconds += now_seconds() - t0;
 	return NULL;
 }
 
@@ -438,7 +567,6 @@ static struct safety_run *run_start(const struct grading *g, const char *binary,
 	bool any = false;
 
 	s->g = g;
-	s->t0 = now_seconds();
 	s->tests = (struct strlist)STRLIST_INIT;
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct graded_test *t = &r->tests[i];
@@ -454,19 +582,19 @@ static struct safety_run *run_start(const struct grading *g, const char *binary,
 		run_free(s);
 		return NULL;   /* the lab has no safety tests */
 	}
-	if (r->mode != MODE_GPU)
-		s->not_run = xstrdup(r->mode == MODE_EMULATED
-			? "emulated: compute-sanitizer needs a GPU (the emulator checks each access "
-			  "against guard pages, and a failed test with AddressSanitizer)"
-			: "no GPU");
+	if (r->mode == MODE_EMULATED && !g->tc->emu_trace_cxxflags)
+		s->not_run = xstrdup("emulated: the emulator's checking runtime was not built");
+	else if (r->mode != MODE_GPU && r->mode != MODE_EMULATED)
+		s->not_run = xstrdup("no GPU");
 	else if (getenv("CUDALAB_SAFETY") && !strcmp(getenv("CUDALAB_SAFETY"), "0"))
 		s->not_run = xstrdup("turned off (CUDALAB_SAFETY=0)");
-	else if (!(s->sanitizer = find_sanitizer(g->tc->nvcc)))
+	else if (r->mode == MODE_GPU && !(s->sanitizer = find_sanitizer(g->tc->nvcc)))
 		s->not_run = xstrdup("compute-sanitizer was not found beside nvcc or on PATH");
 	if (s->not_run || !s->tests.n)
 		return s;
 	s->binary = xstrdup(binary);
-	progress("running %zu safety tests under compute-sanitizer ...", s->tests.n);
+	progress("running %zu safety tests %s ...", s->tests.n,
+		 r->mode == MODE_GPU ? "under compute-sanitizer" : "in the emulator's checking build");
 	if (pthread_create(&s->thread, NULL, run_tools, s)) {
 		s->not_run = xstrdup("the grader could not start a thread for it");
 		return s;
@@ -505,7 +633,6 @@ int safety_finish(struct safety_run *s, bool abandon)
 		return 0;
 	const struct grading *g = s->g;
 	struct result *r = g->r;
-	double t0 = s->t0;
 	int ret;
 
 	if (abandon) {
@@ -521,10 +648,11 @@ int safety_finish(struct safety_run *s, bool abandon)
 	if (s->started && covers_a_crash(s)) {
 		char *binary = xstrdup(s->binary);
 		run_end(s, true);
+		double spent = s->seconds;
 		run_free(s);
 		s = run_start(g, binary, false);
 		free(binary);
-		s->t0 = t0;
+		s->seconds = spent;
 	}
 	run_end(s, false);
 	if (s->not_run)
@@ -540,7 +668,7 @@ int safety_finish(struct safety_run *s, bool abandon)
 			r->safety_findings++;
 		}
 	}
-	r->safety_seconds = now_seconds() - t0;
+	r->safety_seconds = s->seconds;
 	ret = s->failed;
 	run_free(s);
 	return ret;

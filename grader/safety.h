@@ -26,7 +26,9 @@ struct safety_output {
 
 /*
  * Reads one run's output: the harness's "@@cudalab-safety TEST" lines and
- * the sanitizer's "=========" reports between them. Pure: no I/O.
+ * the sanitizer's "=========" reports between them (the emulator's checking
+ * runtime writes its reports in the same form). tool NULL: each report's
+ * tool is told by its kind. Pure: no I/O.
  */
 void safety_parse(const char *output, const char *tool, struct safety_output *out);
 void safety_output_release(struct safety_output *out);

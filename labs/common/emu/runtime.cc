@@ -9,8 +9,9 @@
  * of the runtime API the labs use, with the signatures of the CUDA
  * Toolkit's own cuda_runtime_api.h.
  *
- * Must not: print. What went wrong is kept for cudaemu_error_detail(), which
- * the harness adds to its messages.
+ * Must not: print (but for the checking run's reports, below, which are its
+ * output). What went wrong is kept for cudaemu_error_detail(), which the
+ * harness adds to its messages.
  *
  * Built with CUDAEMU_TRACE (the trace runtime), it also counts, for every
  * warp-wide request a kernel makes to device memory, the 32-byte sectors the
@@ -41,6 +42,8 @@ extern "C" void cudaemu_on_asan_report(const char *report, const char *who)
 	__attribute__((weak));
 #endif
 #ifdef CUDAEMU_TRACE
+#include <dlfcn.h>
+#include <map>
 #include <unordered_map>
 #include <vector>
 #endif
@@ -305,15 +308,25 @@ void poison_shared(void *p, size_t n)
 	memset(w + i, 0xFF, n % 4);
 }
 
+#ifdef CUDAEMU_TRACE
+void trace_block_end(void);
+/* the safety stage's checks (CUDAEMU_CHECKS), in the trace runtime: below */
+bool checks_on;
+unsigned check_pass;
+void checks_block_start(void);
+void checks_launch_end(const cudaemu_launch *l);
+#endif
+
 /* A new block has no shared arrays yet. */
 void shared_block_start(worker *w)
 {
 	w->nsites = 0;
+#ifdef CUDAEMU_TRACE
+	if (checks_on)
+		checks_block_start();
+#endif
 }
 
-#ifdef CUDAEMU_TRACE
-void trace_block_end(void);
-#endif
 
 void shared_block_end(worker *w)
 {
@@ -504,6 +517,9 @@ bool run_block(worker *w, launch_state *ls)
 			report_divergence(w, l);
 			return false;
 		}
+#ifdef CUDAEMU_TRACE
+		check_pass++;   /* what comes after the barrier is ordered after what came before */
+#endif
 		/* the waiting threads, in pass order, are the next pass */
 		int m = 0;
 		for (int i = 0; i < w->norder; i++)
@@ -742,6 +758,10 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 	sigaction(SIGBUS, &old_bus, NULL);
 #endif
 	self = NULL;
+#ifdef CUDAEMU_TRACE
+	if (checks_on)
+		checks_launch_end(l);
+#endif
 	if (ls.failed == 1 && first_fault.set) {
 		describe_fault(&ls);
 		pending_error = cudaErrorIllegalAddress;
@@ -1264,9 +1284,15 @@ std::unordered_map<thread_pass_key, unsigned, thread_pass_hash> block_passes;
 /* Since the last cudaemu_trace_take: load requests and their sectors, then stores'. */
 unsigned long long totals[4];
 
-void trace_access(const void *addr, size_t n, bool store, uintptr_t pc)
+void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t pc);
+
+void trace_access(const void *addr, size_t n, bool store, uintptr_t pc, bool aligned = false)
 {
 	worker *w = self;
+	if (checks_on) {
+		check_access(addr, n, store, aligned, pc);
+		return;   /* the safety stage's run counts no sectors */
+	}
 	if (!w || !w->in_block || !find(addr, n))
 		return;   /* host code, or not device memory (shared, local, the stack) */
 	unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
@@ -1291,7 +1317,210 @@ void trace_block_end(void)
 	block_passes.clear();
 }
 
+/* ------------------------------------------------------------- the checks */
+
+/*
+ * The safety stage's run (CUDAEMU_CHECKS set; the trace runtime, so every
+ * access of the submission's comes through a hook and blocks run one at a
+ * time) checks what compute-sanitizer checks on a GPU, and reports it in
+ * the same form (grader/safety.c reads both), with "@pc:0xOFFSET" where
+ * the sanitizer names a source line: the grader asks addr2line.
+ *  - memcheck: an access to device memory outside every buffer, to the
+ *    byte (the normal runtime's guard pages leave up to 255 bytes of slack
+ *    after a buffer); an access of 2, 4, 8 or 16 bytes the compiler took
+ *    to be aligned that is not, which faults on a GPU;
+ *  - racecheck: two threads that touch one word of shared memory, one of
+ *    them writing, with no __syncthreads() between (no __syncwarp() either,
+ *    for two lanes of one warp). Atomics are not plain accesses: exempt.
+ * Reports are printed as they are found (memcheck, at most 10 a launch) or
+ * at the end of the launch (races, one per pair of lines, with a count).
+ */
+unsigned check_warp_pass[32];        /* each warp's __syncwarp() passed so far */
+int check_memcheck_reports;          /* this launch's */
+
+struct word_shadow {
+	int wtid, rtid;                  /* last writer, a reader since; -1: none */
+	unsigned wpass, wwarp, rpass, rwarp;
+	uintptr_t wpc, rpc;
+	bool rmany;                      /* more than one thread read it */
+};
+std::unordered_map<uintptr_t, word_shadow> check_shadow;
+
+struct race_key {
+	uintptr_t pc1, pc2;
+	bool w1, w2;
+	bool operator<(const race_key &o) const
+	{
+		return pc1 != o.pc1 ? pc1 < o.pc1 : pc2 != o.pc2 ? pc2 < o.pc2
+		       : w1 != o.w1 ? w1 < o.w1 : w2 < o.w2;
+	}
+};
+struct race_seen {
+	unsigned long count;
+	int t1, t2;
+	uint3 block;
+};
+std::map<race_key, race_seen> check_races;
+
+uintptr_t code_offset(uintptr_t pc)
+{
+	Dl_info info;
+	/* the return address is after the call: the access is the byte before */
+	if (dladdr((void *)pc, &info) && info.dli_fbase)
+		return pc - 1 - (uintptr_t)info.dli_fbase;
+	return pc - 1;
+}
+
+uint3 tid_of(int t, dim3 b)
+{
+	uint3 u;
+	u.x = t % b.x;
+	u.y = t / b.x % b.y;
+	u.z = t / (b.x * b.y);
+	return u;
+}
+
+void checks_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void checks_print(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
+
+bool in_shared(const worker *w, const void *p, size_t n)
+{
+	const char *c = (const char *)p;
+	for (int i = 0; i < w->nsites; i++)
+		if (c >= w->sites[i].p && c + n <= w->sites[i].p + w->sites[i].size)
+			return true;
+	return w->shmem && c >= w->shmem && c + n <= w->shmem + w->shmem_len;
+}
+
+void memcheck_report(const worker *w, const void *p, size_t n, bool store, uintptr_t pc,
+		     const char *space, const char *what)
+{
+	if (check_memcheck_reports++ >= 10)
+		return;
+	checks_print("========= Invalid __%s__ %s of size %zu bytes\n"
+		     "=========     at %s+0x0 in @pc:0x%lx\n"
+		     "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n"
+		     "=========     %s\n========= \n",
+		     space, store ? "write" : "read", n, w->ls->l->kernel,
+		     (unsigned long)code_offset(pc), threadIdx.x, threadIdx.y, threadIdx.z,
+		     blockIdx.x, blockIdx.y, blockIdx.z, what);
+}
+
+/* One access of the running block's: bounds and alignment, and races on shared memory. */
+void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t pc)
+{
+	worker *w = self;
+	if (!w || !w->in_block)
+		return;
+	bool shared = in_shared(w, p, n);
+	const allocation *a = shared ? NULL : find(p, n);
+	if (!shared && !a) {
+		const allocation *near = find_near(p);
+		if (near) {
+			char what[256];
+			const char *c = (const char *)p;
+			const char *end = near->ptr + near->size;
+			bool after = c >= near->ptr;
+			snprintf(what, sizeof(what), "Address %p is out of bounds\n"
+				 "=========     and is %zu bytes %s the nearest allocation at %p of "
+				 "size %zu bytes", p,
+				 after ? (c >= end ? (size_t)(c - end) : 0) : (size_t)(near->ptr - c),
+				 after ? "after" : "before", (void *)near->ptr, near->size);
+			memcheck_report(w, p, n, store, pc, "global", what);
+		}
+		return;   /* not device memory: the stack, or the host's */
+	}
+	if (aligned && n > 1 && (uintptr_t)p % n) {
+		char what[96];
+		snprintf(what, sizeof(what), "Address %p is misaligned", p);
+		memcheck_report(w, p, n, store, pc, shared ? "shared" : "global", what);
+	}
+	if (!shared)
+		return;
+	int t = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+	unsigned warp = (unsigned)t / 32, wp = check_warp_pass[warp];
+	for (uintptr_t word = (uintptr_t)p / 4; word <= ((uintptr_t)p + n - 1) / 4; word++) {
+		auto it = check_shadow.find(word);
+		if (it == check_shadow.end())
+			it = check_shadow.emplace(word, word_shadow{-1, -1, 0, 0, 0, 0, 0, 0, false}).first;
+		word_shadow &s = it->second;
+		/* whether thread o's access at (pass, warp pass) and this one had no barrier between */
+		auto unordered = [&](int o, unsigned opass, unsigned owarp) {
+			return o >= 0 && o != t && opass == check_pass &&
+			       ((unsigned)o / 32 != warp || owarp == wp);
+		};
+		int other = -1;
+		uintptr_t opc = 0;
+		bool owrite = false;
+		if (unordered(s.wtid, s.wpass, s.wwarp)) {
+			other = s.wtid, opc = s.wpc, owrite = true;
+		} else if (store && (unordered(s.rtid, s.rpass, s.rwarp) ||
+				     (s.rmany && s.rpass == check_pass))) {
+			other = s.rtid, opc = s.rpc;
+		}
+		if (other >= 0) {
+			race_seen &r = check_races[{opc, pc, owrite, store}];
+			if (!r.count++)
+				r = {1, other, t, blockIdx};
+		}
+		if (store) {
+			s.wtid = t, s.wpass = check_pass, s.wwarp = wp, s.wpc = pc;
+			s.rtid = -1, s.rmany = false;
+		} else if (s.rtid < 0 || s.rpass != check_pass) {
+			s.rtid = t, s.rpass = check_pass, s.rwarp = wp, s.rpc = pc, s.rmany = false;
+		} else if (s.rtid != t) {
+			s.rmany = true;
+		}
+	}
+}
+
+void checks_block_start(void)
+{
+	check_pass = 0;
+	memset(check_warp_pass, 0, sizeof(check_warp_pass));
+	check_shadow.clear();
+}
+
+void checks_launch_end(const cudaemu_launch *l)
+{
+	int printed = 0;
+	for (const auto &e : check_races) {
+		if (printed++ >= 10)
+			break;
+		const race_key &k = e.first;
+		const race_seen &r = e.second;
+		uint3 a = tid_of(r.t1, l->block), b = tid_of(r.t2, l->block);
+		checks_print("========= Error: Race reported between %s access at %s+0x0 in "
+			     "@pc:0x%lx\n"
+			     "=========     and %s access at %s+0x0 in @pc:0x%lx [%lu hazard%s; "
+			     "first: thread (%u,%u,%u) and thread (%u,%u,%u) of block (%u,%u,%u)]\n"
+			     "========= \n",
+			     k.w1 ? "Write" : "Read", l->kernel, (unsigned long)code_offset(k.pc1),
+			     k.w2 ? "Write" : "Read", l->kernel, (unsigned long)code_offset(k.pc2),
+			     r.count, r.count == 1 ? "" : "s", a.x, a.y, a.z, b.x, b.y, b.z,
+			     r.block.x, r.block.y, r.block.z);
+	}
+	check_races.clear();
+	check_memcheck_reports = 0;
+}
+
 } // namespace
+
+/* The safety stage's run says it is one before anything else, as compute-sanitizer does. */
+__attribute__((constructor)) static void checks_init(void)
+{
+	checks_on = env_flag("CUDAEMU_CHECKS");
+	if (checks_on)
+		checks_print("========= CUDALAB-EMULATOR CHECKS\n");
+}
 
 extern "C" int cudaemu_trace_take(unsigned long long out[4])
 {
@@ -1303,8 +1532,8 @@ extern "C" int cudaemu_trace_take(unsigned long long out[4])
 /* The hooks -fsanitize=thread puts before memory accesses and around calls. */
 #define PC ((uintptr_t)__builtin_return_address(0))
 #define ACCESS_HOOKS(n)                                                                      \
-	extern "C" void __tsan_read##n(void *p) { trace_access(p, n, false, PC); }           \
-	extern "C" void __tsan_write##n(void *p) { trace_access(p, n, true, PC); }           \
+	extern "C" void __tsan_read##n(void *p) { trace_access(p, n, false, PC, true); }     \
+	extern "C" void __tsan_write##n(void *p) { trace_access(p, n, true, PC, true); }     \
 	extern "C" void __tsan_unaligned_read##n(void *p) { trace_access(p, n, false, PC); } \
 	extern "C" void __tsan_unaligned_write##n(void *p) { trace_access(p, n, true, PC); } \
 	extern "C" void __tsan_volatile_read##n(void *p) { trace_access(p, n, false, PC); }  \
