@@ -333,9 +333,11 @@ char *rewrite_cuda(const char *src, const char *name, char **why)
 		while (expr_end > start && isspace((unsigned char)src[expr_end - 1]))
 			expr_end--;
 		strbuf_add(&out, src + done, start - done);
-		strbuf_addstr(&out, "cudaemu::launch(");
+		/* CUDAEMU_KERNEL (cudaemu.h) takes the kernel's address, or, for a
+		 * template launched without its arguments, deduces them from the call */
+		strbuf_addstr(&out, "cudaemu::launch(CUDAEMU_KERNEL(");
 		strbuf_add(&out, src + start, expr_end - start);
-		strbuf_addstr(&out, ", \"");
+		strbuf_addstr(&out, "), \"");
 		add_escaped(&out, src + start, expr_end - start);
 		strbuf_addstr(&out, "\", __FILE__, __LINE__, ");
 		/* whatever stood between the kernel and <<<, and the configuration, verbatim */

@@ -8,7 +8,8 @@
 
 /*
  * Rewrites every kernel launch `k<<<cfg>>>(args)` into
- * `cudaemu::launch(k, "k", __FILE__, __LINE__, cfg)(args)` and every
+ * `cudaemu::launch(CUDAEMU_KERNEL(k), "k", __FILE__, __LINE__, cfg)(args)`
+ * (cudaemu.h: the kernel's address, or a template's deduced call) and every
  * `extern __shared__ T s[];` into a pointer to the dynamic shared memory,
  * keeping every line where it was (so diagnostics point at the student's
  * lines) and starting with a #line naming `name`. Comments, string and

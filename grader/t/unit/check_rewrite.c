@@ -23,24 +23,28 @@ static int lines(const char *s)
 
 START_TEST(test_rewrite_launches)
 {
-	EXPECT("k<<<g, b>>>(x);", "cudaemu::launch(k, \"k\", __FILE__, __LINE__, g, b)(x);");
+	EXPECT("k<<<g, b>>>(x);", "cudaemu::launch(CUDAEMU_KERNEL(k), \"k\", __FILE__, __LINE__, g, b)(x);");
 	EXPECT("k <<< dim3(N, N), 1 >>> (a, b);",
-	       "cudaemu::launch(k, \"k\", __FILE__, __LINE__,   dim3(N, N), 1 ) (a, b);");
+	       "cudaemu::launch(CUDAEMU_KERNEL(k), \"k\", __FILE__, __LINE__,   dim3(N, N), 1 ) (a, b);");
 	EXPECT("ns::k<float, 16><<<g, b, s * sizeof(float), 0>>>(p);",
-	       "cudaemu::launch(ns::k<float, 16>, \"ns::k<float, 16>\", __FILE__, __LINE__, g, b, "
+	       "cudaemu::launch(CUDAEMU_KERNEL(ns::k<float, 16>), \"ns::k<float, 16>\", __FILE__, __LINE__, g, b, "
 	       "s * sizeof(float), 0)(p);");
-	EXPECT("k<<<f(a, g(b)), h[1]>>>(x)", "cudaemu::launch(k, \"k\", __FILE__, __LINE__, "
+	EXPECT("k<<<f(a, g(b)), h[1]>>>(x)", "cudaemu::launch(CUDAEMU_KERNEL(k), \"k\", __FILE__, __LINE__, "
 					     "f(a, g(b)), h[1])(x)");
 	/* a launch over several lines keeps its lines */
 	EXPECT("k<<<grid,\n   block>>>(\n a);\nint x;",
-	       "cudaemu::launch(k, \"k\", __FILE__, __LINE__, grid,\n   block)(\n a);\nint x;");
+	       "cudaemu::launch(CUDAEMU_KERNEL(k), \"k\", __FILE__, __LINE__, grid,\n   block)(\n a);\nint x;");
 	/* no launches in comments or literals */
 	EXPECT("// k<<<1,1>>>(x);\n/* k<<<1,1>>>() */ s = \"k<<<1,1>>>()\"; c = '<';",
 	       "// k<<<1,1>>>(x);\n/* k<<<1,1>>>() */ s = \"k<<<1,1>>>()\"; c = '<';");
 	EXPECT("s = R\"x(k<<<1,1>>>())x\"; k<<<1, 1>>>();",
-	       "s = R\"x(k<<<1,1>>>())x\"; cudaemu::launch(k, \"k\", __FILE__, __LINE__, 1, 1)();");
+	       "s = R\"x(k<<<1,1>>>())x\"; cudaemu::launch(CUDAEMU_KERNEL(k), \"k\", __FILE__, __LINE__, 1, 1)();");
 	EXPECT("int big = 1'000'000; k<<<1,2>>>();",
-	       "int big = 1'000'000; cudaemu::launch(k, \"k\", __FILE__, __LINE__, 1,2)();");
+	       "int big = 1'000'000; cudaemu::launch(CUDAEMU_KERNEL(k), \"k\", __FILE__, __LINE__, "
+	       "1,2)();");
+	/* a template launched without its arguments: the compiler deduces them */
+	EXPECT("mm<<<g, b>>>(A, B, C, n);",
+	       "cudaemu::launch(CUDAEMU_KERNEL(mm), \"mm\", __FILE__, __LINE__, g, b)(A, B, C, n);");
 }
 END_TEST
 

@@ -2,12 +2,15 @@
  * cudaemu.h - CUDA on the CPU: forced into every translation unit of an
  * emulated build (g++ -include cudaemu.h), after the grader has rewritten
  * each `k<<<grid, block[, shmem[, stream]]>>>(args)` into
- * `cudaemu::launch(k, "k", __FILE__, __LINE__, grid, block ...)(args)` and
- * each `extern __shared__ T s[]` into a pointer to the dynamic shared memory.
+ * `cudaemu::launch(CUDAEMU_KERNEL(k), "k", __FILE__, __LINE__, grid, block
+ * ...)(args)` and each `extern __shared__ T s[]` into a pointer to the
+ * dynamic shared memory.
  *
  * Owns: the CUDA qualifiers as macros, the index built-ins, __syncthreads,
- * atomics, the fast-math intrinsics, and the launch template. The runtime
- * API itself (cudaMalloc ...) is declared by the CUDA Toolkit's own
+ * atomics, the fast-math intrinsics, the launch templates (a kernel named by
+ * its address, or a template whose arguments the launch deduces), and the
+ * toolkit's C++ overloads that nvcc alone sees (a kernel's symbols). The
+ * runtime API itself (cudaMalloc ...) is declared by the CUDA Toolkit's own
  * cuda_runtime.h and defined by runtime.cc, so types and error codes are
  * exactly CUDA's.
  *
@@ -233,6 +236,8 @@ struct cudaemu_launch {
 	size_t shmem;
 	void (*run)(void *closure);  /* runs the kernel body of one CUDA thread */
 	void *closure;
+	const void *func;            /* the kernel's address; NULL for a template
+				      * whose arguments the launch deduced */
 };
 
 /* Runs a launch to completion on the CPU; the errors it sets are CUDA's. */
@@ -266,8 +271,72 @@ template <typename... P>
 inline launcher<P...> launch(void (*kernel)(P...), const char *name, const char *file, int line,
 			     dim3 grid, dim3 block, size_t shmem = 0, cudaStream_t = 0)
 {
-	return launcher<P...>{kernel, {name, file, line, grid, block, shmem, nullptr, nullptr}};
+	return launcher<P...>{kernel, {name, file, line, grid, block, shmem, nullptr, nullptr,
+				       (const void *)kernel}};
+}
+
+/*
+ * A kernel named at a launch, as CUDAEMU_KERNEL gives it: `addr`, called
+ * with any tag, returns the kernel's address when the name is one function
+ * (or one template instance, k<float>), and cannot be called when it names
+ * a template whose arguments the launch's arguments must deduce; `call`
+ * then calls it with them, and the compiler deduces them as nvcc does.
+ * (The tag makes the address a dependent expression, so that a name with
+ * no address is a substitution failure, not an error.)
+ */
+template <typename A, typename C> struct kernel_ref {
+	A addr;
+	C call;
+};
+template <typename A, typename C> inline kernel_ref<A, C> make_kernel_ref(A addr, C call)
+{
+	return {addr, call};
+}
+template <typename Tag, typename... P> inline auto kernel_address(void (*k)(P...), Tag)
+{
+	return k;
+}
+
+/* The launch of a template kernel with deduced arguments: each CUDA thread
+ * calls it with its own copy of the arguments, as they were passed. */
+template <typename C> struct deduced_launcher {
+	C call;
+	cudaemu_launch l;
+
+	template <typename... A> void operator()(A &&...args)
+	{
+		typedef std::tuple<typename std::decay<A>::type...> copies;
+		struct closure {
+			C *call;
+			copies args;
+		} c{&call, copies(std::forward<A>(args)...)};
+		l.run = [](void *p) {
+			closure *cp = static_cast<closure *>(p);
+			copies mine = cp->args;
+			std::apply(*cp->call, mine);
+		};
+		l.closure = &c;
+		cudaemu_launch_run(&l);
+	}
+};
+
+template <typename A, typename C>
+inline auto launch(kernel_ref<A, C> k, const char *name, const char *file, int line, dim3 grid,
+		   dim3 block, size_t shmem = 0, cudaStream_t stream = 0)
+{
+	if constexpr (std::is_invocable<A, int>::value)
+		return launch(k.addr(0), name, file, line, grid, block, shmem, stream);
+	else
+		return deduced_launcher<C>{k.call, {name, file, line, grid, block, shmem, nullptr,
+						    nullptr, nullptr}};
 }
 } // namespace cudaemu
 
+/* What the grader's rewrite puts at each launch for the kernel k. */
+#define CUDAEMU_KERNEL(...)                                                                        \
+	cudaemu::make_kernel_ref(                                                                  \
+		[&](auto tag) -> decltype(cudaemu::kernel_address(__VA_ARGS__, tag)) {             \
+			return cudaemu::kernel_address(__VA_ARGS__, tag);                          \
+		},                                                                                 \
+		[&](auto &...a) { __VA_ARGS__(a...); })
 #endif

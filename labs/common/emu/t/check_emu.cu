@@ -539,6 +539,72 @@ START_TEST(test_emu_memcpy_checks)
 }
 END_TEST
 
+/* ------------------------------------------------ constructs students use */
+
+/* A template kernel launched without its template arguments: they are
+ * deduced from the launch's arguments, as nvcc deduces them. */
+template <typename T> __global__ void axpy(const T *x, T *y, T a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] += a * x[i];
+}
+
+/* Overloads, told apart by the launch's arguments. */
+__global__ void fill(float *p, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		p[i] = 1.5f;
+}
+
+__global__ void fill(int *p, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		p[i] = 7;
+}
+
+template <typename T> static void run_axpy(T a)
+{
+	const int n = 300;
+	T h_x[n], h_y[n], *d_x, *d_y;
+	for (int i = 0; i < n; i++)
+		h_x[i] = (T)i, h_y[i] = (T)1;
+	OK(cudaMalloc(&d_x, sizeof(h_x)));
+	OK(cudaMalloc(&d_y, sizeof(h_y)));
+	OK(cudaMemcpy(d_x, h_x, sizeof(h_x), cudaMemcpyHostToDevice));
+	OK(cudaMemcpy(d_y, h_y, sizeof(h_y), cudaMemcpyHostToDevice));
+	axpy<<<(n + 127) / 128, 128>>>(d_x, d_y, a, n);
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h_y, d_y, sizeof(h_y), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(h_y[i] == (T)1 + a * (T)i, "y[%d] = %g, expected %g", i, (double)h_y[i],
+			      (double)((T)1 + a * (T)i));
+	OK(cudaFree(d_x));
+	OK(cudaFree(d_y));
+}
+
+START_TEST(test_emu_template_kernel_deduced)
+{
+	run_axpy<float>(2.0f);
+	run_axpy<double>(-0.5);
+	run_axpy<int>(3);
+
+	float *f;
+	int *n, h_n[40];
+	float h_f[40];
+	OK(cudaMalloc(&f, sizeof(h_f)));
+	OK(cudaMalloc(&n, sizeof(h_n)));
+	fill<<<1, 64>>>(f, 40);
+	fill<<<1, 64>>>(n, 40);
+	OK(cudaMemcpy(h_f, f, sizeof(h_f), cudaMemcpyDeviceToHost));
+	OK(cudaMemcpy(h_n, n, sizeof(h_n), cudaMemcpyDeviceToHost));
+	ck_assert_float_eq(h_f[39], 1.5f);
+	ck_assert_int_eq(h_n[39], 7);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("emu");
@@ -567,6 +633,7 @@ int main(void)
 	tcase_add_test(tc, test_emu_use_after_free);
 	tcase_add_test_raise_signal(tc, test_emu_host_dereference_crashes, SIGSEGV);
 	tcase_add_test(tc, test_emu_memcpy_checks);
+	tcase_add_test(tc, test_emu_template_kernel_deduced);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_FORK);
