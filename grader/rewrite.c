@@ -58,6 +58,13 @@ static bool word_at(const char *s, size_t i, const char *w)
 	return !strncmp(s + i, w, n) && !ident_char(s[i + n]) && (i == 0 || !ident_char(s[i - 1]));
 }
 
+/* Whether the word w ends just before position j. */
+static bool word_before(const char *s, size_t j, const char *w)
+{
+	size_t n = strlen(w);
+	return j >= n && !strncmp(s + j - n, w, n) && (j == n || !ident_char(s[j - n - 1]));
+}
+
 /* Start of the kernel expression that ends just before position end:
  * `k`, `ns::k`, `k<float, 16>`, `ns::k<T>`. Returns end when there is none. */
 static size_t kernel_start(const char *s, const char *code, size_t end)
@@ -93,20 +100,59 @@ static size_t kernel_start(const char *s, const char *code, size_t end)
 	}
 }
 
-/* Position just past the `>>>` that closes the `<<<` at start, or 0. */
-static size_t config_end(const char *s, const char *code, size_t n, size_t start)
+/*
+ * The end of the chevron token c c c at i (`<<<` or `>>>`), spelled as nvcc
+ * takes it: the last of the three may stand apart from the first two, after
+ * blanks or comments (`k<< <grid, block >> >(...)`, as the Visual Studio
+ * template and some formatters write a launch). Lines that nvcc would not
+ * join are taken too: nvcc has compiled the source first. 0 when there is
+ * none at i.
+ */
+static size_t chevrons(const char *s, const char *code, size_t n, size_t i, char c)
+{
+	if (i + 2 >= n || s[i] != c || s[i + 1] != c || !code[i] || !code[i + 1])
+		return 0;
+	for (i += 2; i < n;) {
+		if (isspace((unsigned char)s[i])) {
+			i++;
+		} else if (!code[i] && s[i] == '/' && (s[i + 1] == '*' || s[i + 1] == '/')) {
+			const char *end = s[i + 1] == '*' ? strstr(s + i + 2, "*/") : NULL;
+			i = end ? (size_t)(end - s) + 2 : i + strcspn(s + i, "\n");
+		} else {
+			break;
+		}
+	}
+	return i < n && s[i] == c && code[i] ? i + 1 : 0;
+}
+
+/* Keeps the line breaks of s[from, to) in out, so that lines stay where they were. */
+static void add_newlines(struct strbuf *out, const char *s, size_t from, size_t to)
+{
+	for (size_t t = from; t < to; t++)
+		if (s[t] == '\n')
+			strbuf_addstr(out, "\n");
+}
+
+/*
+ * Where the `>>>` that closes the launch configuration from start ends, or
+ * 0; *close is set to where it begins.
+ */
+static size_t config_end(const char *s, const char *code, size_t n, size_t start, size_t *close)
 {
 	int depth = 0;
 
-	for (size_t i = start + 3; i < n; i++) {
+	for (size_t i = start; i < n; i++) {
+		size_t end;
 		if (!code[i])
 			continue;
 		if (strchr("([{", s[i]))
 			depth++;
 		else if (strchr(")]}", s[i]))
 			depth--;
-		else if (depth == 0 && !strncmp(s + i, ">>>", 3))
-			return i + 3;
+		else if (depth == 0 && (end = chevrons(s, code, n, i, '>'))) {
+			*close = i;
+			return end;
+		}
 		if (depth < 0)
 			return 0;
 	}
@@ -169,9 +215,7 @@ static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, st
 	}
 	strbuf_addf(out, "%s *const %.*s = (%s *)cudaemu_dyn_shmem();", type.buf,
 		    (int)(name_end - name_start), s + name_start, type.buf);
-	for (size_t t = i; t <= semi; t++)   /* keep the lines where they were */
-		if (s[t] == '\n')
-			strbuf_addstr(out, "\n");
+	add_newlines(out, s, i, semi + 1);
 	strbuf_release(&type);
 	return semi + 1;
 }
@@ -276,9 +320,7 @@ static size_t static_shared(const char *s, const char *code, size_t n, size_t i,
 		strbuf_reset(out);
 		return 0;
 	}
-	for (size_t t = i; t <= semi; t++)
-		if (s[t] == '\n')
-			strbuf_addstr(out, "\n");
+	add_newlines(out, s, i, semi + 1);
 	return semi + 1;
 }
 
@@ -312,9 +354,13 @@ char *rewrite_cuda(const char *src, const char *name, char **why)
 			strbuf_release(&decl);
 			continue;
 		}
-		if (strncmp(src + i, "<<<", 3))
+		size_t open_end = chevrons(src, code, n, i, '<'), before = i;
+		while (before > 0 && isspace((unsigned char)src[before - 1]))
+			before--;
+		if (!open_end || word_before(src, before, "operator"))   /* operator<< <T> */
 			continue;
-		size_t start = kernel_start(src, code, i), end = config_end(src, code, n, i), after;
+		size_t start = kernel_start(src, code, i), close = 0, after;
+		size_t end = config_end(src, code, n, open_end, &close);
 		if (start == i || start < done) {
 			*why = xasprintf("%s: a launch '<<<' without a kernel name before it", name);
 			break;
@@ -342,7 +388,9 @@ char *rewrite_cuda(const char *src, const char *name, char **why)
 		strbuf_addstr(&out, "\", __FILE__, __LINE__, ");
 		/* whatever stood between the kernel and <<<, and the configuration, verbatim */
 		strbuf_add(&out, src + expr_end, i - expr_end);
-		strbuf_add(&out, src + i + 3, end - 3 - (i + 3));
+		add_newlines(&out, src, i, open_end);
+		strbuf_add(&out, src + open_end, close - open_end);
+		add_newlines(&out, src, close, end);
 		strbuf_addstr(&out, ")");
 		done = i = end;
 		i--;

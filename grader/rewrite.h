@@ -7,7 +7,8 @@
 #include "util.h"
 
 /*
- * Rewrites every kernel launch `k<<<cfg>>>(args)` into
+ * Rewrites every kernel launch `k<<<cfg>>>(args)` (also spelled
+ * `k<< <cfg>> >(args)`) into
  * `cudaemu::launch(CUDAEMU_KERNEL(k), "k", __FILE__, __LINE__, cfg)(args)`
  * (cudaemu.h: the kernel's address, or a template's deduced call) and every
  * `extern __shared__ T s[];` into a pointer to the dynamic shared memory,

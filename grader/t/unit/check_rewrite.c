@@ -45,6 +45,32 @@ START_TEST(test_rewrite_launches)
 	/* a template launched without its arguments: the compiler deduces them */
 	EXPECT("mm<<<g, b>>>(A, B, C, n);",
 	       "cudaemu::launch(CUDAEMU_KERNEL(mm), \"mm\", __FILE__, __LINE__, g, b)(A, B, C, n);");
+	/* operator<< of a template is no launch */
+	EXPECT("friend std::ostream &operator<< <T>(std::ostream &, const V<T> &);",
+	       "friend std::ostream &operator<< <T>(std::ostream &, const V<T> &);");
+}
+END_TEST
+
+/* The chevrons as nvcc takes them: the third apart from the first two. */
+START_TEST(test_rewrite_spaced_chevrons)
+{
+	/* the Visual Studio template's spelling */
+	EXPECT("k << <nb, tb, 0, 0 >> > (a, b);",
+	       "cudaemu::launch(CUDAEMU_KERNEL(k), \"k\", __FILE__, __LINE__,  nb, tb, 0, 0 ) (a, b);");
+	EXPECT("t<float><< <g, b>>>(x);",
+	       "cudaemu::launch(CUDAEMU_KERNEL(t<float>), \"t<float>\", __FILE__, __LINE__, g, b)(x);");
+	EXPECT("k<<\t<g, b>>\t>(x);", "cudaemu::launch(CUDAEMU_KERNEL(k), \"k\", __FILE__, __LINE__, "
+					"g, b)(x);");
+	/* a comment between, and a line break before the last '>': lines kept */
+	EXPECT("k<</* c */<g, b>>\n>(x);\nint y;",
+	       "cudaemu::launch(CUDAEMU_KERNEL(k), \"k\", __FILE__, __LINE__, g, b\n)(x);\nint y;");
+	/* shifts into a stream, a literal after them, are no launch */
+	EXPECT("std::cerr << \"at \" << n << '\\n' << '<';",
+	       "std::cerr << \"at \" << n << '\\n' << '<';");
+	EXPECT("std::cerr << // c\n \"<\" << x;", "std::cerr << // c\n \"<\" << x;");
+	/* a shift in the configuration is no closing chevron */
+	EXPECT("k<<<(n >> 1), b>>>(x);",
+	       "cudaemu::launch(CUDAEMU_KERNEL(k), \"k\", __FILE__, __LINE__, (n >> 1), b)(x);");
 }
 END_TEST
 
@@ -104,6 +130,7 @@ Suite *rewrite_suite(void)
 	TCase *tc = tcase_create("rewrite");
 
 	tcase_add_test(tc, test_rewrite_launches);
+	tcase_add_test(tc, test_rewrite_spaced_chevrons);
 	tcase_add_test(tc, test_rewrite_dynamic_shared);
 	tcase_add_test(tc, test_rewrite_static_shared);
 	tcase_add_test(tc, test_rewrite_refuses_what_it_cannot_follow);
