@@ -1,10 +1,11 @@
 /*
  * rewrite.c - the source rewriting of the CPU emulation (see rewrite.h).
  *
- * Owns: finding launches and dynamic shared-memory declarations in CUDA
- * source. Works on tokens as far as it needs to: it knows comments, string,
- * character and raw string literals, and bracket nesting; it does not parse
- * C++.
+ * Owns: finding launches and shared-memory declarations in CUDA source.
+ * Works on tokens as far as it needs to: it knows comments, string,
+ * character and raw string literals, bracket nesting, and which braces open
+ * a namespace rather than a function; it does not parse C++ (what the
+ * kernel's template arguments are is left to the compiler: cudaemu.h).
  */
 #include "rewrite.h"
 
@@ -172,8 +173,15 @@ static void add_escaped(struct strbuf *out, const char *s, size_t n)
 	}
 }
 
-/* `extern __shared__ T name[];` at i (pointing at "extern"): its rewrite, or 0. */
-static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, struct strbuf *out)
+/*
+ * `extern __shared__ T name[];` at i (pointing at "extern"): its rewrite, or
+ * 0. In a function, a pointer to the running block's dynamic shared memory.
+ * Outside every function (file_scope) no block runs when it is initialised,
+ * so it becomes a pointer of each OS thread, which the runtime points at the
+ * block's dynamic shared memory before the block runs (CUDAEMU_FILE_SHARED).
+ */
+static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, bool file_scope,
+			 struct strbuf *out)
 {
 	size_t p = i + 6, semi, close, open, name_end, name_start, type_start;
 
@@ -213,8 +221,13 @@ static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, st
 		if (s[t] != '\n')
 			strbuf_add(&type, s + t, 1);
 	}
-	strbuf_addf(out, "%s *const %.*s = (%s *)cudaemu_dyn_shmem();", type.buf,
-		    (int)(name_end - name_start), s + name_start, type.buf);
+	int len = (int)(name_end - name_start);
+	if (file_scope)
+		strbuf_addf(out, "static __thread %s *%.*s; CUDAEMU_FILE_SHARED(%.*s);", type.buf,
+			    len, s + name_start, len, s + name_start);
+	else
+		strbuf_addf(out, "%s *const %.*s = (%s *)cudaemu_dyn_shmem();", type.buf, len,
+			    s + name_start, type.buf);
 	add_newlines(out, s, i, semi + 1);
 	strbuf_release(&type);
 	return semi + 1;
@@ -324,36 +337,75 @@ static size_t static_shared(const char *s, const char *code, size_t n, size_t i,
 	return semi + 1;
 }
 
+/*
+ * Whether the `{` at i opens a namespace (`namespace a::b {`, `namespace {`)
+ * or a linkage block (`extern "C" {`): what is declared in it is still
+ * outside every function.
+ */
+static bool opens_namespace(const char *s, const char *code, size_t i)
+{
+	size_t j = i;
+
+	/* back over blanks and comments (not over a string literal) */
+	while (j > 0 && (isspace((unsigned char)s[j - 1]) || (!code[j - 1] && s[j - 1] != '"')))
+		j--;
+	if (j > 0 && s[j - 1] == '"' && !code[j - 1]) {   /* extern "C" { */
+		for (j--; j > 0 && !code[j - 1]; j--)
+			;
+		while (j > 0 && isspace((unsigned char)s[j - 1]))
+			j--;
+		return word_before(s, j, "extern");
+	}
+	if (word_before(s, j, "namespace"))
+		return true;
+	while (j > 0 && (ident_char(s[j - 1]) || s[j - 1] == ':'))
+		j--;
+	while (j > 0 && isspace((unsigned char)s[j - 1]))
+		j--;
+	return word_before(s, j, "namespace");
+}
+
 char *rewrite_cuda(const char *src, const char *name, char **why)
 {
 	size_t n = strlen(src), done = 0;
 	char *code = code_map(src, n);
 	struct strbuf out = STRBUF_INIT;
-	int depth = 0;   /* braces: shared memory inside functions only */
+	/* the open braces, and which of them open a namespace (up to 256 deep):
+	 * what is declared where only namespaces are open is at file scope */
+	unsigned char ns[256];
+	int depth = 0, inner = 0;
 
 	*why = NULL;
 	strbuf_addf(&out, "#line 1 \"%s\"\n", name);
 	for (size_t i = 0; i < n; i++) {
 		if (!code[i])
 			continue;
-		depth += src[i] == '{' ? 1 : src[i] == '}' ? -1 : 0;
-		/* a declaration of shared memory: its rewrite replaces it */
-		size_t (*decl_at)(const char *, const char *, size_t, size_t, struct strbuf *) =
-			depth > 0 && word_at(src, i, "__shared__") ? static_shared
-			: word_at(src, i, "extern")                 ? dyn_shared
-								    : NULL;
-		if (decl_at) {
-			struct strbuf decl = STRBUF_INIT;
-			size_t next = decl_at(src, code, n, i, &decl);
-			if (next) {
-				strbuf_add(&out, src + done, i - done);
-				strbuf_add(&out, decl.buf, decl.len);
-				done = i = next;
-				i--;
-			}
-			strbuf_release(&decl);
-			continue;
+		if (src[i] == '{') {
+			bool is_ns = opens_namespace(src, code, i);
+			if (depth < 256)
+				ns[depth] = is_ns;
+			depth++;
+			inner += !is_ns;
+		} else if (src[i] == '}' && depth > 0) {
+			depth--;
+			inner -= depth >= 256 || !ns[depth];
 		}
+		/* a declaration of shared memory: its rewrite replaces it */
+		struct strbuf decl = STRBUF_INIT;
+		size_t next = 0;
+		if (inner > 0 && word_at(src, i, "__shared__"))
+			next = static_shared(src, code, n, i, &decl);
+		else if (word_at(src, i, "extern"))
+			next = dyn_shared(src, code, n, i, inner == 0, &decl);
+		if (next) {
+			strbuf_add(&out, src + done, i - done);
+			strbuf_add(&out, decl.buf, decl.len);
+			done = i = next;
+			i--;
+		}
+		strbuf_release(&decl);
+		if (next)
+			continue;
 		size_t open_end = chevrons(src, code, n, i, '<'), before = i;
 		while (before > 0 && isspace((unsigned char)src[before - 1]))
 			before--;

@@ -76,12 +76,36 @@ END_TEST
 
 START_TEST(test_rewrite_dynamic_shared)
 {
-	EXPECT("extern __shared__ float tile[];",
-	       " float  *const tile = ( float  *)cudaemu_dyn_shmem();");
-	EXPECT("extern __shared__ __align__(16) unsigned char buf[ ];\nint y;",
-	       "  unsigned char  *const buf = (  unsigned char  *)cudaemu_dyn_shmem();\nint y;");
+	EXPECT("void k() { extern __shared__ float tile[]; }",
+	       "void k() {  float  *const tile = ( float  *)cudaemu_dyn_shmem(); }");
+	EXPECT("void k()\n{\n\textern __shared__ __align__(16) unsigned char buf[ ];\n\tint y;\n}",
+	       "void k()\n{\n\t  unsigned char  *const buf = (  unsigned char  *)cudaemu_dyn_shmem();"
+	       "\n\tint y;\n}");
 	/* a plain extern is left alone */
 	EXPECT("extern int counter;", "extern int counter;");
+	EXPECT("extern \"C\" __global__ void k(float *p);", "extern \"C\" __global__ void k(float *p);");
+}
+END_TEST
+
+/* Outside every function no block runs when a pointer is initialised: a
+ * pointer of each OS thread, set by the runtime before each block runs. */
+START_TEST(test_rewrite_file_scope_dynamic_shared)
+{
+	EXPECT("extern __shared__ float s[];\n__global__ void k() { s[0] = 1; }",
+	       "static __thread  float  *s; CUDAEMU_FILE_SHARED(s);\n"
+	       "__global__ void k() { s[0] = 1; }");
+	/* namespaces and extern "C" blocks are still file scope */
+	EXPECT("namespace a { extern __shared__ int x[]; }",
+	       "namespace a { static __thread  int  *x; CUDAEMU_FILE_SHARED(x); }");
+	EXPECT("namespace a::b {\nextern __shared__ int x[]; }",
+	       "namespace a::b {\nstatic __thread  int  *x; CUDAEMU_FILE_SHARED(x); }");
+	EXPECT("extern \"C\" /* c */ { extern __shared__ int x[]; }",
+	       "extern \"C\" /* c */ { static __thread  int  *x; CUDAEMU_FILE_SHARED(x); }");
+	/* in a function, even one in a namespace, the block's own pointer */
+	EXPECT("namespace { void k() { extern __shared__ int x[]; } }",
+	       "namespace { void k() {  int  *const x = ( int  *)cudaemu_dyn_shmem(); } }");
+	EXPECT("struct S { int v; };\nextern __shared__ int x[];",
+	       "struct S { int v; };\nstatic __thread  int  *x; CUDAEMU_FILE_SHARED(x);");
 }
 END_TEST
 
@@ -102,8 +126,10 @@ START_TEST(test_rewrite_static_shared)
 	       "void k() {  float  (&a)[4] = *( float  (*)[4])cudaemu_static_shared(__COUNTER__, "
 	       "sizeof( float [4])); float  (&b)[4] = *( float  (*)[4])cudaemu_static_shared("
 	       "__COUNTER__, sizeof( float [4])); }");
-	/* at file scope, or with an initializer or a pointer: left to the macro */
+	/* at file scope (in a namespace too), or with an initializer or a
+	 * pointer: left to the macro */
 	EXPECT("__shared__ float g[4];", "__shared__ float g[4];");
+	EXPECT("namespace { __shared__ float g[4]; }", "namespace { __shared__ float g[4]; }");
 	EXPECT("void k() { __shared__ float a[4], *p; }", "void k() { __shared__ float a[4], *p; }");
 }
 END_TEST
@@ -132,6 +158,7 @@ Suite *rewrite_suite(void)
 	tcase_add_test(tc, test_rewrite_launches);
 	tcase_add_test(tc, test_rewrite_spaced_chevrons);
 	tcase_add_test(tc, test_rewrite_dynamic_shared);
+	tcase_add_test(tc, test_rewrite_file_scope_dynamic_shared);
 	tcase_add_test(tc, test_rewrite_static_shared);
 	tcase_add_test(tc, test_rewrite_refuses_what_it_cannot_follow);
 	suite_add_tcase(s, tc);

@@ -8,11 +8,11 @@
  *
  * Owns: the CUDA qualifiers as macros, the index built-ins, __syncthreads,
  * atomics, the fast-math intrinsics, the launch templates (a kernel named by
- * its address, or a template whose arguments the launch deduces), and the
- * toolkit's C++ overloads that nvcc alone sees (a kernel's symbols). The
- * runtime API itself (cudaMalloc ...) is declared by the CUDA Toolkit's own
- * cuda_runtime.h and defined by runtime.cc, so types and error codes are
- * exactly CUDA's.
+ * its address, or a template whose arguments the launch deduces), the
+ * toolkit's C++ overloads that nvcc alone sees (a kernel's symbols), and
+ * file-scope `extern __shared__` arrays. The runtime API itself (cudaMalloc
+ * ...) is declared by the CUDA Toolkit's own cuda_runtime.h and defined by
+ * runtime.cc, so types and error codes are exactly CUDA's.
  *
  * Must not: change what correct CUDA code computes. Each CUDA thread is a
  * fiber; a block's fibers all run on one OS thread, so `__shared__` is
@@ -339,4 +339,23 @@ inline auto launch(kernel_ref<A, C> k, const char *name, const char *file, int l
 			return cudaemu::kernel_address(__VA_ARGS__, tag);                          \
 		},                                                                                 \
 		[&](auto &...a) { __VA_ARGS__(a...); })
+
+/* ------------------------------------------ file-scope extern __shared__ */
+/*
+ * `extern __shared__ T s[];` outside every function: the grader's rewrite
+ * makes s a pointer of each OS thread (`static __thread T *s;`) and
+ * registers, with this macro, how to set it; on every worker, before the
+ * launch's blocks run there, the runtime points it at the worker's dynamic
+ * shared memory, which each of them has for its own while it runs.
+ */
+extern "C" void cudaemu_file_shared(void (*set)(void *base));
+namespace cudaemu {
+struct file_shared {
+	explicit file_shared(void (*set)(void *)) { cudaemu_file_shared(set); }
+};
+} // namespace cudaemu
+#define CUDAEMU_FILE_SHARED(name)                                                                  \
+	static cudaemu::file_shared cudaemu_file_shared_##name(                                    \
+		[](void *base) { name = (decltype(name))base; })
+
 #endif

@@ -570,6 +570,23 @@ void describe_fault(const launch_state *ls)
 	siglongjmp(w->jb, 1);
 }
 
+/* --------------------------------------------- file-scope extern __shared__ */
+
+/* How to point each file-scope `extern __shared__` array (CUDAEMU_FILE_SHARED). */
+void (**file_shared_setters)(void *);
+size_t nfile_shared;
+
+/* On a worker, before its blocks run: they all see the launch's dynamic
+ * shared memory, which is the worker's for the whole launch. */
+void point_file_shared(void)
+{
+	if (!nfile_shared)
+		return;
+	void *base = cudaemu_dyn_shmem();
+	for (size_t i = 0; i < nfile_shared; i++)
+		file_shared_setters[i](base);
+}
+
 void *worker_main(void *arg)
 {
 	worker *w = (worker *)arg;
@@ -595,6 +612,7 @@ void *worker_main(void *arg)
 	blockDim = l->block;
 	gridDim = l->grid;
 	w->nthreads = (int)(l->block.x * l->block.y * l->block.z);
+	point_file_shared();
 	if (sigsetjmp(w->jb, 0)) {
 		w->in_block = false;
 		return NULL;
@@ -675,6 +693,16 @@ void asan_report(const char *report)
 const char *error_name(cudaError_t e);
 
 } // namespace
+
+extern "C" void cudaemu_file_shared(void (*set)(void *))
+{
+	/* at static initialisation, before main: one thread */
+	file_shared_setters = (void (**)(void *))realloc(file_shared_setters,
+							 (nfile_shared + 1) * sizeof(set));
+	if (!file_shared_setters)
+		abort();
+	file_shared_setters[nfile_shared++] = set;
+}
 
 /* ---------------------------------------------------------------- launch */
 

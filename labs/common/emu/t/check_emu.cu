@@ -605,6 +605,60 @@ START_TEST(test_emu_template_kernel_deduced)
 }
 END_TEST
 
+/* Dynamic shared memory declared outside every function, as many course
+ * kernels declare it; the launch spelled as the Visual Studio template
+ * spells it. */
+extern __shared__ float file_part[];
+
+__global__ void block_sum_file_scope(const float *in, float *out)
+{
+	unsigned t = threadIdx.x;
+	file_part[t] = in[blockIdx.x * blockDim.x + t];
+	__syncthreads();
+	for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+		if (t < s)
+			file_part[t] += file_part[t + s];
+		__syncthreads();
+	}
+	if (t == 0)
+		out[blockIdx.x] = file_part[0];
+}
+
+static void run_block_sum_file_scope(int blocks, int threads)
+{
+	int n = blocks * threads;
+	float *h = (float *)malloc(n * sizeof(float)), sums[64], *d_in, *d_out;
+	for (int i = 0; i < n; i++)
+		h[i] = (float)(i % 11);
+	OK(cudaMalloc(&d_in, n * sizeof(float)));
+	OK(cudaMalloc(&d_out, blocks * sizeof(float)));
+	OK(cudaMemcpy(d_in, h, n * sizeof(float), cudaMemcpyHostToDevice));
+	block_sum_file_scope<< <blocks, threads, threads * sizeof(float) >> >(d_in, d_out);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(sums, d_out, blocks * sizeof(float), cudaMemcpyDeviceToHost));
+	for (int b = 0; b < blocks; b++) {
+		float want = 0;
+		for (int i = 0; i < threads; i++)
+			want += h[b * threads + i];
+		ck_assert_msg(sums[b] == want, "block %d: sum %g, expected %g (%d threads)", b,
+			      sums[b], want, threads);
+	}
+	cudaFree(d_in);
+	cudaFree(d_out);
+	free(h);
+}
+
+START_TEST(test_emu_file_scope_extern_shared)
+{
+	/* two launches of different sizes: the pointer follows each */
+	run_block_sum_file_scope(8, 128);
+	run_block_sum_file_scope(5, 512);
+	setenv("CUDAEMU_WORKERS", "1", 1);
+	run_block_sum_file_scope(3, 64);
+	unsetenv("CUDAEMU_WORKERS");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("emu");
@@ -634,6 +688,7 @@ int main(void)
 	tcase_add_test_raise_signal(tc, test_emu_host_dereference_crashes, SIGSEGV);
 	tcase_add_test(tc, test_emu_memcpy_checks);
 	tcase_add_test(tc, test_emu_template_kernel_deduced);
+	tcase_add_test(tc, test_emu_file_scope_extern_shared);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_FORK);
