@@ -9,10 +9,11 @@
  * Owns: the CUDA qualifiers as macros, the index built-ins, __syncthreads,
  * atomics, the fast-math intrinsics, the launch templates (a kernel named by
  * its address, or a template whose arguments the launch deduces), the
- * toolkit's C++ overloads that nvcc alone sees (a kernel's symbols), and
- * file-scope `extern __shared__` arrays. The runtime API itself (cudaMalloc
- * ...) is declared by the CUDA Toolkit's own cuda_runtime.h and defined by
- * runtime.cc, so types and error codes are exactly CUDA's.
+ * toolkit's C++ overloads that nvcc alone sees (a kernel's attributes, its
+ * symbols), and file-scope `extern __shared__` arrays. The runtime API
+ * itself (cudaMalloc ...) is declared by the CUDA Toolkit's own
+ * cuda_runtime.h and defined by runtime.cc, so types and error codes are
+ * exactly CUDA's.
  *
  * Must not: change what correct CUDA code computes. Each CUDA thread is a
  * fiber; a block's fibers all run on one OS thread, so `__shared__` is
@@ -177,6 +178,18 @@ template <class T> inline cudaError_t cudaGetSymbolSize(size_t *n, const T &)
 {
 	*n = sizeof(T);
 	return cudaSuccess;
+}
+
+/* A kernel's attributes, given the kernel itself (a function, or a template
+ * instance such as k<float, 16>): the toolkit's C++ API, as nvcc has it. */
+template <class T>
+inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value)
+{
+	return ::cudaFuncSetAttribute((const void *)entry, attr, value);
+}
+template <class T> inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry)
+{
+	return ::cudaFuncGetAttributes(attr, (const void *)entry);
 }
 
 /* --------------------------------------------------------------- math */

@@ -690,6 +690,93 @@ void asan_report(const char *report)
 }
 #endif
 
+/* ---------------------------------------------------- kernel attributes */
+
+/* What a block of the emulated H100 may have in all, once its kernel opted in. */
+const size_t shared_optin_max = 227 * 1024;
+const size_t shared_default_max = 48 * 1024;
+
+/* What the host set on a kernel (cudaFuncSetAttribute) and what its launches
+ * showed of it (its static shared memory), by the kernel's address. */
+struct kernel_attrs {
+	const void *func;
+	int max_dyn_shared;   /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: not set */
+	int carveout;         /* cudaFuncAttributePreferredSharedMemoryCarveout; -1: not set */
+	size_t static_shared; /* its __shared__ arrays, as the last launch laid them out */
+};
+
+kernel_attrs *kernels;
+size_t nkernels, kernels_cap;
+
+/* The record of kernel func; a new one when add, else NULL when there is none. */
+kernel_attrs *kernel_record(const void *func, bool add)
+{
+	for (size_t i = 0; i < nkernels; i++)
+		if (kernels[i].func == func)
+			return &kernels[i];
+	if (!add)
+		return NULL;
+	if (nkernels == kernels_cap) {
+		kernels_cap = kernels_cap ? 2 * kernels_cap : 16;
+		kernels = (kernel_attrs *)realloc(kernels, kernels_cap * sizeof(*kernels));
+		if (!kernels)
+			abort();
+	}
+	kernels[nkernels] = {func, -1, -1, 0};
+	return &kernels[nkernels++];
+}
+
+/* What l's kernel set as its cudaFuncAttributeMaxDynamicSharedMemorySize,
+ * or -1. A template kernel whose arguments the launch deduced has no
+ * address here: it may have the most any kernel set. */
+long dyn_shared_set(const cudaemu_launch *l)
+{
+	long most = -1;
+	for (size_t i = 0; i < nkernels; i++)
+		if ((!l->func || kernels[i].func == l->func) && kernels[i].max_dyn_shared > most)
+			most = kernels[i].max_dyn_shared;
+	return most;
+}
+
+/* False, with the error set, when l asks for more dynamic shared memory
+ * than its kernel may have (48 KiB, or what it set); the message says what
+ * the student can do. */
+bool dyn_shared_fits(const cudaemu_launch *l)
+{
+	long set = dyn_shared_set(l);
+
+	if (l->shmem <= (set >= 0 ? (size_t)set : shared_default_max))
+		return true;
+	if (l->shmem > shared_optin_max)
+		fail(cudaErrorInvalidValue, "launch of %s at %s:%d asks for %zu bytes of dynamic shared "
+		     "memory, more than the %zu bytes (227 KiB) a block of the emulated H100 can have",
+		     l->kernel, l->file, l->line, l->shmem, shared_optin_max);
+	else if (set < 0)
+		fail(cudaErrorInvalidValue, "launch of %s at %s:%d asks for %zu bytes of dynamic shared "
+		     "memory; a block gets 48 KiB (49152 bytes) unless its kernel opts in first with "
+		     "cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %zu)",
+		     l->kernel, l->file, l->line, l->shmem, l->kernel, l->shmem);
+	else
+		fail(cudaErrorInvalidValue, "launch of %s at %s:%d asks for %zu bytes of dynamic shared "
+		     "memory, but its kernel's cudaFuncAttributeMaxDynamicSharedMemorySize is %ld "
+		     "bytes (cudaFuncSetAttribute)", l->kernel, l->file, l->line, l->shmem, set);
+	return false;
+}
+
+/* After a launch of l: the static shared memory its blocks laid out. */
+void note_static_shared(const cudaemu_launch *l, int nworkers)
+{
+	size_t most = 0;
+	for (int i = 0; i < nworkers; i++) {
+		size_t sum = 0;
+		for (int s = 0; s < pool[i]->nsites; s++)
+			sum += pool[i]->sites[s].size;
+		most = sum > most ? sum : most;
+	}
+	if (l->func && most)
+		kernel_record(l->func, true)->static_shared = most;
+}
+
 const char *error_name(cudaError_t e);
 
 } // namespace
@@ -723,12 +810,8 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 		     l->kernel, l->file, l->line, g.x, g.y, g.z, b.x, b.y, b.z);
 		return;
 	}
-	if (l->shmem > 48 * 1024) {
-		fail(cudaErrorInvalidValue, "launch of %s at %s:%d asks for %zu bytes of dynamic "
-		     "shared memory; more than 48 KiB needs cudaFuncSetAttribute", l->kernel,
-		     l->file, l->line, l->shmem);
+	if (!dyn_shared_fits(l))
 		return;
-	}
 	if (cudaemu_on_launch)
 		cudaemu_on_launch(l);
 
@@ -757,12 +840,14 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 
 	for (int i = 0; i < nw; i++) {
 		pool[i]->ls = &ls;
+		pool[i]->nsites = 0;   /* a worker that gets no block lays out none */
 		size_shmem(pool[i], l->shmem);
 		if (pthread_create(&pool[i]->thread, NULL, worker_main, pool[i]))
 			worker_main(pool[i]);   /* no thread: run its share here */
 	}
 	for (int i = 0; i < nw; i++)
 		pthread_join(pool[i]->thread, NULL);
+	note_static_shared(l, nw);
 
 	protect_all(false);
 #ifndef CUDAEMU_ASAN
@@ -1118,18 +1203,63 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int dev)
 	return cudaSuccess;
 }
 
-cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *)
+/* What the emulator knows of a kernel: its static shared memory once a launch
+ * laid it out, and what the host set; registers and local memory it has no
+ * compiler's word for. */
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
+	if (sticky_error)
+		return sticky_error;
+	if (!attr || !func)
+		return fail(cudaErrorInvalidValue, "cudaFuncGetAttributes: %s is NULL",
+			    attr ? "the kernel" : "the attributes to fill");
+	const kernel_attrs *k = kernel_record(func, false);
+	size_t static_shared = k ? k->static_shared : 0;
 	memset(attr, 0, sizeof(*attr));
+	attr->sharedSizeBytes = static_shared;
 	attr->maxThreadsPerBlock = 1024;
 	attr->numRegs = 32;
 	attr->ptxVersion = attr->binaryVersion = 90;
+	attr->maxDynamicSharedSizeBytes = k && k->max_dyn_shared >= 0 ? k->max_dyn_shared
+		: static_shared < shared_default_max ? (int)(shared_default_max - static_shared) : 0;
+	attr->preferredShmemCarveout = k ? k->carveout : -1;
 	return cudaSuccess;
 }
 
-cudaError_t cudaFuncSetAttribute(const void *, enum cudaFuncAttribute, int)
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
-	return cudaSuccess;
+	if (sticky_error)
+		return sticky_error;
+	if (!func)
+		return fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetAttribute: the kernel is NULL");
+	switch (attr) {
+	case cudaFuncAttributeMaxDynamicSharedMemorySize: {
+		size_t static_shared = kernel_record(func, false) ?
+			kernel_record(func, false)->static_shared : 0;
+		if (value < 0 || (size_t)value + static_shared > shared_optin_max)
+			return fail(cudaErrorInvalidValue, "cudaFuncSetAttribute: %d bytes of dynamic "
+				    "shared memory%s is more than the %zu bytes (227 KiB) a block of the "
+				    "emulated H100 can have", value, static_shared ?
+				    " with the kernel's static __shared__ arrays" : "", shared_optin_max);
+		kernel_record(func, true)->max_dyn_shared = value;
+		return cudaSuccess;
+	}
+	case cudaFuncAttributePreferredSharedMemoryCarveout:
+		if (value < -1 || value > 100)
+			return fail(cudaErrorInvalidValue, "cudaFuncSetAttribute: a shared-memory "
+				    "carveout of %d; it is a percentage (0 to 100) or -1", value);
+		kernel_record(func, true)->carveout = value;
+		return cudaSuccess;
+	case cudaFuncAttributeRequiredClusterWidth:
+	case cudaFuncAttributeRequiredClusterHeight:
+	case cudaFuncAttributeRequiredClusterDepth:
+	case cudaFuncAttributeNonPortableClusterSizeAllowed:
+	case cudaFuncAttributeClusterSchedulingPolicyPreference:
+		return cudaSuccess;   /* clusters: one block is one block here */
+	default:
+		return fail(cudaErrorInvalidValue, "cudaFuncSetAttribute: %d is no function attribute",
+			    (int)attr);
+	}
 }
 
 /* Events: wall-clock time on the CPU; their elapsed times say nothing about a GPU. */
@@ -1201,6 +1331,7 @@ const error_text errors[] = {
 	 "invalid copy direction for memcpy"},
 	{cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
 	{cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+	{cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
 	{cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
 	{cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
 	{cudaErrorIllegalAddress, "cudaErrorIllegalAddress",

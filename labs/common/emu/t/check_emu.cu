@@ -605,6 +605,150 @@ START_TEST(test_emu_template_kernel_deduced)
 }
 END_TEST
 
+/* Each thread writes its share of all the dynamic shared memory, then sums
+ * it all: right only when every byte the launch asked for is there. */
+__global__ void sum_dynamic(int *out, int words)
+{
+	extern __shared__ int buf[];
+	for (int i = threadIdx.x; i < words; i += blockDim.x)
+		buf[i] = i % 5;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		int sum = 0;
+		for (int i = 0; i < words; i++)
+			sum += buf[i];
+		out[blockIdx.x] = sum;
+	}
+}
+
+template <int TILE> __global__ void sum_dynamic_t(int *out, int words)
+{
+	extern __shared__ int buf[];
+	for (int i = threadIdx.x; i < words; i += TILE)
+		buf[i] = 1;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		int sum = 0;
+		for (int i = 0; i < words; i++)
+			sum += buf[i];
+		out[0] = sum;
+	}
+}
+
+/* The same, in a template whose arguments the launch deduces. */
+template <typename T> __global__ void sum_dynamic_d(T *out, int words)
+{
+	extern __shared__ int buf[];
+	for (int i = threadIdx.x; i < words; i += blockDim.x)
+		buf[i] = 2;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		T sum = 0;
+		for (int i = 0; i < words; i++)
+			sum += buf[i];
+		out[0] = sum;
+	}
+}
+
+static int expected_sum(int words)
+{
+	int sum = 0;
+	for (int i = 0; i < words; i++)
+		sum += i % 5;
+	return sum;
+}
+
+START_TEST(test_emu_dynamic_shared_opt_in)
+{
+	int *d, h[2];
+	const size_t big = 100 * 1024, most = 232448;
+	OK(cudaMalloc(&d, sizeof(h)));
+
+	/* over 48 KiB without opting in: refused, saying how to opt in */
+	sum_dynamic<<<2, 128, big>>>(d, (int)(big / 4));
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	ck_assert_msg(strstr(cudaemu_error_detail(), "cudaFuncSetAttribute(sum_dynamic, "
+			     "cudaFuncAttributeMaxDynamicSharedMemorySize, 102400)"), "%s",
+		      cudaemu_error_detail());
+
+	/* a template whose arguments the launch deduces: its instance opts in */
+	sum_dynamic_d<<<1, 64, 64 * 1024>>>(d, 16 * 1024);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	OK(cudaFuncSetAttribute(sum_dynamic_d<int>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+				64 * 1024));
+	sum_dynamic_d<<<1, 64, 64 * 1024>>>(d, 16 * 1024);
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h, d, sizeof(int), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[0], 2 * 16 * 1024);
+
+	/* opted in (the kernel itself, not a const void *): accepted and all there */
+	OK(cudaFuncSetAttribute(sum_dynamic, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big));
+	sum_dynamic<<<2, 128, big>>>(d, (int)(big / 4));
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[0], expected_sum((int)(big / 4)));
+	ck_assert_int_eq(h[1], expected_sum((int)(big / 4)));
+
+	/* more than it opted in to: refused, and the message does not tell the
+	 * student to call what they called */
+	sum_dynamic<<<1, 128, big + 16>>>(d, 1);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	ck_assert_msg(strstr(cudaemu_error_detail(), "cudaFuncAttributeMaxDynamicSharedMemorySize is "
+			     "102400 bytes"), "%s",
+		      cudaemu_error_detail());
+
+	/* up to the H100's 227 KiB, and not a byte more */
+	ck_assert_int_eq(cudaFuncSetAttribute(sum_dynamic, cudaFuncAttributeMaxDynamicSharedMemorySize,
+					      (int)most + 1), cudaErrorInvalidValue);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);   /* as any failed call */
+	OK(cudaFuncSetAttribute((const void *)sum_dynamic,
+				cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most));
+	sum_dynamic<<<1, 1024, most>>>(d, (int)(most / 4));
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h, d, sizeof(int), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[0], expected_sum((int)(most / 4)));
+	sum_dynamic<<<1, 32, most + 4>>>(d, 1);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	ck_assert_msg(strstr(cudaemu_error_detail(), "232448 bytes (227 KiB)"), "%s",
+		      cudaemu_error_detail());
+
+	cudaFuncAttributes a;
+	OK(cudaFuncGetAttributes(&a, sum_dynamic));
+	ck_assert_int_eq(a.maxDynamicSharedSizeBytes, (int)most);
+	ck_assert_int_eq(a.maxThreadsPerBlock, 1024);
+
+	/* a template instance opts in as itself; another instance has not */
+	OK(cudaFuncSetAttribute(sum_dynamic_t<64>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+				64 * 1024));
+	sum_dynamic_t<64><<<1, 64, 64 * 1024>>>(d, 16 * 1024);
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h, d, sizeof(int), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[0], 16 * 1024);
+	OK(cudaFuncGetAttributes(&a, sum_dynamic_t<64>));
+	ck_assert_int_eq(a.maxDynamicSharedSizeBytes, 64 * 1024);
+	sum_dynamic_t<32><<<1, 32, 64 * 1024>>>(d, 16 * 1024);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	OK(cudaFuncSetAttribute(sum_dynamic_t<32>, cudaFuncAttributePreferredSharedMemoryCarveout,
+				cudaSharedmemCarveoutMaxShared));
+	OK(cudaFuncGetAttributes(&a, sum_dynamic_t<32>));
+	ck_assert_int_eq(a.preferredShmemCarveout, 100);
+	ck_assert_int_eq(a.maxDynamicSharedSizeBytes, 48 * 1024);
+}
+END_TEST
+
+START_TEST(test_emu_static_shared_size_reported)
+{
+	int *d;
+	cudaFuncAttributes a;
+	OK(cudaMalloc(&d, 1024 * sizeof(int)));
+	reverse_block<<<4, 256>>>(d, d);
+	OK(cudaDeviceSynchronize());
+	OK(cudaFuncGetAttributes(&a, reverse_block));
+	ck_assert_uint_eq(a.sharedSizeBytes, 256 * sizeof(int));
+	ck_assert_int_eq(a.maxDynamicSharedSizeBytes, 48 * 1024 - 256 * (int)sizeof(int));
+}
+END_TEST
+
 /* Dynamic shared memory declared outside every function, as many course
  * kernels declare it; the launch spelled as the Visual Studio template
  * spells it. */
@@ -688,6 +832,8 @@ int main(void)
 	tcase_add_test_raise_signal(tc, test_emu_host_dereference_crashes, SIGSEGV);
 	tcase_add_test(tc, test_emu_memcpy_checks);
 	tcase_add_test(tc, test_emu_template_kernel_deduced);
+	tcase_add_test(tc, test_emu_dynamic_shared_opt_in);
+	tcase_add_test(tc, test_emu_static_shared_size_reported);
 	tcase_add_test(tc, test_emu_file_scope_extern_shared);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
