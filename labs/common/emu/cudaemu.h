@@ -191,6 +191,19 @@ template <class T> inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttri
 {
 	return ::cudaFuncGetAttributes(attr, (const void *)entry);
 }
+template <class T> inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache config)
+{
+	return ::cudaFuncSetCacheConfig((const void *)func, config);
+}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+template <class T>
+__attribute__((deprecated)) inline cudaError_t cudaFuncSetSharedMemConfig(T *func,
+									   enum cudaSharedMemConfig c)
+{
+	return ::cudaFuncSetSharedMemConfig((const void *)func, c);
+}
+#pragma GCC diagnostic pop
 
 /* --------------------------------------------------------------- math */
 /* CUDA's min and max for every arithmetic type, as device code has them. */

@@ -936,6 +936,78 @@ extern "C" const char *cudaemu_error_detail(void)
 	return detail[0] ? detail : NULL;
 }
 
+/* ------------------------------------------------------- copies and fills */
+
+namespace {
+
+/*
+ * A copy of height rows of width bytes, each row pitch bytes after the one
+ * before at either end (cudaMemcpy: one row): the direction checked against
+ * what each pointer is, and every byte from the first row's first to the
+ * last row's last inside one buffer at a device end. `what` names the call.
+ */
+cudaError_t copy_rows(const char *what, void *dst, size_t dpitch, const void *src, size_t spitch,
+		      size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+	cudaError_t e = sync_point();
+	if (e)
+		return e;
+	if (width == 0 || height == 0)
+		return cudaSuccess;
+	size_t dext = dpitch * (height - 1) + width, sext = spitch * (height - 1) + width;
+	allocation *d = find(dst, dext), *s = find(src, sext);
+	bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+	bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+	if (kind == cudaMemcpyDefault) {
+		dst_dev = d != NULL;
+		src_dev = s != NULL;
+	} else if (kind != cudaMemcpyHostToHost && !dst_dev && !src_dev) {
+		return fail(cudaErrorInvalidMemcpyDirection, "%s: invalid direction %d", what,
+			    (int)kind);
+	}
+	if (dst_dev && !d)
+		return fail(cudaErrorInvalidValue, "%s: the destination %p is %s", what, dst,
+			    find_near(dst) || find(dst, 1) ? "device memory, but the copy runs past "
+			    "the end of its buffer" : "not device memory");
+	if (src_dev && !s)
+		return fail(cudaErrorInvalidValue, "%s: the source %p is %s", what, src,
+			    find_near(src) || find(src, 1) ? "device memory, but the copy runs past "
+			    "the end of its buffer" : "not device memory");
+	if (d)
+		protect(d, true);
+	if (s)
+		protect(s, true);
+	for (size_t r = 0; r < height; r++)
+		memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+	if (d)
+		protect(d, false);
+	if (s)
+		protect(s, false);
+	return cudaSuccess;
+}
+
+/* A fill of device memory, in rows as copy_rows copies (cudaMemset: one row). */
+cudaError_t fill_rows(const char *what, void *p, size_t pitch, int value, size_t width,
+		      size_t height)
+{
+	cudaError_t e = sync_point();
+	if (e)
+		return e;
+	if (width == 0 || height == 0)
+		return cudaSuccess;
+	allocation *a = find(p, pitch * (height - 1) + width);
+	if (!a)
+		return fail(cudaErrorInvalidValue, "%s at %p: %s", what, p,
+			    find(p, 1) ? "past the end of the buffer" : "not device memory");
+	protect(a, true);
+	for (size_t r = 0; r < height; r++)
+		memset((char *)p + r * pitch, value, width);
+	protect(a, false);
+	return cudaSuccess;
+}
+
+} // namespace
+
 /* ------------------------------------------------------------ runtime API */
 
 extern "C" {
@@ -988,56 +1060,18 @@ cudaError_t cudaFreeHost(void *p)
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
 {
-	cudaError_t e = sync_point();
-	if (e)
-		return e;
-	if (n == 0)
-		return cudaSuccess;
-	allocation *d = find(dst, n), *s = find(src, n);
-	bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-	bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-	if (kind == cudaMemcpyDefault) {
-		dst_dev = d != NULL;
-		src_dev = s != NULL;
-	} else if (kind != cudaMemcpyHostToHost && !dst_dev && !src_dev) {
-		return fail(cudaErrorInvalidMemcpyDirection, "cudaMemcpy: invalid direction %d",
-			    (int)kind);
-	}
-	if (dst_dev && !d)
-		return fail(cudaErrorInvalidValue, "cudaMemcpy of %zu bytes: the destination %p is %s",
-			    n, dst, find_near(dst) || find(dst, 1) ? "device memory, but the copy "
-			    "runs past the end of its buffer" : "not device memory");
-	if (src_dev && !s)
-		return fail(cudaErrorInvalidValue, "cudaMemcpy of %zu bytes: the source %p is %s", n,
-			    src, find_near(src) || find(src, 1) ? "device memory, but the copy runs "
-			    "past the end of its buffer" : "not device memory");
-	if (d)
-		protect(d, true);
-	if (s)
-		protect(s, true);
-	memmove(dst, src, n);
-	if (d)
-		protect(d, false);
-	if (s)
-		protect(s, false);
-	return cudaSuccess;
+	char what[64];
+
+	snprintf(what, sizeof(what), "cudaMemcpy of %zu bytes", n);
+	return copy_rows(what, dst, n, src, n, n, 1, kind);
 }
 
 cudaError_t cudaMemset(void *p, int value, size_t n)
 {
-	cudaError_t e = sync_point();
-	if (e)
-		return e;
-	if (n == 0)
-		return cudaSuccess;
-	allocation *a = find(p, n);
-	if (!a)
-		return fail(cudaErrorInvalidValue, "cudaMemset of %zu bytes at %p: %s", n, p,
-			    find(p, 1) ? "past the end of the buffer" : "not device memory");
-	protect(a, true);
-	memset(p, value, n);
-	protect(a, false);
-	return cudaSuccess;
+	char what[64];
+
+	snprintf(what, sizeof(what), "cudaMemset of %zu bytes", n);
+	return fill_rows(what, p, n, value, n, 1);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset,
@@ -1165,6 +1199,19 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
 	p->concurrentKernels = 1;
 	p->unifiedAddressing = 1;
 	p->reservedSharedMemPerBlock = 1024;
+	p->memPitch = 2147483647;
+	p->textureAlignment = 512;
+	p->texturePitchAlignment = 32;
+	p->surfaceAlignment = 512;
+	p->canMapHostMemory = 1;
+	p->ECCEnabled = 1;
+	p->globalL1CacheSupported = 1;
+	p->localL1CacheSupported = 1;
+	p->streamPrioritiesSupported = 1;
+	p->computePreemptionSupported = 1;
+	p->cooperativeLaunch = 1;
+	p->concurrentManagedAccess = 1;
+	p->clusterLaunch = 1;
 	return cudaSuccess;
 }
 
@@ -1196,6 +1243,30 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int dev)
 	case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p.regsPerMultiprocessor; break;
 	case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
 	case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+	case cudaDevAttrTotalConstantMemory: *v = (int)p.totalConstMem; break;
+	case cudaDevAttrMaxPitch: *v = (int)p.memPitch; break;
+	case cudaDevAttrTextureAlignment: *v = (int)p.textureAlignment; break;
+	case cudaDevAttrGlobalMemoryBusWidth: *v = p.memoryBusWidth; break;
+	case cudaDevAttrConcurrentKernels: *v = p.concurrentKernels; break;
+	case cudaDevAttrEccEnabled: *v = p.ECCEnabled; break;
+	case cudaDevAttrUnifiedAddressing: *v = p.unifiedAddressing; break;
+	case cudaDevAttrManagedMemory: *v = p.managedMemory; break;
+	case cudaDevAttrConcurrentManagedAccess: *v = p.concurrentManagedAccess; break;
+	case cudaDevAttrCooperativeLaunch: *v = p.cooperativeLaunch; break;
+	case cudaDevAttrCanMapHostMemory: *v = p.canMapHostMemory; break;
+	case cudaDevAttrGlobalL1CacheSupported: *v = p.globalL1CacheSupported; break;
+	case cudaDevAttrLocalL1CacheSupported: *v = p.localL1CacheSupported; break;
+	case cudaDevAttrStreamPrioritiesSupported: *v = p.streamPrioritiesSupported; break;
+	case cudaDevAttrComputePreemptionSupported: *v = p.computePreemptionSupported; break;
+	case cudaDevAttrClusterLaunch: *v = p.clusterLaunch; break;
+	case cudaDevAttrReservedSharedMemoryPerBlock: *v = (int)p.reservedSharedMemPerBlock; break;
+	case cudaDevAttrIntegrated: *v = 0; break;
+	case cudaDevAttrKernelExecTimeout: *v = 0; break;
+	case cudaDevAttrComputeMode: *v = cudaComputeModeDefault; break;
+	/* CUDA 13's cudaDeviceProp has no clocks: this is where they are read
+	 * (an H100 SXM's: 1980 MHz boost, 2619 MHz HBM3) */
+	case cudaDevAttrClockRate: *v = 1980000; break;
+	case cudaDevAttrMemoryClockRate: *v = 2619000; break;
 	default:
 		return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: attribute %d is not "
 			    "emulated", (int)attr);
@@ -1311,6 +1382,169 @@ cudaError_t cudaStreamSynchronize(cudaStream_t)
 	return sync_point();
 }
 
+/* ---------------- pitched memory, pinned memory, configuration, reset */
+
+/* Rows padded to 512 bytes, the pitch a GPU of this generation gives. */
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
+{
+	if (!pitch)
+		return fail(cudaErrorInvalidValue, "cudaMallocPitch: the pitch to store into is NULL");
+	*pitch = (width + 511) & ~(size_t)511;
+	return device_alloc(p, *pitch * height, false);
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+			 size_t height, enum cudaMemcpyKind kind)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "cudaMemcpy2D of %zu rows of %zu bytes", height, width);
+	if (width > dpitch || width > spitch)
+		return fail(cudaErrorInvalidPitchValue, "%s: a row is wider than the %s pitch (%zu)",
+			    what, width > dpitch ? "destination's" : "source's",
+			    width > dpitch ? dpitch : spitch);
+	return copy_rows(what, dst, dpitch, src, spitch, width, height, kind);
+}
+
+cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "cudaMemset2D of %zu rows of %zu bytes", height, width);
+	if (width > pitch)
+		return fail(cudaErrorInvalidPitchValue, "%s: a row is wider than the pitch (%zu)",
+			    what, pitch);
+	return fill_rows(what, p, pitch, value, width, height);
+}
+
+/* Mapped or portable, pinned host memory is host memory the CPU's kernels
+ * reach as they reach any. */
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int)
+{
+	return cudaMallocHost(p, n);
+}
+
+cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned int)
+{
+	*device = host;
+	return sticky_error;
+}
+
+/* Cache and bank preferences: kept and given back, and change nothing. */
+static enum cudaFuncCache cache_config = cudaFuncCachePreferNone;
+
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c)
+{
+	if ((unsigned)c > cudaFuncCachePreferEqual)
+		return fail(cudaErrorInvalidValue, "cudaDeviceSetCacheConfig: %d is no cache "
+			    "configuration", (int)c);
+	cache_config = c;
+	return sticky_error;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c)
+{
+	*c = cache_config;
+	return sticky_error;
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache c)
+{
+	if (!func)
+		return fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig: the kernel is NULL");
+	if ((unsigned)c > cudaFuncCachePreferEqual)
+		return fail(cudaErrorInvalidValue, "cudaFuncSetCacheConfig: %d is no cache "
+			    "configuration", (int)c);
+	return sticky_error;
+}
+
+/* Since Volta banks are four bytes wide whatever is asked. */
+static cudaError_t set_bank_size(const char *fn, enum cudaSharedMemConfig c)
+{
+	if ((unsigned)c > cudaSharedMemBankSizeEightByte)
+		return fail(cudaErrorInvalidValue, "%s: %d is no bank size", fn, (int)c);
+	return sticky_error;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig c)
+{
+	return set_bank_size("cudaDeviceSetSharedMemConfig", c);
+}
+
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *c)
+{
+	*c = cudaSharedMemBankSizeFourByte;
+	return sticky_error;
+}
+
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig c)
+{
+	if (!func)
+		return fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetSharedMemConfig: the kernel "
+			    "is NULL");
+	return set_bank_size("cudaFuncSetSharedMemConfig", c);
+}
+
+/* Frees every allocation and forgets every error and kernel attribute, as
+ * a GPU's reset does. */
+cudaError_t cudaDeviceReset(void)
+{
+	pthread_mutex_lock(&alloc_lock);
+	for (size_t i = 0; i < nallocs; i++)
+#ifdef CUDAEMU_ASAN
+		free(allocs[i].map);
+#else
+		munmap(allocs[i].map, allocs[i].map_len);
+#endif
+	nallocs = 0;
+	bytes_in_use = 0;
+	pthread_mutex_unlock(&alloc_lock);
+	nkernels = 0;
+	cache_config = cudaFuncCachePreferNone;
+	last_error = pending_error = sticky_error = cudaSuccess;
+	return cudaSuccess;
+}
+
+/*
+ * Resident blocks of func per SM, as the H100 has them: at most 32 blocks
+ * and 2048 threads (in whole warps), and its 228 KiB of shared memory, 1 KiB
+ * of it reserved per block. Registers count as 32 a thread (the emulator has
+ * no compiler's count), which never limits before the threads do.
+ */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func,
+								   int block_size, size_t dyn_shared,
+								   unsigned int)
+{
+	if (sticky_error)
+		return sticky_error;
+	if (!blocks || !func || block_size <= 0)
+		return fail(cudaErrorInvalidValue, "cudaOccupancyMaxActiveBlocksPerMultiprocessor: "
+			    "%s", !blocks ? "the count to store into is NULL" : !func ?
+			    "the kernel is NULL" : "the block size is not positive");
+	const kernel_attrs *k = kernel_record(func, false);
+	size_t shared = dyn_shared + (k ? k->static_shared : 0) + 1024;
+	int warps = (block_size + 31) / 32, n = 32;
+	if (block_size > 1024) {
+		*blocks = 0;
+		return cudaSuccess;
+	}
+	if (2048 / (warps * 32) < n)
+		n = 2048 / (warps * 32);
+	if (shared - 1024 > shared_optin_max)
+		n = 0;
+	else if ((int)(228 * 1024 / shared) < n)
+		n = (int)(228 * 1024 / shared);
+	*blocks = n;
+	return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
+							  int block_size, size_t dyn_shared)
+{
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, block_size,
+								      dyn_shared, 0);
+}
+
 } // extern "C"
 
 /* ------------------------------------------------------------ error names */
@@ -1331,6 +1565,7 @@ const error_text errors[] = {
 	 "invalid copy direction for memcpy"},
 	{cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
 	{cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+	{cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
 	{cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
 	{cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
 	{cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},

@@ -746,6 +746,15 @@ START_TEST(test_emu_static_shared_size_reported)
 	OK(cudaFuncGetAttributes(&a, reverse_block));
 	ck_assert_uint_eq(a.sharedSizeBytes, 256 * sizeof(int));
 	ck_assert_int_eq(a.maxDynamicSharedSizeBytes, 48 * 1024 - 256 * (int)sizeof(int));
+	/* occupancy: 256-thread blocks, 8 by threads; 1 KiB more shared each */
+	int blocks;
+	OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reverse_block, 256, 0));
+	ck_assert_int_eq(blocks, 8);
+	OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reverse_block, 64, 100 * 1024));
+	ck_assert_int_eq(blocks, 2);
+	int grid_min, block_best;
+	OK(cudaOccupancyMaxPotentialBlockSize(&grid_min, &block_best, reverse_block));
+	ck_assert_int_gt(block_best, 0);
 }
 END_TEST
 
@@ -803,6 +812,86 @@ START_TEST(test_emu_file_scope_extern_shared)
 }
 END_TEST
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+START_TEST(test_emu_more_runtime_api)
+{
+	/* pitched 2D memory: rows padded, copied and filled row by row */
+	const size_t w = 37, hgt = 5;
+	float h[hgt][w], back[hgt][w], *d;
+	size_t pitch;
+	for (size_t r = 0; r < hgt; r++)
+		for (size_t c = 0; c < w; c++)
+			h[r][c] = (float)(r * 100 + c);
+	OK(cudaMallocPitch((void **)&d, &pitch, w * sizeof(float), hgt));
+	ck_assert_uint_eq(pitch, 512);
+	OK(cudaMemcpy2D(d, pitch, h, w * sizeof(float), w * sizeof(float), hgt,
+			cudaMemcpyHostToDevice));
+	OK(cudaMemset2D((char *)d + pitch, pitch, 0, 4 * sizeof(float), 2));
+	OK(cudaMemcpy2D(back, w * sizeof(float), d, pitch, w * sizeof(float), hgt,
+			cudaMemcpyDeviceToHost));
+	ck_assert_float_eq(back[0][36], 36.0f);
+	ck_assert_float_eq(back[1][3], 0.0f);
+	ck_assert_float_eq(back[1][4], 104.0f);
+	ck_assert_float_eq(back[2][0], 0.0f);
+	ck_assert_float_eq(back[4][36], 436.0f);
+	ck_assert_int_eq(cudaMemcpy2D(d, 8, h, w * sizeof(float), w * sizeof(float), hgt,
+				      cudaMemcpyHostToDevice), cudaErrorInvalidPitchValue);
+	ck_assert_int_eq(cudaMemcpy2D(d, pitch, h, w * sizeof(float), w * sizeof(float), hgt + 1,
+				      cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+	ck_assert_ptr_nonnull(strstr(cudaemu_error_detail(), "cudaMemcpy2D of 6 rows of 148 bytes: "
+						       "the destination"));
+
+	/* pinned host memory */
+	int *pinned, *mapped;
+	OK(cudaHostAlloc((void **)&pinned, 64 * sizeof(int), cudaHostAllocMapped));
+	OK(cudaHostGetDevicePointer((void **)&mapped, pinned, 0));
+	pinned[63] = 5;
+	ck_assert_int_eq(mapped[63], 5);
+	OK(cudaFreeHost(pinned));
+
+	/* preferences that change nothing on the CPU, accepted as a GPU does */
+	enum cudaFuncCache cache;
+	enum cudaSharedMemConfig banks;
+	OK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
+	OK(cudaDeviceGetCacheConfig(&cache));
+	ck_assert_int_eq(cache, cudaFuncCachePreferShared);
+	OK(cudaFuncSetCacheConfig(sum_dynamic, cudaFuncCachePreferL1));
+	OK(cudaFuncSetCacheConfig(sum_dynamic_t<64>, cudaFuncCachePreferL1));
+	OK(cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte));
+	OK(cudaDeviceGetSharedMemConfig(&banks));
+	ck_assert_int_eq(banks, cudaSharedMemBankSizeFourByte);
+	OK(cudaFuncSetSharedMemConfig(sum_dynamic, cudaSharedMemBankSizeFourByte));
+
+	/* the one device, and the clocks CUDA 13 reads as attributes */
+	int dev = -1, v;
+	OK(cudaSetDevice(0));
+	OK(cudaGetDevice(&dev));
+	ck_assert_int_eq(dev, 0);
+	ck_assert_int_eq(cudaSetDevice(1), cudaErrorInvalidDevice);
+	OK(cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, 0));
+	ck_assert_int_gt(v, 0);
+	OK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+	ck_assert_int_eq(v, 232448);
+	cudaDeviceProp p;
+	OK(cudaGetDeviceProperties(&p, 0));
+	ck_assert_uint_eq(p.sharedMemPerBlockOptin, 232448);
+	ck_assert_uint_eq(p.memPitch, 2147483647);
+
+	/* a reset frees everything and forgets a sticky error */
+	size_t free0, free1, total;
+	OK(cudaMemGetInfo(&free0, &total));
+	write_far<<<2, 32>>>(d, 1 << 20);
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+	OK(cudaDeviceReset());
+	OK(cudaMemGetInfo(&free1, &total));
+	ck_assert_uint_eq(free1, total);
+	ck_assert_uint_eq(free1 - free0, pitch * hgt);
+	OK(cudaMalloc(&d, 16));
+}
+END_TEST
+#pragma GCC diagnostic pop
+
 int main(void)
 {
 	Suite *s = suite_create("emu");
@@ -835,6 +924,7 @@ int main(void)
 	tcase_add_test(tc, test_emu_dynamic_shared_opt_in);
 	tcase_add_test(tc, test_emu_static_shared_size_reported);
 	tcase_add_test(tc, test_emu_file_scope_extern_shared);
+	tcase_add_test(tc, test_emu_more_runtime_api);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_FORK);
