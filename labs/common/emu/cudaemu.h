@@ -7,17 +7,19 @@
  * dynamic shared memory.
  *
  * Owns: the CUDA qualifiers as macros, the index built-ins, __syncthreads,
- * atomics, the fast-math intrinsics, the launch templates (a kernel named by
- * its address, or a template whose arguments the launch deduces), the
- * toolkit's C++ overloads that nvcc alone sees (a kernel's attributes, its
- * symbols), and file-scope `extern __shared__` arrays. The runtime API
- * itself (cudaMalloc ...) is declared by the CUDA Toolkit's own
+ * atomics, the fast-math intrinsics, and the launch template. The runtime
+ * API itself (cudaMalloc ...) is declared by the CUDA Toolkit's own
  * cuda_runtime.h and defined by runtime.cc, so types and error codes are
  * exactly CUDA's.
  *
  * Must not: change what correct CUDA code computes. Each CUDA thread is a
  * fiber; a block's fibers all run on one OS thread, so `__shared__` is
  * per-thread static storage of that OS thread.
+ *
+ * Also owns: the launch of a template whose arguments the launch deduces
+ * (CUDAEMU_KERNEL), the toolkit's C++ overloads that nvcc alone sees (a
+ * kernel's attributes, its symbols), and file-scope `extern __shared__`
+ * arrays (CUDAEMU_FILE_SHARED).
  */
 #ifndef CUDAEMU_H
 #define CUDAEMU_H
