@@ -1,10 +1,11 @@
 /*
  * rewrite.c - the source rewriting of the CPU emulation (see rewrite.h).
  *
- * Owns: finding launches and dynamic shared-memory declarations in CUDA
- * source. Works on tokens as far as it needs to: it knows comments, string,
- * character and raw string literals, and bracket nesting; it does not parse
- * C++.
+ * Owns: finding launches and shared-memory declarations in CUDA source.
+ * Works on tokens as far as it needs to: it knows comments, string,
+ * character and raw string literals, bracket nesting, and which braces open
+ * a namespace rather than a function; it does not parse C++ (what the
+ * kernel's template arguments are is left to the compiler: cudaemu.h).
  */
 #include "rewrite.h"
 
@@ -58,6 +59,13 @@ static bool word_at(const char *s, size_t i, const char *w)
 	return !strncmp(s + i, w, n) && !ident_char(s[i + n]) && (i == 0 || !ident_char(s[i - 1]));
 }
 
+/* Whether the word w ends just before position j. */
+static bool word_before(const char *s, size_t j, const char *w)
+{
+	size_t n = strlen(w);
+	return j >= n && !strncmp(s + j - n, w, n) && (j == n || !ident_char(s[j - n - 1]));
+}
+
 /* Start of the kernel expression that ends just before position end:
  * `k`, `ns::k`, `k<float, 16>`, `ns::k<T>`. Returns end when there is none. */
 static size_t kernel_start(const char *s, const char *code, size_t end)
@@ -93,20 +101,59 @@ static size_t kernel_start(const char *s, const char *code, size_t end)
 	}
 }
 
-/* Position just past the `>>>` that closes the `<<<` at start, or 0. */
-static size_t config_end(const char *s, const char *code, size_t n, size_t start)
+/*
+ * The end of the chevron token c c c at i (`<<<` or `>>>`), spelled as nvcc
+ * takes it: the last of the three may stand apart from the first two, after
+ * blanks or comments (`k<< <grid, block >> >(...)`, as the Visual Studio
+ * template and some formatters write a launch). Lines that nvcc would not
+ * join are taken too: nvcc has compiled the source first. 0 when there is
+ * none at i.
+ */
+static size_t chevrons(const char *s, const char *code, size_t n, size_t i, char c)
+{
+	if (i + 2 >= n || s[i] != c || s[i + 1] != c || !code[i] || !code[i + 1])
+		return 0;
+	for (i += 2; i < n;) {
+		if (isspace((unsigned char)s[i])) {
+			i++;
+		} else if (!code[i] && s[i] == '/' && (s[i + 1] == '*' || s[i + 1] == '/')) {
+			const char *end = s[i + 1] == '*' ? strstr(s + i + 2, "*/") : NULL;
+			i = end ? (size_t)(end - s) + 2 : i + strcspn(s + i, "\n");
+		} else {
+			break;
+		}
+	}
+	return i < n && s[i] == c && code[i] ? i + 1 : 0;
+}
+
+/* Keeps the line breaks of s[from, to) in out, so that lines stay where they were. */
+static void add_newlines(struct strbuf *out, const char *s, size_t from, size_t to)
+{
+	for (size_t t = from; t < to; t++)
+		if (s[t] == '\n')
+			strbuf_addstr(out, "\n");
+}
+
+/*
+ * Where the `>>>` that closes the launch configuration from start ends, or
+ * 0; *close is set to where it begins.
+ */
+static size_t config_end(const char *s, const char *code, size_t n, size_t start, size_t *close)
 {
 	int depth = 0;
 
-	for (size_t i = start + 3; i < n; i++) {
+	for (size_t i = start; i < n; i++) {
+		size_t end;
 		if (!code[i])
 			continue;
 		if (strchr("([{", s[i]))
 			depth++;
 		else if (strchr(")]}", s[i]))
 			depth--;
-		else if (depth == 0 && !strncmp(s + i, ">>>", 3))
-			return i + 3;
+		else if (depth == 0 && (end = chevrons(s, code, n, i, '>'))) {
+			*close = i;
+			return end;
+		}
 		if (depth < 0)
 			return 0;
 	}
@@ -126,8 +173,15 @@ static void add_escaped(struct strbuf *out, const char *s, size_t n)
 	}
 }
 
-/* `extern __shared__ T name[];` at i (pointing at "extern"): its rewrite, or 0. */
-static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, struct strbuf *out)
+/*
+ * `extern __shared__ T name[];` at i (pointing at "extern"): its rewrite, or
+ * 0. In a function, a pointer to the running block's dynamic shared memory.
+ * Outside every function (file_scope) no block runs when it is initialised,
+ * so it becomes a pointer of each OS thread, which the runtime points at the
+ * block's dynamic shared memory before the block runs (CUDAEMU_FILE_SHARED).
+ */
+static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, bool file_scope,
+			 struct strbuf *out)
 {
 	size_t p = i + 6, semi, close, open, name_end, name_start, type_start;
 
@@ -167,11 +221,14 @@ static size_t dyn_shared(const char *s, const char *code, size_t n, size_t i, st
 		if (s[t] != '\n')
 			strbuf_add(&type, s + t, 1);
 	}
-	strbuf_addf(out, "%s *const %.*s = (%s *)cudaemu_dyn_shmem();", type.buf,
-		    (int)(name_end - name_start), s + name_start, type.buf);
-	for (size_t t = i; t <= semi; t++)   /* keep the lines where they were */
-		if (s[t] == '\n')
-			strbuf_addstr(out, "\n");
+	int len = (int)(name_end - name_start);
+	if (file_scope)
+		strbuf_addf(out, "static __thread %s *%.*s; CUDAEMU_FILE_SHARED(%.*s);", type.buf,
+			    len, s + name_start, len, s + name_start);
+	else
+		strbuf_addf(out, "%s *const %.*s = (%s *)cudaemu_dyn_shmem();", type.buf, len,
+			    s + name_start, type.buf);
+	add_newlines(out, s, i, semi + 1);
 	strbuf_release(&type);
 	return semi + 1;
 }
@@ -276,10 +333,36 @@ static size_t static_shared(const char *s, const char *code, size_t n, size_t i,
 		strbuf_reset(out);
 		return 0;
 	}
-	for (size_t t = i; t <= semi; t++)
-		if (s[t] == '\n')
-			strbuf_addstr(out, "\n");
+	add_newlines(out, s, i, semi + 1);
 	return semi + 1;
+}
+
+/*
+ * Whether the `{` at i opens a namespace (`namespace a::b {`, `namespace {`)
+ * or a linkage block (`extern "C" {`): what is declared in it is still
+ * outside every function.
+ */
+static bool opens_namespace(const char *s, const char *code, size_t i)
+{
+	size_t j = i;
+
+	/* back over blanks and comments (not over a string literal) */
+	while (j > 0 && (isspace((unsigned char)s[j - 1]) || (!code[j - 1] && s[j - 1] != '"')))
+		j--;
+	if (j > 0 && s[j - 1] == '"' && !code[j - 1]) {   /* extern "C" { */
+		for (j--; j > 0 && !code[j - 1]; j--)
+			;
+		while (j > 0 && isspace((unsigned char)s[j - 1]))
+			j--;
+		return word_before(s, j, "extern");
+	}
+	if (word_before(s, j, "namespace"))
+		return true;
+	while (j > 0 && (ident_char(s[j - 1]) || s[j - 1] == ':'))
+		j--;
+	while (j > 0 && isspace((unsigned char)s[j - 1]))
+		j--;
+	return word_before(s, j, "namespace");
 }
 
 char *rewrite_cuda(const char *src, const char *name, char **why)
@@ -287,34 +370,49 @@ char *rewrite_cuda(const char *src, const char *name, char **why)
 	size_t n = strlen(src), done = 0;
 	char *code = code_map(src, n);
 	struct strbuf out = STRBUF_INIT;
-	int depth = 0;   /* braces: shared memory inside functions only */
+	/* the open braces, and which of them open a namespace (up to 256 deep):
+	 * what is declared where only namespaces are open is at file scope */
+	unsigned char ns[256];
+	int depth = 0, inner = 0;
 
 	*why = NULL;
 	strbuf_addf(&out, "#line 1 \"%s\"\n", name);
 	for (size_t i = 0; i < n; i++) {
 		if (!code[i])
 			continue;
-		depth += src[i] == '{' ? 1 : src[i] == '}' ? -1 : 0;
-		/* a declaration of shared memory: its rewrite replaces it */
-		size_t (*decl_at)(const char *, const char *, size_t, size_t, struct strbuf *) =
-			depth > 0 && word_at(src, i, "__shared__") ? static_shared
-			: word_at(src, i, "extern")                 ? dyn_shared
-								    : NULL;
-		if (decl_at) {
-			struct strbuf decl = STRBUF_INIT;
-			size_t next = decl_at(src, code, n, i, &decl);
-			if (next) {
-				strbuf_add(&out, src + done, i - done);
-				strbuf_add(&out, decl.buf, decl.len);
-				done = i = next;
-				i--;
-			}
-			strbuf_release(&decl);
-			continue;
+		if (src[i] == '{') {
+			bool is_ns = opens_namespace(src, code, i);
+			if (depth < 256)
+				ns[depth] = is_ns;
+			depth++;
+			inner += !is_ns;
+		} else if (src[i] == '}' && depth > 0) {
+			depth--;
+			inner -= depth >= 256 || !ns[depth];
 		}
-		if (strncmp(src + i, "<<<", 3))
+		/* a declaration of shared memory: its rewrite replaces it */
+		struct strbuf decl = STRBUF_INIT;
+		size_t next = 0;
+		if (inner > 0 && word_at(src, i, "__shared__"))
+			next = static_shared(src, code, n, i, &decl);
+		else if (word_at(src, i, "extern"))
+			next = dyn_shared(src, code, n, i, inner == 0, &decl);
+		if (next) {
+			strbuf_add(&out, src + done, i - done);
+			strbuf_add(&out, decl.buf, decl.len);
+			done = i = next;
+			i--;
+		}
+		strbuf_release(&decl);
+		if (next)
 			continue;
-		size_t start = kernel_start(src, code, i), end = config_end(src, code, n, i), after;
+		size_t open_end = chevrons(src, code, n, i, '<'), before = i;
+		while (before > 0 && isspace((unsigned char)src[before - 1]))
+			before--;
+		if (!open_end || word_before(src, before, "operator"))   /* operator<< <T> */
+			continue;
+		size_t start = kernel_start(src, code, i), close = 0, after;
+		size_t end = config_end(src, code, n, open_end, &close);
 		if (start == i || start < done) {
 			*why = xasprintf("%s: a launch '<<<' without a kernel name before it", name);
 			break;
@@ -333,14 +431,18 @@ char *rewrite_cuda(const char *src, const char *name, char **why)
 		while (expr_end > start && isspace((unsigned char)src[expr_end - 1]))
 			expr_end--;
 		strbuf_add(&out, src + done, start - done);
-		strbuf_addstr(&out, "cudaemu::launch(");
+		/* CUDAEMU_KERNEL (cudaemu.h) takes the kernel's address, or, for a
+		 * template launched without its arguments, deduces them from the call */
+		strbuf_addstr(&out, "cudaemu::launch(CUDAEMU_KERNEL(");
 		strbuf_add(&out, src + start, expr_end - start);
-		strbuf_addstr(&out, ", \"");
+		strbuf_addstr(&out, "), \"");
 		add_escaped(&out, src + start, expr_end - start);
 		strbuf_addstr(&out, "\", __FILE__, __LINE__, ");
 		/* whatever stood between the kernel and <<<, and the configuration, verbatim */
 		strbuf_add(&out, src + expr_end, i - expr_end);
-		strbuf_add(&out, src + i + 3, end - 3 - (i + 3));
+		add_newlines(&out, src, i, open_end);
+		strbuf_add(&out, src + open_end, close - open_end);
+		add_newlines(&out, src, close, end);
 		strbuf_addstr(&out, ")");
 		done = i = end;
 		i--;

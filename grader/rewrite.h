@@ -7,13 +7,16 @@
 #include "util.h"
 
 /*
- * Rewrites every kernel launch `k<<<cfg>>>(args)` into
- * `cudaemu::launch(k, "k", __FILE__, __LINE__, cfg)(args)` and every
- * `extern __shared__ T s[];` into a pointer to the dynamic shared memory,
- * keeping every line where it was (so diagnostics point at the student's
- * lines) and starting with a #line naming `name`. Comments, string and
- * character literals are left alone. Returns the new text, or NULL with
- * *why set (a launch the rewriter cannot follow).
+ * Rewrites every kernel launch `k<<<cfg>>>(args)` (also spelled
+ * `k<< <cfg>> >(args)`) into
+ * `cudaemu::launch(CUDAEMU_KERNEL(k), "k", __FILE__, __LINE__, cfg)(args)`,
+ * every `extern __shared__ T s[];` into a pointer to the dynamic shared
+ * memory (in a function or at file scope), and every `__shared__` array
+ * declared in a function into a reference to the block's own, keeping
+ * every line where it was (so diagnostics point at the student's lines) and
+ * starting with a #line naming `name`. Comments, string and character
+ * literals are left alone. Returns the new text, or NULL with *why set (a
+ * launch the rewriter cannot follow).
  */
 char *rewrite_cuda(const char *src, const char *name, char **why);
 

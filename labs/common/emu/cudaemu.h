@@ -2,8 +2,9 @@
  * cudaemu.h - CUDA on the CPU: forced into every translation unit of an
  * emulated build (g++ -include cudaemu.h), after the grader has rewritten
  * each `k<<<grid, block[, shmem[, stream]]>>>(args)` into
- * `cudaemu::launch(k, "k", __FILE__, __LINE__, grid, block ...)(args)` and
- * each `extern __shared__ T s[]` into a pointer to the dynamic shared memory.
+ * `cudaemu::launch(CUDAEMU_KERNEL(k), "k", __FILE__, __LINE__, grid, block
+ * ...)(args)` and each `extern __shared__ T s[]` into a pointer to the
+ * dynamic shared memory.
  *
  * Owns: the CUDA qualifiers as macros, the index built-ins, __syncthreads,
  * atomics, the fast-math intrinsics, and the launch template. The runtime
@@ -14,6 +15,11 @@
  * Must not: change what correct CUDA code computes. Each CUDA thread is a
  * fiber; a block's fibers all run on one OS thread, so `__shared__` is
  * per-thread static storage of that OS thread.
+ *
+ * Also owns: the launch of a template whose arguments the launch deduces
+ * (CUDAEMU_KERNEL), the toolkit's C++ overloads that nvcc alone sees (a
+ * kernel's attributes, its symbols), and file-scope `extern __shared__`
+ * arrays (CUDAEMU_FILE_SHARED).
  */
 #ifndef CUDAEMU_H
 #define CUDAEMU_H
@@ -176,6 +182,31 @@ template <class T> inline cudaError_t cudaGetSymbolSize(size_t *n, const T &)
 	return cudaSuccess;
 }
 
+/* A kernel's attributes, given the kernel itself (a function, or a template
+ * instance such as k<float, 16>): the toolkit's C++ API, as nvcc has it. */
+template <class T>
+inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value)
+{
+	return ::cudaFuncSetAttribute((const void *)entry, attr, value);
+}
+template <class T> inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry)
+{
+	return ::cudaFuncGetAttributes(attr, (const void *)entry);
+}
+template <class T> inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache config)
+{
+	return ::cudaFuncSetCacheConfig((const void *)func, config);
+}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+template <class T>
+__attribute__((deprecated)) inline cudaError_t cudaFuncSetSharedMemConfig(T *func,
+									   enum cudaSharedMemConfig c)
+{
+	return ::cudaFuncSetSharedMemConfig((const void *)func, c);
+}
+#pragma GCC diagnostic pop
+
 /* --------------------------------------------------------------- math */
 /* CUDA's min and max for every arithmetic type, as device code has them. */
 template <typename A, typename B>
@@ -233,6 +264,8 @@ struct cudaemu_launch {
 	size_t shmem;
 	void (*run)(void *closure);  /* runs the kernel body of one CUDA thread */
 	void *closure;
+	const void *func;            /* the kernel's address; NULL for a template
+				      * whose arguments the launch deduced */
 };
 
 /* Runs a launch to completion on the CPU; the errors it sets are CUDA's. */
@@ -266,8 +299,91 @@ template <typename... P>
 inline launcher<P...> launch(void (*kernel)(P...), const char *name, const char *file, int line,
 			     dim3 grid, dim3 block, size_t shmem = 0, cudaStream_t = 0)
 {
-	return launcher<P...>{kernel, {name, file, line, grid, block, shmem, nullptr, nullptr}};
+	return launcher<P...>{kernel, {name, file, line, grid, block, shmem, nullptr, nullptr,
+				       (const void *)kernel}};
+}
+
+/*
+ * A kernel named at a launch, as CUDAEMU_KERNEL gives it: `addr`, called
+ * with any tag, returns the kernel's address when the name is one function
+ * (or one template instance, k<float>), and cannot be called when it names
+ * a template whose arguments the launch's arguments must deduce; `call`
+ * then calls it with them, and the compiler deduces them as nvcc does.
+ * (The tag makes the address a dependent expression, so that a name with
+ * no address is a substitution failure, not an error.)
+ */
+template <typename A, typename C> struct kernel_ref {
+	A addr;
+	C call;
+};
+template <typename A, typename C> inline kernel_ref<A, C> make_kernel_ref(A addr, C call)
+{
+	return {addr, call};
+}
+template <typename Tag, typename... P> inline auto kernel_address(void (*k)(P...), Tag)
+{
+	return k;
+}
+
+/* The launch of a template kernel with deduced arguments: each CUDA thread
+ * calls it with its own copy of the arguments, as they were passed. */
+template <typename C> struct deduced_launcher {
+	C call;
+	cudaemu_launch l;
+
+	template <typename... A> void operator()(A &&...args)
+	{
+		typedef std::tuple<typename std::decay<A>::type...> copies;
+		struct closure {
+			C *call;
+			copies args;
+		} c{&call, copies(std::forward<A>(args)...)};
+		l.run = [](void *p) {
+			closure *cp = static_cast<closure *>(p);
+			copies mine = cp->args;
+			std::apply(*cp->call, mine);
+		};
+		l.closure = &c;
+		cudaemu_launch_run(&l);
+	}
+};
+
+template <typename A, typename C>
+inline auto launch(kernel_ref<A, C> k, const char *name, const char *file, int line, dim3 grid,
+		   dim3 block, size_t shmem = 0, cudaStream_t stream = 0)
+{
+	if constexpr (std::is_invocable<A, int>::value)
+		return launch(k.addr(0), name, file, line, grid, block, shmem, stream);
+	else
+		return deduced_launcher<C>{k.call, {name, file, line, grid, block, shmem, nullptr,
+						    nullptr, nullptr}};
 }
 } // namespace cudaemu
+
+/* What the grader's rewrite puts at each launch for the kernel k. */
+#define CUDAEMU_KERNEL(...)                                                                        \
+	cudaemu::make_kernel_ref(                                                                  \
+		[&](auto tag) -> decltype(cudaemu::kernel_address(__VA_ARGS__, tag)) {             \
+			return cudaemu::kernel_address(__VA_ARGS__, tag);                          \
+		},                                                                                 \
+		[&](auto &...a) { __VA_ARGS__(a...); })
+
+/* ------------------------------------------ file-scope extern __shared__ */
+/*
+ * `extern __shared__ T s[];` outside every function: the grader's rewrite
+ * makes s a pointer of each OS thread (`static __thread T *s;`) and
+ * registers, with this macro, how to set it; on every worker, before the
+ * launch's blocks run there, the runtime points it at the worker's dynamic
+ * shared memory, which each of them has for its own while it runs.
+ */
+extern "C" void cudaemu_file_shared(void (*set)(void *base));
+namespace cudaemu {
+struct file_shared {
+	explicit file_shared(void (*set)(void *)) { cudaemu_file_shared(set); }
+};
+} // namespace cudaemu
+#define CUDAEMU_FILE_SHARED(name)                                                                  \
+	static cudaemu::file_shared cudaemu_file_shared_##name(                                    \
+		[](void *base) { name = (decltype(name))base; })
 
 #endif

@@ -586,6 +586,23 @@ void describe_fault(const launch_state *ls)
 	siglongjmp(w->jb, 1);
 }
 
+/* --------------------------------------------- file-scope extern __shared__ */
+
+/* How to point each file-scope `extern __shared__` array (CUDAEMU_FILE_SHARED). */
+void (**file_shared_setters)(void *);
+size_t nfile_shared;
+
+/* On a worker, before its blocks run: they all see the launch's dynamic
+ * shared memory, which is the worker's for the whole launch. */
+void point_file_shared(void)
+{
+	if (!nfile_shared)
+		return;
+	void *base = cudaemu_dyn_shmem();
+	for (size_t i = 0; i < nfile_shared; i++)
+		file_shared_setters[i](base);
+}
+
 void *worker_main(void *arg)
 {
 	worker *w = (worker *)arg;
@@ -611,6 +628,7 @@ void *worker_main(void *arg)
 	blockDim = l->block;
 	gridDim = l->grid;
 	w->nthreads = (int)(l->block.x * l->block.y * l->block.z);
+	point_file_shared();
 	if (sigsetjmp(w->jb, 0)) {
 		w->in_block = false;
 		return NULL;
@@ -688,9 +706,106 @@ void asan_report(const char *report)
 }
 #endif
 
+/* ---------------------------------------------------- kernel attributes */
+
+/* What a block of the emulated H100 may have in all, once its kernel opted in. */
+const size_t shared_optin_max = 227 * 1024;
+const size_t shared_default_max = 48 * 1024;
+
+/* What the host set on a kernel (cudaFuncSetAttribute) and what its launches
+ * showed of it (its static shared memory), by the kernel's address. */
+struct kernel_attrs {
+	const void *func;
+	int max_dyn_shared;   /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: not set */
+	int carveout;         /* cudaFuncAttributePreferredSharedMemoryCarveout; -1: not set */
+	size_t static_shared; /* its __shared__ arrays, as the last launch laid them out */
+};
+
+kernel_attrs *kernels;
+size_t nkernels, kernels_cap;
+
+/* The record of kernel func; a new one when add, else NULL when there is none. */
+kernel_attrs *kernel_record(const void *func, bool add)
+{
+	for (size_t i = 0; i < nkernels; i++)
+		if (kernels[i].func == func)
+			return &kernels[i];
+	if (!add)
+		return NULL;
+	if (nkernels == kernels_cap) {
+		kernels_cap = kernels_cap ? 2 * kernels_cap : 16;
+		kernels = (kernel_attrs *)realloc(kernels, kernels_cap * sizeof(*kernels));
+		if (!kernels)
+			abort();
+	}
+	kernels[nkernels] = {func, -1, -1, 0};
+	return &kernels[nkernels++];
+}
+
+/* What l's kernel set as its cudaFuncAttributeMaxDynamicSharedMemorySize,
+ * or -1. A template kernel whose arguments the launch deduced has no
+ * address here: it may have the most any kernel set. */
+long dyn_shared_set(const cudaemu_launch *l)
+{
+	long most = -1;
+	for (size_t i = 0; i < nkernels; i++)
+		if ((!l->func || kernels[i].func == l->func) && kernels[i].max_dyn_shared > most)
+			most = kernels[i].max_dyn_shared;
+	return most;
+}
+
+/* False, with the error set, when l asks for more dynamic shared memory
+ * than its kernel may have (48 KiB, or what it set); the message says what
+ * the student can do. */
+bool dyn_shared_fits(const cudaemu_launch *l)
+{
+	long set = dyn_shared_set(l);
+
+	if (l->shmem <= (set >= 0 ? (size_t)set : shared_default_max))
+		return true;
+	if (l->shmem > shared_optin_max)
+		fail(cudaErrorInvalidValue, "launch of %s at %s:%d asks for %zu bytes of dynamic shared "
+		     "memory, more than the %zu bytes (227 KiB) a block of the emulated H100 can have",
+		     l->kernel, l->file, l->line, l->shmem, shared_optin_max);
+	else if (set < 0)
+		fail(cudaErrorInvalidValue, "launch of %s at %s:%d asks for %zu bytes of dynamic shared "
+		     "memory; a block gets 48 KiB (49152 bytes) unless its kernel opts in first with "
+		     "cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %zu)",
+		     l->kernel, l->file, l->line, l->shmem, l->kernel, l->shmem);
+	else
+		fail(cudaErrorInvalidValue, "launch of %s at %s:%d asks for %zu bytes of dynamic shared "
+		     "memory, but its kernel's cudaFuncAttributeMaxDynamicSharedMemorySize is %ld "
+		     "bytes (cudaFuncSetAttribute)", l->kernel, l->file, l->line, l->shmem, set);
+	return false;
+}
+
+/* After a launch of l: the static shared memory its blocks laid out. */
+void note_static_shared(const cudaemu_launch *l, int nworkers)
+{
+	size_t most = 0;
+	for (int i = 0; i < nworkers; i++) {
+		size_t sum = 0;
+		for (int s = 0; s < pool[i]->nsites; s++)
+			sum += pool[i]->sites[s].size;
+		most = sum > most ? sum : most;
+	}
+	if (l->func && most)
+		kernel_record(l->func, true)->static_shared = most;
+}
+
 const char *error_name(cudaError_t e);
 
 } // namespace
+
+extern "C" void cudaemu_file_shared(void (*set)(void *))
+{
+	/* at static initialisation, before main: one thread */
+	file_shared_setters = (void (**)(void *))realloc(file_shared_setters,
+							 (nfile_shared + 1) * sizeof(set));
+	if (!file_shared_setters)
+		abort();
+	file_shared_setters[nfile_shared++] = set;
+}
 
 /* ---------------------------------------------------------------- launch */
 
@@ -711,12 +826,8 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 		     l->kernel, l->file, l->line, g.x, g.y, g.z, b.x, b.y, b.z);
 		return;
 	}
-	if (l->shmem > 48 * 1024) {
-		fail(cudaErrorInvalidValue, "launch of %s at %s:%d asks for %zu bytes of dynamic "
-		     "shared memory; more than 48 KiB needs cudaFuncSetAttribute", l->kernel,
-		     l->file, l->line, l->shmem);
+	if (!dyn_shared_fits(l))
 		return;
-	}
 	if (cudaemu_on_launch)
 		cudaemu_on_launch(l);
 
@@ -745,12 +856,14 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 
 	for (int i = 0; i < nw; i++) {
 		pool[i]->ls = &ls;
+		pool[i]->nsites = 0;   /* a worker that gets no block lays out none */
 		size_shmem(pool[i], l->shmem);
 		if (pthread_create(&pool[i]->thread, NULL, worker_main, pool[i]))
 			worker_main(pool[i]);   /* no thread: run its share here */
 	}
 	for (int i = 0; i < nw; i++)
 		pthread_join(pool[i]->thread, NULL);
+	note_static_shared(l, nw);
 
 	protect_all(false);
 #ifndef CUDAEMU_ASAN
@@ -843,6 +956,78 @@ extern "C" const char *cudaemu_error_detail(void)
 	return detail[0] ? detail : NULL;
 }
 
+/* ------------------------------------------------------- copies and fills */
+
+namespace {
+
+/*
+ * A copy of height rows of width bytes, each row pitch bytes after the one
+ * before at either end (cudaMemcpy: one row): the direction checked against
+ * what each pointer is, and every byte from the first row's first to the
+ * last row's last inside one buffer at a device end. `what` names the call.
+ */
+cudaError_t copy_rows(const char *what, void *dst, size_t dpitch, const void *src, size_t spitch,
+		      size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+	cudaError_t e = sync_point();
+	if (e)
+		return e;
+	if (width == 0 || height == 0)
+		return cudaSuccess;
+	size_t dext = dpitch * (height - 1) + width, sext = spitch * (height - 1) + width;
+	allocation *d = find(dst, dext), *s = find(src, sext);
+	bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+	bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+	if (kind == cudaMemcpyDefault) {
+		dst_dev = d != NULL;
+		src_dev = s != NULL;
+	} else if (kind != cudaMemcpyHostToHost && !dst_dev && !src_dev) {
+		return fail(cudaErrorInvalidMemcpyDirection, "%s: invalid direction %d", what,
+			    (int)kind);
+	}
+	if (dst_dev && !d)
+		return fail(cudaErrorInvalidValue, "%s: the destination %p is %s", what, dst,
+			    find_near(dst) || find(dst, 1) ? "device memory, but the copy runs past "
+			    "the end of its buffer" : "not device memory");
+	if (src_dev && !s)
+		return fail(cudaErrorInvalidValue, "%s: the source %p is %s", what, src,
+			    find_near(src) || find(src, 1) ? "device memory, but the copy runs past "
+			    "the end of its buffer" : "not device memory");
+	if (d)
+		protect(d, true);
+	if (s)
+		protect(s, true);
+	for (size_t r = 0; r < height; r++)
+		memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+	if (d)
+		protect(d, false);
+	if (s)
+		protect(s, false);
+	return cudaSuccess;
+}
+
+/* A fill of device memory, in rows as copy_rows copies (cudaMemset: one row). */
+cudaError_t fill_rows(const char *what, void *p, size_t pitch, int value, size_t width,
+		      size_t height)
+{
+	cudaError_t e = sync_point();
+	if (e)
+		return e;
+	if (width == 0 || height == 0)
+		return cudaSuccess;
+	allocation *a = find(p, pitch * (height - 1) + width);
+	if (!a)
+		return fail(cudaErrorInvalidValue, "%s at %p: %s", what, p,
+			    find(p, 1) ? "past the end of the buffer" : "not device memory");
+	protect(a, true);
+	for (size_t r = 0; r < height; r++)
+		memset((char *)p + r * pitch, value, width);
+	protect(a, false);
+	return cudaSuccess;
+}
+
+} // namespace
+
 /* ------------------------------------------------------------ runtime API */
 
 extern "C" {
@@ -895,56 +1080,18 @@ cudaError_t cudaFreeHost(void *p)
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
 {
-	cudaError_t e = sync_point();
-	if (e)
-		return e;
-	if (n == 0)
-		return cudaSuccess;
-	allocation *d = find(dst, n), *s = find(src, n);
-	bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-	bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-	if (kind == cudaMemcpyDefault) {
-		dst_dev = d != NULL;
-		src_dev = s != NULL;
-	} else if (kind != cudaMemcpyHostToHost && !dst_dev && !src_dev) {
-		return fail(cudaErrorInvalidMemcpyDirection, "cudaMemcpy: invalid direction %d",
-			    (int)kind);
-	}
-	if (dst_dev && !d)
-		return fail(cudaErrorInvalidValue, "cudaMemcpy of %zu bytes: the destination %p is %s",
-			    n, dst, find_near(dst) || find(dst, 1) ? "device memory, but the copy "
-			    "runs past the end of its buffer" : "not device memory");
-	if (src_dev && !s)
-		return fail(cudaErrorInvalidValue, "cudaMemcpy of %zu bytes: the source %p is %s", n,
-			    src, find_near(src) || find(src, 1) ? "device memory, but the copy runs "
-			    "past the end of its buffer" : "not device memory");
-	if (d)
-		protect(d, true);
-	if (s)
-		protect(s, true);
-	memmove(dst, src, n);
-	if (d)
-		protect(d, false);
-	if (s)
-		protect(s, false);
-	return cudaSuccess;
+	char what[64];
+
+	snprintf(what, sizeof(what), "cudaMemcpy of %zu bytes", n);
+	return copy_rows(what, dst, n, src, n, n, 1, kind);
 }
 
 cudaError_t cudaMemset(void *p, int value, size_t n)
 {
-	cudaError_t e = sync_point();
-	if (e)
-		return e;
-	if (n == 0)
-		return cudaSuccess;
-	allocation *a = find(p, n);
-	if (!a)
-		return fail(cudaErrorInvalidValue, "cudaMemset of %zu bytes at %p: %s", n, p,
-			    find(p, 1) ? "past the end of the buffer" : "not device memory");
-	protect(a, true);
-	memset(p, value, n);
-	protect(a, false);
-	return cudaSuccess;
+	char what[64];
+
+	snprintf(what, sizeof(what), "cudaMemset of %zu bytes", n);
+	return fill_rows(what, p, n, value, n, 1);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset,
@@ -1072,6 +1219,19 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
 	p->concurrentKernels = 1;
 	p->unifiedAddressing = 1;
 	p->reservedSharedMemPerBlock = 1024;
+	p->memPitch = 2147483647;
+	p->textureAlignment = 512;
+	p->texturePitchAlignment = 32;
+	p->surfaceAlignment = 512;
+	p->canMapHostMemory = 1;
+	p->ECCEnabled = 1;
+	p->globalL1CacheSupported = 1;
+	p->localL1CacheSupported = 1;
+	p->streamPrioritiesSupported = 1;
+	p->computePreemptionSupported = 1;
+	p->cooperativeLaunch = 1;
+	p->concurrentManagedAccess = 1;
+	p->clusterLaunch = 1;
 	return cudaSuccess;
 }
 
@@ -1103,6 +1263,30 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int dev)
 	case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p.regsPerMultiprocessor; break;
 	case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
 	case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+	case cudaDevAttrTotalConstantMemory: *v = (int)p.totalConstMem; break;
+	case cudaDevAttrMaxPitch: *v = (int)p.memPitch; break;
+	case cudaDevAttrTextureAlignment: *v = (int)p.textureAlignment; break;
+	case cudaDevAttrGlobalMemoryBusWidth: *v = p.memoryBusWidth; break;
+	case cudaDevAttrConcurrentKernels: *v = p.concurrentKernels; break;
+	case cudaDevAttrEccEnabled: *v = p.ECCEnabled; break;
+	case cudaDevAttrUnifiedAddressing: *v = p.unifiedAddressing; break;
+	case cudaDevAttrManagedMemory: *v = p.managedMemory; break;
+	case cudaDevAttrConcurrentManagedAccess: *v = p.concurrentManagedAccess; break;
+	case cudaDevAttrCooperativeLaunch: *v = p.cooperativeLaunch; break;
+	case cudaDevAttrCanMapHostMemory: *v = p.canMapHostMemory; break;
+	case cudaDevAttrGlobalL1CacheSupported: *v = p.globalL1CacheSupported; break;
+	case cudaDevAttrLocalL1CacheSupported: *v = p.localL1CacheSupported; break;
+	case cudaDevAttrStreamPrioritiesSupported: *v = p.streamPrioritiesSupported; break;
+	case cudaDevAttrComputePreemptionSupported: *v = p.computePreemptionSupported; break;
+	case cudaDevAttrClusterLaunch: *v = p.clusterLaunch; break;
+	case cudaDevAttrReservedSharedMemoryPerBlock: *v = (int)p.reservedSharedMemPerBlock; break;
+	case cudaDevAttrIntegrated: *v = 0; break;
+	case cudaDevAttrKernelExecTimeout: *v = 0; break;
+	case cudaDevAttrComputeMode: *v = cudaComputeModeDefault; break;
+	/* CUDA 13's cudaDeviceProp has no clocks: this is where they are read
+	 * (an H100 SXM's: 1980 MHz boost, 2619 MHz HBM3) */
+	case cudaDevAttrClockRate: *v = 1980000; break;
+	case cudaDevAttrMemoryClockRate: *v = 2619000; break;
 	default:
 		return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: attribute %d is not "
 			    "emulated", (int)attr);
@@ -1110,18 +1294,63 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int dev)
 	return cudaSuccess;
 }
 
-cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *)
+/* What the emulator knows of a kernel: its static shared memory once a launch
+ * laid it out, and what the host set; registers and local memory it has no
+ * compiler's word for. */
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
+	if (sticky_error)
+		return sticky_error;
+	if (!attr || !func)
+		return fail(cudaErrorInvalidValue, "cudaFuncGetAttributes: %s is NULL",
+			    attr ? "the kernel" : "the attributes to fill");
+	const kernel_attrs *k = kernel_record(func, false);
+	size_t static_shared = k ? k->static_shared : 0;
 	memset(attr, 0, sizeof(*attr));
+	attr->sharedSizeBytes = static_shared;
 	attr->maxThreadsPerBlock = 1024;
 	attr->numRegs = 32;
 	attr->ptxVersion = attr->binaryVersion = 90;
+	attr->maxDynamicSharedSizeBytes = k && k->max_dyn_shared >= 0 ? k->max_dyn_shared
+		: static_shared < shared_default_max ? (int)(shared_default_max - static_shared) : 0;
+	attr->preferredShmemCarveout = k ? k->carveout : -1;
 	return cudaSuccess;
 }
 
-cudaError_t cudaFuncSetAttribute(const void *, enum cudaFuncAttribute, int)
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
-	return cudaSuccess;
+	if (sticky_error)
+		return sticky_error;
+	if (!func)
+		return fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetAttribute: the kernel is NULL");
+	switch (attr) {
+	case cudaFuncAttributeMaxDynamicSharedMemorySize: {
+		size_t static_shared = kernel_record(func, false) ?
+			kernel_record(func, false)->static_shared : 0;
+		if (value < 0 || (size_t)value + static_shared > shared_optin_max)
+			return fail(cudaErrorInvalidValue, "cudaFuncSetAttribute: %d bytes of dynamic "
+				    "shared memory%s is more than the %zu bytes (227 KiB) a block of the "
+				    "emulated H100 can have", value, static_shared ?
+				    " with the kernel's static __shared__ arrays" : "", shared_optin_max);
+		kernel_record(func, true)->max_dyn_shared = value;
+		return cudaSuccess;
+	}
+	case cudaFuncAttributePreferredSharedMemoryCarveout:
+		if (value < -1 || value > 100)
+			return fail(cudaErrorInvalidValue, "cudaFuncSetAttribute: a shared-memory "
+				    "carveout of %d; it is a percentage (0 to 100) or -1", value);
+		kernel_record(func, true)->carveout = value;
+		return cudaSuccess;
+	case cudaFuncAttributeRequiredClusterWidth:
+	case cudaFuncAttributeRequiredClusterHeight:
+	case cudaFuncAttributeRequiredClusterDepth:
+	case cudaFuncAttributeNonPortableClusterSizeAllowed:
+	case cudaFuncAttributeClusterSchedulingPolicyPreference:
+		return cudaSuccess;   /* clusters: one block is one block here */
+	default:
+		return fail(cudaErrorInvalidValue, "cudaFuncSetAttribute: %d is no function attribute",
+			    (int)attr);
+	}
 }
 
 /* Events: wall-clock time on the CPU; their elapsed times say nothing about a GPU. */
@@ -1173,6 +1402,169 @@ cudaError_t cudaStreamSynchronize(cudaStream_t)
 	return sync_point();
 }
 
+/* ---------------- pitched memory, pinned memory, configuration, reset */
+
+/* Rows padded to 512 bytes, the pitch a GPU of this generation gives. */
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
+{
+	if (!pitch)
+		return fail(cudaErrorInvalidValue, "cudaMallocPitch: the pitch to store into is NULL");
+	*pitch = (width + 511) & ~(size_t)511;
+	return device_alloc(p, *pitch * height, false);
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+			 size_t height, enum cudaMemcpyKind kind)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "cudaMemcpy2D of %zu rows of %zu bytes", height, width);
+	if (width > dpitch || width > spitch)
+		return fail(cudaErrorInvalidPitchValue, "%s: a row is wider than the %s pitch (%zu)",
+			    what, width > dpitch ? "destination's" : "source's",
+			    width > dpitch ? dpitch : spitch);
+	return copy_rows(what, dst, dpitch, src, spitch, width, height, kind);
+}
+
+cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "cudaMemset2D of %zu rows of %zu bytes", height, width);
+	if (width > pitch)
+		return fail(cudaErrorInvalidPitchValue, "%s: a row is wider than the pitch (%zu)",
+			    what, pitch);
+	return fill_rows(what, p, pitch, value, width, height);
+}
+
+/* Mapped or portable, pinned host memory is host memory the CPU's kernels
+ * reach as they reach any. */
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int)
+{
+	return cudaMallocHost(p, n);
+}
+
+cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned int)
+{
+	*device = host;
+	return sticky_error;
+}
+
+/* Cache and bank preferences: kept and given back, and change nothing. */
+static enum cudaFuncCache cache_config = cudaFuncCachePreferNone;
+
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c)
+{
+	if ((unsigned)c > cudaFuncCachePreferEqual)
+		return fail(cudaErrorInvalidValue, "cudaDeviceSetCacheConfig: %d is no cache "
+			    "configuration", (int)c);
+	cache_config = c;
+	return sticky_error;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c)
+{
+	*c = cache_config;
+	return sticky_error;
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache c)
+{
+	if (!func)
+		return fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig: the kernel is NULL");
+	if ((unsigned)c > cudaFuncCachePreferEqual)
+		return fail(cudaErrorInvalidValue, "cudaFuncSetCacheConfig: %d is no cache "
+			    "configuration", (int)c);
+	return sticky_error;
+}
+
+/* Since Volta banks are four bytes wide whatever is asked. */
+static cudaError_t set_bank_size(const char *fn, enum cudaSharedMemConfig c)
+{
+	if ((unsigned)c > cudaSharedMemBankSizeEightByte)
+		return fail(cudaErrorInvalidValue, "%s: %d is no bank size", fn, (int)c);
+	return sticky_error;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig c)
+{
+	return set_bank_size("cudaDeviceSetSharedMemConfig", c);
+}
+
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *c)
+{
+	*c = cudaSharedMemBankSizeFourByte;
+	return sticky_error;
+}
+
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig c)
+{
+	if (!func)
+		return fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetSharedMemConfig: the kernel "
+			    "is NULL");
+	return set_bank_size("cudaFuncSetSharedMemConfig", c);
+}
+
+/* Frees every allocation and forgets every error and kernel attribute, as
+ * a GPU's reset does. */
+cudaError_t cudaDeviceReset(void)
+{
+	pthread_mutex_lock(&alloc_lock);
+	for (size_t i = 0; i < nallocs; i++)
+#ifdef CUDAEMU_ASAN
+		free(allocs[i].map);
+#else
+		munmap(allocs[i].map, allocs[i].map_len);
+#endif
+	nallocs = 0;
+	bytes_in_use = 0;
+	pthread_mutex_unlock(&alloc_lock);
+	nkernels = 0;
+	cache_config = cudaFuncCachePreferNone;
+	last_error = pending_error = sticky_error = cudaSuccess;
+	return cudaSuccess;
+}
+
+/*
+ * Resident blocks of func per SM, as the H100 has them: at most 32 blocks
+ * and 2048 threads (in whole warps), and its 228 KiB of shared memory, 1 KiB
+ * of it reserved per block. Registers count as 32 a thread (the emulator has
+ * no compiler's count), which never limits before the threads do.
+ */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func,
+								   int block_size, size_t dyn_shared,
+								   unsigned int)
+{
+	if (sticky_error)
+		return sticky_error;
+	if (!blocks || !func || block_size <= 0)
+		return fail(cudaErrorInvalidValue, "cudaOccupancyMaxActiveBlocksPerMultiprocessor: "
+			    "%s", !blocks ? "the count to store into is NULL" : !func ?
+			    "the kernel is NULL" : "the block size is not positive");
+	const kernel_attrs *k = kernel_record(func, false);
+	size_t shared = dyn_shared + (k ? k->static_shared : 0) + 1024;
+	int warps = (block_size + 31) / 32, n = 32;
+	if (block_size > 1024) {
+		*blocks = 0;
+		return cudaSuccess;
+	}
+	if (2048 / (warps * 32) < n)
+		n = 2048 / (warps * 32);
+	if (shared - 1024 > shared_optin_max)
+		n = 0;
+	else if ((int)(228 * 1024 / shared) < n)
+		n = (int)(228 * 1024 / shared);
+	*blocks = n;
+	return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
+							  int block_size, size_t dyn_shared)
+{
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, block_size,
+								      dyn_shared, 0);
+}
+
 } // extern "C"
 
 /* ------------------------------------------------------------ error names */
@@ -1193,6 +1585,8 @@ const error_text errors[] = {
 	 "invalid copy direction for memcpy"},
 	{cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
 	{cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+	{cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+	{cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
 	{cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
 	{cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
 	{cudaErrorIllegalAddress, "cudaErrorIllegalAddress",

@@ -402,6 +402,366 @@ START_TEST(test_emu_stack_alignment)
 }
 END_TEST
 
+/* ------------------------------------------------ constructs students use */
+
+/* A template kernel launched without its template arguments: they are
+ * deduced from the launch's arguments, as nvcc deduces them. */
+template <typename T> __global__ void axpy(const T *x, T *y, T a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] += a * x[i];
+}
+
+/* Overloads, told apart by the launch's arguments. */
+__global__ void fill(float *p, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		p[i] = 1.5f;
+}
+
+__global__ void fill(int *p, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		p[i] = 7;
+}
+
+template <typename T> static void run_axpy(T a)
+{
+	const int n = 300;
+	T h_x[n], h_y[n], *d_x, *d_y;
+	for (int i = 0; i < n; i++)
+		h_x[i] = (T)i, h_y[i] = (T)1;
+	OK(cudaMalloc(&d_x, sizeof(h_x)));
+	OK(cudaMalloc(&d_y, sizeof(h_y)));
+	OK(cudaMemcpy(d_x, h_x, sizeof(h_x), cudaMemcpyHostToDevice));
+	OK(cudaMemcpy(d_y, h_y, sizeof(h_y), cudaMemcpyHostToDevice));
+	axpy<<<(n + 127) / 128, 128>>>(d_x, d_y, a, n);
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h_y, d_y, sizeof(h_y), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(h_y[i] == (T)1 + a * (T)i, "y[%d] = %g, expected %g", i, (double)h_y[i],
+			      (double)((T)1 + a * (T)i));
+	OK(cudaFree(d_x));
+	OK(cudaFree(d_y));
+}
+
+START_TEST(test_emu_template_kernel_deduced)
+{
+	run_axpy<float>(2.0f);
+	run_axpy<double>(-0.5);
+	run_axpy<int>(3);
+
+	float *f;
+	int *n, h_n[40];
+	float h_f[40];
+	OK(cudaMalloc(&f, sizeof(h_f)));
+	OK(cudaMalloc(&n, sizeof(h_n)));
+	fill<<<1, 64>>>(f, 40);
+	fill<<<1, 64>>>(n, 40);
+	OK(cudaMemcpy(h_f, f, sizeof(h_f), cudaMemcpyDeviceToHost));
+	OK(cudaMemcpy(h_n, n, sizeof(h_n), cudaMemcpyDeviceToHost));
+	ck_assert_float_eq(h_f[39], 1.5f);
+	ck_assert_int_eq(h_n[39], 7);
+}
+END_TEST
+
+/* Each thread writes its share of all the dynamic shared memory, then sums
+ * it all: right only when every byte the launch asked for is there. */
+__global__ void sum_dynamic(int *out, int words)
+{
+	extern __shared__ int buf[];
+	for (int i = threadIdx.x; i < words; i += blockDim.x)
+		buf[i] = i % 5;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		int sum = 0;
+		for (int i = 0; i < words; i++)
+			sum += buf[i];
+		out[blockIdx.x] = sum;
+	}
+}
+
+template <int TILE> __global__ void sum_dynamic_t(int *out, int words)
+{
+	extern __shared__ int buf[];
+	for (int i = threadIdx.x; i < words; i += TILE)
+		buf[i] = 1;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		int sum = 0;
+		for (int i = 0; i < words; i++)
+			sum += buf[i];
+		out[0] = sum;
+	}
+}
+
+/* The same, in a template whose arguments the launch deduces. */
+template <typename T> __global__ void sum_dynamic_d(T *out, int words)
+{
+	extern __shared__ int buf[];
+	for (int i = threadIdx.x; i < words; i += blockDim.x)
+		buf[i] = 2;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		T sum = 0;
+		for (int i = 0; i < words; i++)
+			sum += buf[i];
+		out[0] = sum;
+	}
+}
+
+static int expected_sum(int words)
+{
+	int sum = 0;
+	for (int i = 0; i < words; i++)
+		sum += i % 5;
+	return sum;
+}
+
+START_TEST(test_emu_dynamic_shared_opt_in)
+{
+	int *d, h[2];
+	const size_t big = 100 * 1024, most = 232448;
+	OK(cudaMalloc(&d, sizeof(h)));
+
+	/* over 48 KiB without opting in: refused, saying how to opt in */
+	sum_dynamic<<<2, 128, big>>>(d, (int)(big / 4));
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	ck_assert_msg(strstr(cudaemu_error_detail(), "cudaFuncSetAttribute(sum_dynamic, "
+			     "cudaFuncAttributeMaxDynamicSharedMemorySize, 102400)"), "%s",
+		      cudaemu_error_detail());
+
+	/* a template whose arguments the launch deduces: its instance opts in */
+	sum_dynamic_d<<<1, 64, 64 * 1024>>>(d, 16 * 1024);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	OK(cudaFuncSetAttribute(sum_dynamic_d<int>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+				64 * 1024));
+	sum_dynamic_d<<<1, 64, 64 * 1024>>>(d, 16 * 1024);
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h, d, sizeof(int), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[0], 2 * 16 * 1024);
+
+	/* opted in (the kernel itself, not a const void *): accepted and all there */
+	OK(cudaFuncSetAttribute(sum_dynamic, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big));
+	sum_dynamic<<<2, 128, big>>>(d, (int)(big / 4));
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[0], expected_sum((int)(big / 4)));
+	ck_assert_int_eq(h[1], expected_sum((int)(big / 4)));
+
+	/* more than it opted in to: refused, and the message does not tell the
+	 * student to call what they called */
+	sum_dynamic<<<1, 128, big + 16>>>(d, 1);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	ck_assert_msg(strstr(cudaemu_error_detail(), "cudaFuncAttributeMaxDynamicSharedMemorySize is "
+			     "102400 bytes"), "%s",
+		      cudaemu_error_detail());
+
+	/* up to the H100's 227 KiB, and not a byte more */
+	ck_assert_int_eq(cudaFuncSetAttribute(sum_dynamic, cudaFuncAttributeMaxDynamicSharedMemorySize,
+					      (int)most + 1), cudaErrorInvalidValue);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);   /* as any failed call */
+	OK(cudaFuncSetAttribute((const void *)sum_dynamic,
+				cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most));
+	sum_dynamic<<<1, 1024, most>>>(d, (int)(most / 4));
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h, d, sizeof(int), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[0], expected_sum((int)(most / 4)));
+	sum_dynamic<<<1, 32, most + 4>>>(d, 1);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	ck_assert_msg(strstr(cudaemu_error_detail(), "232448 bytes (227 KiB)"), "%s",
+		      cudaemu_error_detail());
+
+	cudaFuncAttributes a;
+	OK(cudaFuncGetAttributes(&a, sum_dynamic));
+	ck_assert_int_eq(a.maxDynamicSharedSizeBytes, (int)most);
+	ck_assert_int_eq(a.maxThreadsPerBlock, 1024);
+
+	/* a template instance opts in as itself; another instance has not */
+	OK(cudaFuncSetAttribute(sum_dynamic_t<64>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+				64 * 1024));
+	sum_dynamic_t<64><<<1, 64, 64 * 1024>>>(d, 16 * 1024);
+	OK(cudaGetLastError());
+	OK(cudaMemcpy(h, d, sizeof(int), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[0], 16 * 1024);
+	OK(cudaFuncGetAttributes(&a, sum_dynamic_t<64>));
+	ck_assert_int_eq(a.maxDynamicSharedSizeBytes, 64 * 1024);
+	sum_dynamic_t<32><<<1, 32, 64 * 1024>>>(d, 16 * 1024);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	OK(cudaFuncSetAttribute(sum_dynamic_t<32>, cudaFuncAttributePreferredSharedMemoryCarveout,
+				cudaSharedmemCarveoutMaxShared));
+	OK(cudaFuncGetAttributes(&a, sum_dynamic_t<32>));
+	ck_assert_int_eq(a.preferredShmemCarveout, 100);
+	ck_assert_int_eq(a.maxDynamicSharedSizeBytes, 48 * 1024);
+}
+END_TEST
+
+START_TEST(test_emu_static_shared_size_reported)
+{
+	int *d;
+	cudaFuncAttributes a;
+	OK(cudaMalloc(&d, 1024 * sizeof(int)));
+	reverse_block<<<4, 256>>>(d, d);
+	OK(cudaDeviceSynchronize());
+	OK(cudaFuncGetAttributes(&a, reverse_block));
+	ck_assert_uint_eq(a.sharedSizeBytes, 256 * sizeof(int));
+	ck_assert_int_eq(a.maxDynamicSharedSizeBytes, 48 * 1024 - 256 * (int)sizeof(int));
+	/* occupancy: 256-thread blocks, 8 by threads; 1 KiB more shared each */
+	int blocks;
+	OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reverse_block, 256, 0));
+	ck_assert_int_eq(blocks, 8);
+	OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reverse_block, 64, 100 * 1024));
+	ck_assert_int_eq(blocks, 2);
+	int grid_min, block_best;
+	OK(cudaOccupancyMaxPotentialBlockSize(&grid_min, &block_best, reverse_block));
+	ck_assert_int_gt(block_best, 0);
+}
+END_TEST
+
+/* Dynamic shared memory declared outside every function, as many course
+ * kernels declare it; the launch spelled as the Visual Studio template
+ * spells it. */
+extern __shared__ float file_part[];
+
+__global__ void block_sum_file_scope(const float *in, float *out)
+{
+	unsigned t = threadIdx.x;
+	file_part[t] = in[blockIdx.x * blockDim.x + t];
+	__syncthreads();
+	for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+		if (t < s)
+			file_part[t] += file_part[t + s];
+		__syncthreads();
+	}
+	if (t == 0)
+		out[blockIdx.x] = file_part[0];
+}
+
+static void run_block_sum_file_scope(int blocks, int threads)
+{
+	int n = blocks * threads;
+	float *h = (float *)malloc(n * sizeof(float)), sums[64], *d_in, *d_out;
+	for (int i = 0; i < n; i++)
+		h[i] = (float)(i % 11);
+	OK(cudaMalloc(&d_in, n * sizeof(float)));
+	OK(cudaMalloc(&d_out, blocks * sizeof(float)));
+	OK(cudaMemcpy(d_in, h, n * sizeof(float), cudaMemcpyHostToDevice));
+	block_sum_file_scope<< <blocks, threads, threads * sizeof(float) >> >(d_in, d_out);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(sums, d_out, blocks * sizeof(float), cudaMemcpyDeviceToHost));
+	for (int b = 0; b < blocks; b++) {
+		float want = 0;
+		for (int i = 0; i < threads; i++)
+			want += h[b * threads + i];
+		ck_assert_msg(sums[b] == want, "block %d: sum %g, expected %g (%d threads)", b,
+			      sums[b], want, threads);
+	}
+	cudaFree(d_in);
+	cudaFree(d_out);
+	free(h);
+}
+
+START_TEST(test_emu_file_scope_extern_shared)
+{
+	/* two launches of different sizes: the pointer follows each */
+	run_block_sum_file_scope(8, 128);
+	run_block_sum_file_scope(5, 512);
+	setenv("CUDAEMU_WORKERS", "1", 1);
+	run_block_sum_file_scope(3, 64);
+	unsetenv("CUDAEMU_WORKERS");
+}
+END_TEST
+
+/* Writes far past p from thread 0: a fault, sticky until a reset. */
+__global__ void poke(float *p, long off)
+{
+	if (threadIdx.x == 0)
+		p[off] = 1.0f;
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+START_TEST(test_emu_more_runtime_api)
+{
+	/* pitched 2D memory: rows padded, copied and filled row by row */
+	const size_t w = 37, hgt = 5;
+	float h[hgt][w], back[hgt][w], *d;
+	size_t pitch;
+	for (size_t r = 0; r < hgt; r++)
+		for (size_t c = 0; c < w; c++)
+			h[r][c] = (float)(r * 100 + c);
+	OK(cudaMallocPitch((void **)&d, &pitch, w * sizeof(float), hgt));
+	ck_assert_uint_eq(pitch, 512);
+	OK(cudaMemcpy2D(d, pitch, h, w * sizeof(float), w * sizeof(float), hgt,
+			cudaMemcpyHostToDevice));
+	OK(cudaMemset2D((char *)d + pitch, pitch, 0, 4 * sizeof(float), 2));
+	OK(cudaMemcpy2D(back, w * sizeof(float), d, pitch, w * sizeof(float), hgt,
+			cudaMemcpyDeviceToHost));
+	ck_assert_float_eq(back[0][36], 36.0f);
+	ck_assert_float_eq(back[1][3], 0.0f);
+	ck_assert_float_eq(back[1][4], 104.0f);
+	ck_assert_float_eq(back[2][0], 0.0f);
+	ck_assert_float_eq(back[4][36], 436.0f);
+	ck_assert_int_eq(cudaMemcpy2D(d, 8, h, w * sizeof(float), w * sizeof(float), hgt,
+				      cudaMemcpyHostToDevice), cudaErrorInvalidPitchValue);
+	ck_assert_int_eq(cudaMemcpy2D(d, pitch, h, w * sizeof(float), w * sizeof(float), hgt + 1,
+				      cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+	ck_assert_ptr_nonnull(strstr(cudaemu_error_detail(), "cudaMemcpy2D of 6 rows of 148 bytes: "
+						       "the destination"));
+
+	/* pinned host memory */
+	int *pinned, *mapped;
+	OK(cudaHostAlloc((void **)&pinned, 64 * sizeof(int), cudaHostAllocMapped));
+	OK(cudaHostGetDevicePointer((void **)&mapped, pinned, 0));
+	pinned[63] = 5;
+	ck_assert_int_eq(mapped[63], 5);
+	OK(cudaFreeHost(pinned));
+
+	/* preferences that change nothing on the CPU, accepted as a GPU does */
+	enum cudaFuncCache cache;
+	enum cudaSharedMemConfig banks;
+	OK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
+	OK(cudaDeviceGetCacheConfig(&cache));
+	ck_assert_int_eq(cache, cudaFuncCachePreferShared);
+	OK(cudaFuncSetCacheConfig(sum_dynamic, cudaFuncCachePreferL1));
+	OK(cudaFuncSetCacheConfig(sum_dynamic_t<64>, cudaFuncCachePreferL1));
+	OK(cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte));
+	OK(cudaDeviceGetSharedMemConfig(&banks));
+	ck_assert_int_eq(banks, cudaSharedMemBankSizeFourByte);
+	OK(cudaFuncSetSharedMemConfig(sum_dynamic, cudaSharedMemBankSizeFourByte));
+
+	/* the one device, and the clocks CUDA 13 reads as attributes */
+	int dev = -1, v;
+	OK(cudaSetDevice(0));
+	OK(cudaGetDevice(&dev));
+	ck_assert_int_eq(dev, 0);
+	ck_assert_int_eq(cudaSetDevice(1), cudaErrorInvalidDevice);
+	OK(cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, 0));
+	ck_assert_int_gt(v, 0);
+	OK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+	ck_assert_int_eq(v, 232448);
+	cudaDeviceProp p;
+	OK(cudaGetDeviceProperties(&p, 0));
+	ck_assert_uint_eq(p.sharedMemPerBlockOptin, 232448);
+	ck_assert_uint_eq(p.memPitch, 2147483647);
+
+	/* a reset frees everything and forgets a sticky error */
+	size_t free0, free1, total;
+	OK(cudaMemGetInfo(&free0, &total));
+	poke<<<1, 32>>>(d, 1 << 20);
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+	OK(cudaDeviceReset());
+	OK(cudaMemGetInfo(&free1, &total));
+	ck_assert_uint_eq(free1, total);
+	ck_assert_uint_eq(free1 - free0, pitch * hgt);
+	OK(cudaMalloc(&d, 16));
+}
+END_TEST
+#pragma GCC diagnostic pop
+
 /* ----------------------------------------------------------- diagnostics */
 
 __global__ void two_barriers(int *p)
@@ -560,6 +920,11 @@ int main(void)
 	tcase_add_test(tc, test_emu_events_and_device);
 	tcase_add_test(tc, test_emu_invalid_launch_configurations);
 	tcase_add_test(tc, test_emu_stack_alignment);
+	tcase_add_test(tc, test_emu_template_kernel_deduced);
+	tcase_add_test(tc, test_emu_dynamic_shared_opt_in);
+	tcase_add_test(tc, test_emu_static_shared_size_reported);
+	tcase_add_test(tc, test_emu_file_scope_extern_shared);
+	tcase_add_test(tc, test_emu_more_runtime_api);
 	tcase_add_test(tc, test_emu_barrier_divergence_is_reported);
 	tcase_add_test(tc, test_emu_exited_threads_count_as_arrived);
 	tcase_add_test(tc, test_emu_out_of_bounds_names_the_thread);
