@@ -47,7 +47,7 @@ test_expect_success 'a missing __syncthreads() is named by the reverse-order re-
 test_expect_success 'a shared-memory overflow is named by the AddressSanitizer re-run' '
 	class_result matmul shared-overflow o.json &&
 	jq -r ".tests[] | select(.part == \"k5\" and .name == \"exact\") | .message" o.json >msg &&
-	grep -q "thread (15,15,0) of block (0,0,0) made an invalid write" msg &&
+	grep -q "thread (15,15,0) of block (0,0,0) made an out-of-bounds write" msg &&
 	grep -q "0 bytes past the end of a 1024-byte __shared__ array" msg &&
 	grep -q "run again on the CPU with AddressSanitizer: heap-buffer-overflow" msg &&
 	grep -q "WRITE of size 4" msg && grep -q "matmul_k5_kernel.* matmul.cu:17" msg &&

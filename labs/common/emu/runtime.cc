@@ -560,9 +560,12 @@ void describe_fault(const launch_state *ls)
 	else
 		snprintf(where, sizeof(where), "an address that is no device memory (a host pointer, "
 			 "freed memory, or far outside every buffer)");
+	/* just outside an array: out of bounds, as memcheck says it on a GPU */
+	bool bounds = shared_end || (a && (c >= a->ptr + a->size || c < a->ptr));
 	record_detail("in kernel %s (launched at %s:%d), thread (%u,%u,%u) of block (%u,%u,%u) "
-		      "made an invalid %s at %p: %s", l->kernel, l->file, l->line, f->tid.x,
-		      f->tid.y, f->tid.z, f->bid.x, f->bid.y, f->bid.z, f->write ? "write" : "read",
+		      "made an %s %s at %p: %s", l->kernel, l->file, l->line, f->tid.x,
+		      f->tid.y, f->tid.z, f->bid.x, f->bid.y, f->bid.z,
+		      bounds ? "out-of-bounds" : "invalid", f->write ? "write" : "read",
 		      f->addr, where);
 }
 

@@ -833,7 +833,7 @@ START_TEST(test_emu_out_of_bounds_names_the_thread)
 	ck_assert_int_eq(cudaGetLastError(), cudaSuccess);   /* seen at the next sync */
 	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
 	const char *why = cudaemu_error_detail();
-	ck_assert_msg(strstr(why, "thread (3,0,0) of block (1,0,0) made an invalid write") &&
+	ck_assert_msg(strstr(why, "thread (3,0,0) of block (1,0,0) made an out-of-bounds write") &&
 		      strstr(why, "past the end of a 4000-byte device buffer"), "%s", why);
 	ck_assert_int_eq(cudaGetLastError(), cudaErrorIllegalAddress);   /* sticky */
 }
@@ -857,7 +857,7 @@ START_TEST(test_emu_shared_overflow_faults)
 	shared_past_end<<<1, 32>>>(d);
 	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
 	const char *why = cudaemu_error_detail();
-	ck_assert_msg(strstr(why, "thread (31,0,0) of block (0,0,0) made an invalid write") &&
+	ck_assert_msg(strstr(why, "thread (31,0,0) of block (0,0,0) made an out-of-bounds write") &&
 		      strstr(why, "0 bytes past the end of a 128-byte __shared__ array"), "%s", why);
 }
 END_TEST
