@@ -7,7 +7,8 @@
  *
  * Owns: the CUDA qualifiers as macros, the index built-ins, __syncthreads,
  * atomics, the fast-math intrinsics, the warp-level intrinsics (declared
- * here, carried out by the runtime), and the launch template. The runtime API itself (cudaMalloc ...) is declared by
+ * here, carried out by the runtime), the load and store intrinsics, and the
+ * launch template. The runtime API itself (cudaMalloc ...) is declared by
  * the CUDA Toolkit's own cuda_runtime.h and defined by runtime.cc, so types
  * and error codes are exactly CUDA's. The toolkit's declarations of the
  * device intrinsics compile only under nvcc (their host versions are empty
@@ -384,6 +385,41 @@ CUDAEMU_REDUCE(__reduce_and_sync, unsigned, CUDAEMU_REDUCE_AND)
 CUDAEMU_REDUCE(__reduce_or_sync, unsigned, CUDAEMU_REDUCE_OR)
 CUDAEMU_REDUCE(__reduce_xor_sync, unsigned, CUDAEMU_REDUCE_XOR)
 #undef CUDAEMU_REDUCE
+
+/* ------------------------------------------------ load and store intrinsics */
+/*
+ * __ldg and the cache-hinted loads and stores (sm_32_intrinsics.h declares
+ * them for each scalar and vector type): the CPU has no such caches, so each
+ * is a plain access. One template serves every type the toolkit lists; nvcc,
+ * which compiles the submission first, rejects the types it does not.
+ */
+namespace cudaemu {
+template <typename T> struct same {
+	typedef T type;
+};
+} // namespace cudaemu
+#define CUDAEMU_LOAD(name)                                                                         \
+	template <typename T> inline T name(const T *ptr)                                          \
+	{                                                                                          \
+		return *ptr;                                                                       \
+	}
+#define CUDAEMU_STORE(name)                                                                        \
+	template <typename T> inline void name(T *ptr, typename cudaemu::same<T>::type value)      \
+	{                                                                                          \
+		*ptr = value;                                                                      \
+	}
+CUDAEMU_LOAD(__ldg)
+CUDAEMU_LOAD(__ldca)
+CUDAEMU_LOAD(__ldcg)
+CUDAEMU_LOAD(__ldcs)
+CUDAEMU_LOAD(__ldlu)
+CUDAEMU_LOAD(__ldcv)
+CUDAEMU_STORE(__stwb)
+CUDAEMU_STORE(__stcg)
+CUDAEMU_STORE(__stcs)
+CUDAEMU_STORE(__stwt)
+#undef CUDAEMU_LOAD
+#undef CUDAEMU_STORE
 
 /* ------------------------------------------------------------- launches */
 struct cudaemu_launch {

@@ -941,6 +941,66 @@ START_TEST(test_emu_syncwarp_with_returned_lanes)
 }
 END_TEST
 
+/* --------------------------------------------- load and store intrinsics */
+
+__global__ void cache_hints(const float *f, const float4 *f4, const int2 *i2, const double *d,
+			    float *of, float4 *of4, int2 *oi2, double *od)
+{
+	unsigned t = threadIdx.x;
+	float4 a = __ldg(&f4[t]);
+	int2 b = __ldcg(&i2[t]);
+	__stcs(&of[t], __ldg(&f[t]) + __ldca(&f[t]) + __ldcs(&f[t]) + __ldlu(&f[t]) +
+		       __ldcv(&f[t]));
+	__stwb(&of4[t], make_float4(a.w, a.z, a.y, a.x));
+	__stcg(&oi2[t], make_int2(b.y, b.x));
+	__stwt(&od[t], 2.0 * __ldg(&d[t]));
+}
+
+START_TEST(test_emu_load_store_intrinsics)
+{
+	const int n = 8;
+	float hf[8], rf[8];
+	float4 hf4[8], rf4[8];
+	int2 hi2[8], ri2[8];
+	double hd[8], rd[8];
+	float *f, *of;
+	float4 *f4, *of4;
+	int2 *i2, *oi2;
+	double *d, *od;
+	for (int i = 0; i < n; i++) {
+		hf[i] = i + 0.5f;
+		hf4[i] = make_float4(i, i + 1, i + 2, i + 3);
+		hi2[i] = make_int2(-i, 10 * i);
+		hd[i] = i * 1e10;
+	}
+	OK(cudaMalloc(&f, sizeof(hf)));
+	OK(cudaMalloc(&of, sizeof(hf)));
+	OK(cudaMalloc(&f4, sizeof(hf4)));
+	OK(cudaMalloc(&of4, sizeof(hf4)));
+	OK(cudaMalloc(&i2, sizeof(hi2)));
+	OK(cudaMalloc(&oi2, sizeof(hi2)));
+	OK(cudaMalloc(&d, sizeof(hd)));
+	OK(cudaMalloc(&od, sizeof(hd)));
+	OK(cudaMemcpy(f, hf, sizeof(hf), cudaMemcpyHostToDevice));
+	OK(cudaMemcpy(f4, hf4, sizeof(hf4), cudaMemcpyHostToDevice));
+	OK(cudaMemcpy(i2, hi2, sizeof(hi2), cudaMemcpyHostToDevice));
+	OK(cudaMemcpy(d, hd, sizeof(hd), cudaMemcpyHostToDevice));
+	cache_hints<<<1, n>>>(f, f4, i2, d, of, of4, oi2, od);
+	OK(cudaMemcpy(rf, of, sizeof(rf), cudaMemcpyDeviceToHost));
+	OK(cudaMemcpy(rf4, of4, sizeof(rf4), cudaMemcpyDeviceToHost));
+	OK(cudaMemcpy(ri2, oi2, sizeof(ri2), cudaMemcpyDeviceToHost));
+	OK(cudaMemcpy(rd, od, sizeof(rd), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++) {
+		ck_assert_float_eq(rf[i], 5 * hf[i]);
+		ck_assert_float_eq(rf4[i].x, hf4[i].w);
+		ck_assert_float_eq(rf4[i].w, hf4[i].x);
+		ck_assert_int_eq(ri2[i].x, hi2[i].y);
+		ck_assert_int_eq(ri2[i].y, hi2[i].x);
+		ck_assert_double_eq(rd[i], 2 * hd[i]);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("emu");
@@ -980,6 +1040,7 @@ int main(void)
 	tcase_add_test(tc, test_emu_warp_lane_at_syncthreads);
 	tcase_add_test(tc, test_emu_warp_masks_differ);
 	tcase_add_test(tc, test_emu_syncwarp_with_returned_lanes);
+	tcase_add_test(tc, test_emu_load_store_intrinsics);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_FORK);
