@@ -265,6 +265,9 @@ enum cudaemu_warp_op {
 extern "C" unsigned long long cudaemu_warp(int op, unsigned mask, unsigned long long value,
 					   int arg, int width, const char *file, int line);
 
+/* Fails the launch: the kernel reached what the emulator cannot run. */
+extern "C" void cudaemu_unsupported(const char *what, const char *file, int line);
+
 #define CUDAEMU_AT const char *cudaemu_file = __builtin_FILE(), int cudaemu_line = __builtin_LINE()
 #define CUDAEMU_HERE cudaemu_file, cudaemu_line
 

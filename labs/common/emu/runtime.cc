@@ -1263,6 +1263,20 @@ wait:
 	return f->out;
 }
 
+/* A construct the emulator cannot run (a grid-wide barrier ...): the launch
+ * fails, saying so. */
+extern "C" void cudaemu_unsupported(const char *what, const char *file, int line)
+{
+	worker *w = self;
+	char at[512];
+	if (!w || !w->in_block)
+		return;
+	where_in_launch(at, sizeof(at), w, w->current);
+	record_detail("not emulated %s calls %s at %s:%d, which the CPU emulator cannot run; "
+		      "run on a GPU", at, what, file, line);
+	abandon_block(w, &w->fibers[w->current].sp);
+}
+
 extern "C" void *cudaemu_static_shared(int site, size_t size)
 {
 	worker *w = self;

@@ -4,6 +4,9 @@
  * (cudalab rewrite, then g++ on cudaemu.h) and run by `make check`.
  */
 #include <check.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1001,6 +1004,143 @@ START_TEST(test_emu_load_store_intrinsics)
 }
 END_TEST
 
+/* ---------------------------------------------------- cooperative groups */
+
+namespace cg = cooperative_groups;
+
+struct cg_facts {
+	unsigned rank, size, gx, tx, ty, dx, dy;
+	unsigned tile_rank, tile_meta, tile_sum, tile_any, tile_all, tile_ballot;
+	int reduced, reduced_max, dyn_rank, dyn_size, dyn_meta, coalesced, coalesced_rank;
+	int scanned;
+};
+
+/* A block of 16 x 4: tiles of 32 and 16 reduce, the block barrier orders a
+ * reversal through shared memory, a run-time tile of 8 syncs. */
+__global__ void groups(const int *in, cg_facts *out)
+{
+	cg::thread_block block = cg::this_thread_block();
+	__shared__ int s[64];
+	unsigned r = block.thread_rank();
+	cg_facts *o = &out[blockIdx.x * 64 + r];
+	int v = in[blockIdx.x * 64 + r];
+
+	o->rank = r;
+	o->size = block.size() + 1000 * block.num_threads();
+	o->gx = block.group_index().x;
+	o->tx = block.thread_index().x;
+	o->ty = block.thread_index().y;
+	o->dx = block.dim_threads().x;
+	o->dy = block.dim_threads().y;
+
+	cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+	int sum = v;
+	for (unsigned off = warp.size() / 2; off > 0; off /= 2)
+		sum += warp.shfl_down(sum, off);
+	o->tile_sum = warp.shfl(sum, 0);
+	o->tile_rank = warp.thread_rank();
+	o->tile_meta = warp.meta_group_rank();
+	o->tile_any = warp.any(v == 3);
+	o->tile_all = warp.all(v >= 0);
+	o->tile_ballot = warp.ballot(warp.thread_rank() % 2);
+
+	auto half = cg::tiled_partition<16>(block);
+	o->reduced = cg::reduce(half, v, cg::plus<int>());
+	o->reduced_max = cg::reduce(half, v, cg::greater<int>());
+	o->scanned = cg::inclusive_scan(half, 1);
+
+	cg::thread_group eight = cg::tiled_partition(block, 8);
+	o->dyn_rank = (int)eight.thread_rank();
+	o->dyn_size = (int)eight.size();
+	o->dyn_meta = (int)eight.meta_group_rank();
+	eight.sync();
+
+	s[r] = v;
+	cg::sync(block);
+	v = s[63 - r];
+	block.sync();
+	s[r] = v;
+
+	o->coalesced = o->coalesced_rank = 0;
+	if (r % 32 < 12) {
+		cg::coalesced_group some = cg::coalesced_threads();
+		o->coalesced = (int)some.size();
+		o->coalesced_rank = (int)some.thread_rank();
+	}
+}
+
+START_TEST(test_emu_cooperative_groups)
+{
+	const int blocks = 2, n = blocks * 64;
+	int h_in[128], *d_in;
+	cg_facts *d, *h = (cg_facts *)calloc(n, sizeof(cg_facts));
+	for (int i = 0; i < n; i++)
+		h_in[i] = (i * 7) % 11;
+	OK(cudaMalloc(&d_in, sizeof(h_in)));
+	OK(cudaMalloc(&d, n * sizeof(cg_facts)));
+	OK(cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice));
+	groups<<<blocks, dim3(16, 4)>>>(d_in, d);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, n * sizeof(cg_facts), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++) {
+		const cg_facts *o = &h[i];
+		int b = i / 64, r = i % 64, w = r / 32, half = r / 16;
+		int wsum = 0, hsum = 0, hmax = 0, any3 = 0;
+		for (int k = 0; k < 32; k++) {
+			wsum += h_in[b * 64 + w * 32 + k];
+			any3 |= h_in[b * 64 + w * 32 + k] == 3;
+		}
+		for (int k = 0; k < 16; k++) {
+			int x = h_in[b * 64 + half * 16 + k];
+			hsum += x;
+			hmax = x > hmax ? x : hmax;
+		}
+		ck_assert_uint_eq(o->rank, r);
+		ck_assert_uint_eq(o->size, 64 * 1001);
+		ck_assert_uint_eq(o->gx, b);
+		ck_assert_uint_eq(o->tx, r % 16);
+		ck_assert_uint_eq(o->ty, r / 16);
+		ck_assert_uint_eq(o->dx, 16);
+		ck_assert_uint_eq(o->dy, 4);
+		ck_assert_uint_eq(o->tile_sum, wsum);
+		ck_assert_uint_eq(o->tile_rank, r % 32);
+		ck_assert_uint_eq(o->tile_meta, w);
+		ck_assert_uint_eq(o->tile_any, any3);
+		ck_assert_uint_eq(o->tile_all, 1);
+		ck_assert_uint_eq(o->tile_ballot, 0xaaaaaaaau);
+		ck_assert_int_eq(o->reduced, hsum);
+		ck_assert_int_eq(o->reduced_max, hmax);
+		ck_assert_int_eq(o->scanned, r % 16 + 1);
+		ck_assert_int_eq(o->dyn_rank, r % 8);
+		ck_assert_int_eq(o->dyn_size, 8);
+		ck_assert_int_eq(o->dyn_meta, r / 8);
+		ck_assert_int_eq(o->coalesced, r % 32 < 12 ? 12 : 0);
+		ck_assert_int_eq(o->coalesced_rank, r % 32 < 12 ? r % 32 : 0);
+	}
+	OK(cudaFree(d));
+	OK(cudaFree(d_in));
+	free(h);
+}
+END_TEST
+
+/* A tile's shuffle has a tile's mask: a lane outside it is never waited for,
+ * and a grid-wide barrier fails the launch, saying why. */
+__global__ void grid_barrier(int *p)
+{
+	cg::grid_group grid = cg::this_grid();
+	p[grid.thread_rank()] = (int)grid.size();
+	grid.sync();
+}
+
+START_TEST(test_emu_grid_sync_is_not_emulated)
+{
+	int *d;
+	OK(cudaMalloc(&d, 64 * sizeof(int)));
+	grid_barrier<<<2, 32>>>(d);
+	expect_warp_error("grid_group::sync()", "check_emu.cu:", "cannot run");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("emu");
@@ -1041,6 +1181,8 @@ int main(void)
 	tcase_add_test(tc, test_emu_warp_masks_differ);
 	tcase_add_test(tc, test_emu_syncwarp_with_returned_lanes);
 	tcase_add_test(tc, test_emu_load_store_intrinsics);
+	tcase_add_test(tc, test_emu_cooperative_groups);
+	tcase_add_test(tc, test_emu_grid_sync_is_not_emulated);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_FORK);
