@@ -228,11 +228,14 @@ struct fiber {
 	void *sp;
 	uint3 tid;
 	int state;
-	int slot;           /* its place in the pass's order */
 	const char *file;   /* where it waits */
 	int line, site;
-	/* its warp-level call: the operation, mask, argument and width, the
-	 * value it brings, and the result it leaves with */
+};
+
+/* A lane's warp-level call: the operation, mask, argument and width, the
+ * value it brings, and the result it leaves with (apart from struct fiber,
+ * which every switch reads, to keep that small). */
+struct lane_call {
 	int op;
 	unsigned mask;
 	int arg, width;
@@ -250,12 +253,12 @@ struct warp_meeting {
 	int op;
 };
 
-/* The warp-level state of one warp of the running block. */
+/* The warp-level state of one warp of the running block; its meetings
+ * are the worker's meetings[warp] (a lane is in at most one). */
 struct warp {
 	unsigned absent;   /* lanes past the block's last thread */
 	unsigned exited;   /* lanes whose thread returned */
 	int nmeetings;
-	warp_meeting meetings[32];   /* a lane is in at most one */
 	int nactive;       /* lanes waiting at __activemask() */
 };
 
@@ -280,10 +283,14 @@ struct worker {
 	bool mismatch;
 	bool in_block;
 	/* the block's warps, the fibers parked at warp-level calls, and whether
-	 * a fiber found a warp-level error (reported already) */
+	 * a fiber found a warp-level error (reported already); each fiber's
+	 * place in the pass's order, for a warp-level call to go back to */
 	warp warps[max_threads / 32];
 	int nwarpwait;
 	bool broken;
+	int place[max_threads];
+	warp_meeting meetings[max_threads / 32][32];
+	lane_call calls[max_threads];
 	/* static __shared__ arrays of the running block, in the order the block
 	 * reaches their declarations: each in a slot of its own that ends at a
 	 * guard page, so writing past any of them faults (on a GPU, past the
@@ -433,7 +440,17 @@ void abandon_block(worker *w, void **save)
 	__builtin_unreachable();
 }
 
-void warp_lane_exits(worker *w, int t);
+void warp_meetings_lose_lane(worker *w, int t);
+
+/* Lane t's thread returned: it counts as arrived at __syncwarp()s, and may
+ * end or break the meetings that wait for it. */
+inline void warp_lane_exits(worker *w, int t)
+{
+	warp *wp = &w->warps[t >> 5];
+	wp->exited |= 1u << (t & 31);
+	if (wp->nmeetings || wp->nactive)
+		warp_meetings_lose_lane(w, t);
+}
 
 void fiber_main(void *)
 {
@@ -542,8 +559,8 @@ bool run_block(worker *w, launch_state *ls)
 		f->tid.z = t / (l->block.x * l->block.y);
 		f->state = READY;
 		f->sp = fiber_init(fiber_stack_top(w, t));
-		f->slot = ls->reverse ? n - 1 - t : t;
-		w->order[f->slot] = t;
+		w->place[t] = ls->reverse ? n - 1 - t : t;
+		w->order[w->place[t]] = t;
 	}
 	for (int i = 0; i < (n + 31) / 32; i++) {
 		warp *wp = &w->warps[i];
@@ -578,11 +595,11 @@ bool run_block(worker *w, launch_state *ls)
 		/* the waiting threads, in pass order, are the next pass */
 		int m = 0;
 		for (int i = 0; i < w->norder; i++) {
-			fiber *f = &w->fibers[w->order[i]];
-			if (f->state == WAITING) {
-				f->state = READY;
-				f->slot = m;
-				w->order[m++] = w->order[i];
+			int t = w->order[i];
+			if (w->fibers[t].state == WAITING) {
+				w->fibers[t].state = READY;
+				w->place[t] = m;
+				w->order[m++] = t;
 			}
 		}
 		w->norder = m;
@@ -643,7 +660,7 @@ int lowest_lane(unsigned lanes)
  * segment of `width` lanes, or its own where the source is out of range. */
 unsigned long long shuffled(worker *w, int base, const warp_meeting *m, int l)
 {
-	const fiber *f = &w->fibers[base + l];
+	const lane_call *f = &w->calls[base + l];
 	int width = f->width, seg = l & ~(width - 1), src;
 
 	switch (f->op) {
@@ -663,7 +680,7 @@ unsigned long long shuffled(worker *w, int base, const warp_meeting *m, int l)
 	}
 	if (src == l)
 		return f->in;
-	return m->arrived & (1u << src) ? w->fibers[base + src].in : undefined_value;
+	return m->arrived & (1u << src) ? w->calls[base + src].in : undefined_value;
 }
 
 /* Gives each lane of a meeting that is over its result. */
@@ -674,11 +691,11 @@ void warp_results(worker *w, int base, const warp_meeting *m)
 	bool first = true;
 
 	for (unsigned b = lanes; b; b &= b - 1) {
-		const fiber *f = &w->fibers[base + lowest_lane(b)];
+		const lane_call *f = &w->calls[base + lowest_lane(b)];
 		uint32_t v = (uint32_t)f->in;
 		int32_t sv = (int32_t)v, sacc = (int32_t)acc;
 		ballot |= f->in ? 1u << lowest_lane(b) : 0;
-		all_equal &= f->in == w->fibers[base + lowest_lane(lanes)].in;
+		all_equal &= f->in == w->calls[base + lowest_lane(lanes)].in;
 		switch (m->op) {
 		case CUDAEMU_REDUCE_ADD: acc += v; break;
 		case CUDAEMU_REDUCE_MIN: acc = first || sv < sacc ? v : acc; break;
@@ -693,7 +710,7 @@ void warp_results(worker *w, int base, const warp_meeting *m)
 	}
 	for (unsigned b = lanes; b; b &= b - 1) {
 		int l = lowest_lane(b);
-		fiber *f = &w->fibers[base + l];
+		lane_call *f = &w->calls[base + l];
 		switch (m->op) {
 		case CUDAEMU_SHFL_IDX:
 		case CUDAEMU_SHFL_UP:
@@ -708,7 +725,7 @@ void warp_results(worker *w, int base, const warp_meeting *m)
 		case CUDAEMU_MATCH_ANY: {
 			unsigned same = 0;
 			for (unsigned c = lanes; c; c &= c - 1)
-				if (w->fibers[base + lowest_lane(c)].in == f->in)
+				if (w->calls[base + lowest_lane(c)].in == f->in)
 					same |= 1u << lowest_lane(c);
 			f->out = same;
 			break;
@@ -730,16 +747,16 @@ void warp_results(worker *w, int base, const warp_meeting *m)
  * again. Returns the first place in the pass's order among them. */
 int end_meeting(worker *w, warp *wp, int k)
 {
-	warp_meeting m = wp->meetings[k];
-	int base = (int)(wp - w->warps) * 32, first = max_threads;
+	int i = (int)(wp - w->warps), base = 32 * i, first = max_threads;
+	warp_meeting m = w->meetings[i][k];
 
-	wp->meetings[k] = wp->meetings[--wp->nmeetings];
+	w->meetings[i][k] = w->meetings[i][--wp->nmeetings];
 	warp_results(w, base, &m);
 	for (unsigned b = m.arrived; b; b &= b - 1) {
-		fiber *f = &w->fibers[base + lowest_lane(b)];
-		f->state = READY;
+		int t = base + lowest_lane(b);
+		w->fibers[t].state = READY;
 		w->nwarpwait--;
-		first = f->slot < first ? f->slot : first;
+		first = w->place[t] < first ? w->place[t] : first;
 	}
 	return first;
 }
@@ -764,28 +781,30 @@ int try_activemask(worker *w, warp *wp)
 	unsigned at = 0;
 
 	for (unsigned b = ~wp->absent; b; b &= b - 1) {
-		const fiber *f = &w->fibers[base + lowest_lane(b)];
+		int t = base + lowest_lane(b);
+		const fiber *f = &w->fibers[t];
 		if (f->state == READY || f->state == RUNNING)
 			return max_threads;
-		if (f->state == WARP_WAITING && f->op == CUDAEMU_ACTIVEMASK &&
+		if (f->state == WARP_WAITING && w->calls[t].op == CUDAEMU_ACTIVEMASK &&
 		    (!lead || (f->file == lead->file && f->line < lead->line)))
 			lead = f;
 	}
 	if (!lead)
 		return max_threads;
 	for (unsigned b = ~wp->absent; b; b &= b - 1) {
-		const fiber *f = &w->fibers[base + lowest_lane(b)];
-		if (f->state == WARP_WAITING && f->op == CUDAEMU_ACTIVEMASK &&
+		int t = base + lowest_lane(b);
+		const fiber *f = &w->fibers[t];
+		if (f->state == WARP_WAITING && w->calls[t].op == CUDAEMU_ACTIVEMASK &&
 		    f->file == lead->file && f->line == lead->line)
 			at |= 1u << lowest_lane(b);
 	}
 	for (unsigned b = at; b; b &= b - 1) {
-		fiber *f = &w->fibers[base + lowest_lane(b)];
-		f->out = at;
-		f->state = READY;
+		int t = base + lowest_lane(b);
+		w->calls[t].out = at;
+		w->fibers[t].state = READY;
 		w->nwarpwait--;
 		wp->nactive--;
-		first = f->slot < first ? f->slot : first;
+		first = w->place[t] < first ? w->place[t] : first;
 	}
 	return first;
 }
@@ -812,15 +831,16 @@ int where_in_launch(char *buf, size_t n, worker *w, int t)
 void describe_lane(char *buf, size_t n, worker *w, int t)
 {
 	const fiber *f = &w->fibers[t];
+	const lane_call *c = &w->calls[t];
 	if (f->state == DONE)
 		snprintf(buf, n, "returned");
 	else if (f->state == WAITING)
 		snprintf(buf, n, "waits at __syncthreads() at %s:%d", f->file, f->line);
-	else if (f->state == WARP_WAITING && f->op == CUDAEMU_ACTIVEMASK)
+	else if (f->state == WARP_WAITING && c->op == CUDAEMU_ACTIVEMASK)
 		snprintf(buf, n, "waits at __activemask() at %s:%d", f->file, f->line);
 	else if (f->state == WARP_WAITING)
-		snprintf(buf, n, "waits at %s() at %s:%d with mask 0x%08x", op_name(f->op), f->file,
-			 f->line, f->mask);
+		snprintf(buf, n, "waits at %s() at %s:%d with mask 0x%08x", op_name(c->op), f->file,
+			 f->line, c->mask);
 	else
 		snprintf(buf, n, "has not arrived");
 }
@@ -833,7 +853,7 @@ void report_warp_deadlock(worker *w, const cudaemu_launch *l)
 		warp *wp = &w->warps[i];
 		if (!wp->nmeetings)
 			continue;
-		const warp_meeting *m = &wp->meetings[0];
+		const warp_meeting *m = &w->meetings[i][0];
 		int base = 32 * i, t = base + lowest_lane(m->arrived);
 		unsigned missing = m->mask & ~m->arrived & ~wp->absent;
 		const fiber *f = &w->fibers[t];
@@ -856,19 +876,16 @@ void report_warp_deadlock(worker *w, const cudaemu_launch *l)
 		      blockIdx.x, blockIdx.y, blockIdx.z);
 }
 
-/* Lane t's thread returned: meetings that name it may now be over, or
- * broken. */
-void warp_lane_exits(worker *w, int t)
+/* Lane t's thread returned (warp_lane_exits): meetings that name it may
+ * now be over, or broken. */
+void warp_meetings_lose_lane(worker *w, int t)
 {
 	warp *wp = &w->warps[t >> 5];
 	unsigned bit = 1u << (t & 31);
 	int first = max_threads;
 
-	wp->exited |= bit;
-	if (!wp->nmeetings && !wp->nactive)
-		return;
 	for (int k = 0; k < wp->nmeetings; k++) {
-		warp_meeting *m = &wp->meetings[k];
+		warp_meeting *m = &w->meetings[t >> 5][k];
 		if (!(m->mask & bit))
 			continue;
 		if (m->op != CUDAEMU_SYNCWARP || w->ls->strict) {
@@ -1186,15 +1203,16 @@ extern "C" unsigned long long cudaemu_warp(int op, unsigned mask, unsigned long 
 	int t = w->current, lane = t & 31;
 	unsigned bit = 1u << lane;
 	fiber *f = &w->fibers[t];
+	lane_call *c = &w->calls[t];
 	warp *wp = &w->warps[t >> 5];
 	char at[512];
 	int first = max_threads;
 
-	f->op = op;
-	f->mask = mask;
-	f->arg = arg;
-	f->width = width;
-	f->in = value;
+	c->op = op;
+	c->mask = mask;
+	c->arg = arg;
+	c->width = width;
+	c->in = value;
 	f->file = file;
 	f->line = line;
 	if (op == CUDAEMU_ACTIVEMASK) {
@@ -1231,12 +1249,13 @@ extern "C" unsigned long long cudaemu_warp(int op, unsigned mask, unsigned long 
 	}
 
 	{
+		warp_meeting *ms = w->meetings[t >> 5];
 		int k = 0;
-		while (k < wp->nmeetings && (wp->meetings[k].mask != mask || wp->meetings[k].op != op))
+		while (k < wp->nmeetings && (ms[k].mask != mask || ms[k].op != op))
 			k++;
 		if (k == wp->nmeetings)
-			wp->meetings[wp->nmeetings++] = warp_meeting{mask, 0, op};
-		warp_meeting *m = &wp->meetings[k];
+			ms[wp->nmeetings++] = warp_meeting{mask, 0, op};
+		warp_meeting *m = &ms[k];
 		m->arrived |= bit;
 		f->state = WARP_WAITING;
 		w->nwarpwait++;
@@ -1250,7 +1269,7 @@ wait:
 		/* released: go on at once if first in the pass's order, else the
 		 * pass goes back to the first lane released and comes to this one
 		 * in its turn */
-		if (first < f->slot) {
+		if (first < w->place[t]) {
 			w->pos = first - 1;
 			switch_next(w, &f->sp);
 		} else {
@@ -1260,7 +1279,7 @@ wait:
 		go_back(w, first);
 		switch_next(w, &f->sp);
 	}
-	return f->out;
+	return c->out;
 }
 
 /* A construct the emulator cannot run (a grid-wide barrier ...): the launch
