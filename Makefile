@@ -112,8 +112,9 @@ ref_objs = $(if $(wildcard reference/$(1)/*.cu),$(patsubst %.cu,$(BUILD)/%.o,\
 # emulator in labs/common/emu, for machines without a GPU.
 EMU := $(if $(filter x86_64,$(shell uname -m)),1)
 EMU_DIR := labs/common/emu
-EMU_CXXFLAGS = -std=c++17 -O2 -g -pthread -I$(CUDA_ROOT)/include -I$(CURDIR)/$(EMU_DIR) \
-	       -include cudaemu.h
+# include/ (cooperative_groups.h ...) comes before the toolkit's headers
+EMU_CXXFLAGS = -std=c++17 -O2 -g -pthread -I$(CURDIR)/$(EMU_DIR)/include -I$(CUDA_ROOT)/include \
+	       -I$(CURDIR)/$(EMU_DIR) -include cudaemu.h
 EMU_RUNTIME := $(BUILD)/emu/runtime.o $(BUILD)/emu/switch_x86_64.o
 EMU_COMMON_OBJS := $(patsubst %.cu,$(BUILD)/emu/%.o,$(COMMON_SRCS))
 emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(wildcard labs/$(1)/tests/check_*.cu))
@@ -210,7 +211,7 @@ $(BUILD)/emu/t/check_emu.cpp: $(EMU_DIR)/t/check_emu.cu $(CUDALAB)
 	$(Q)$(CUDALAB) rewrite $< > $@
 
 $(BUILD)/emu/t/check_emu: $(BUILD)/emu/t/check_emu.cpp $(EMU_RUNTIME) $(EMU_DIR)/cudaemu.h \
-		$(FLAGS_DIR)/emucxx
+		$(wildcard $(EMU_DIR)/include/*.h $(EMU_DIR)/include/*/*.h) $(FLAGS_DIR)/emucxx
 	$(quiet) EMUCXX $<
 	$(Q)$(CXX) $(EMU_CXXFLAGS) -Wall -o $@ $< $(EMU_RUNTIME) $(check_libs) -pthread
 

@@ -7,10 +7,13 @@
  * dynamic shared memory.
  *
  * Owns: the CUDA qualifiers as macros, the index built-ins, __syncthreads,
- * atomics, the fast-math intrinsics, and the launch template. The runtime
- * API itself (cudaMalloc ...) is declared by the CUDA Toolkit's own
- * cuda_runtime.h and defined by runtime.cc, so types and error codes are
- * exactly CUDA's.
+ * atomics, the fast-math intrinsics, the warp-level intrinsics (declared
+ * here, carried out by the runtime), the load and store intrinsics, and the
+ * launch template. The runtime API itself (cudaMalloc ...) is declared by
+ * the CUDA Toolkit's own cuda_runtime.h and defined by runtime.cc, so types
+ * and error codes are exactly CUDA's. The toolkit's declarations of the
+ * device intrinsics compile only under nvcc (their host versions are empty
+ * stubs), so those here are written anew with the toolkit's signatures.
  *
  * Must not: change what correct CUDA code computes. Each CUDA thread is a
  * fiber; a block's fibers all run on one OS thread, so `__shared__` is
@@ -77,7 +80,6 @@ extern "C" void cudaemu_syncthreads(const char *file, int line, int site);
 #define __syncthreads() cudaemu_syncthreads(__FILE__, __LINE__, __COUNTER__)
 #define __threadfence() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define __threadfence_block() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define __syncwarp(...) ((void)0)
 
 /* Dynamic shared memory of the running block (the third launch argument). */
 extern "C" void *cudaemu_dyn_shmem(void);
@@ -254,6 +256,204 @@ inline unsigned int __brev(unsigned int x)
 #define __fadd_rn(x, y) ((x) + (y))
 #define __fmul_rn(x, y) ((x) * (y))
 #define __sincosf(x, s, c) sincosf(x, s, c)
+
+/* ---------------------------------------------------------------- warps */
+/*
+ * The warp-level intrinsics, with the CUDA Toolkit's signatures
+ * (sm_30_intrinsics.h, sm_80_rt.h for __reduce_*). Each is a meeting of the
+ * lanes its mask names: the runtime's cudaemu_warp() parks the calling fiber
+ * until every lane of the mask has made a warp-level call of the same kind
+ * with the same mask, then gives each lane its result (a shuffled value, a
+ * ballot ...). The caller's file and line come in through defaulted
+ * arguments (__builtin_FILE/__builtin_LINE take the call's location), so a
+ * misuse is reported where the student wrote it.
+ */
+enum cudaemu_warp_op {
+	CUDAEMU_SYNCWARP,
+	CUDAEMU_SHFL_IDX,
+	CUDAEMU_SHFL_UP,
+	CUDAEMU_SHFL_DOWN,
+	CUDAEMU_SHFL_XOR,
+	CUDAEMU_BALLOT,
+	CUDAEMU_ANY,
+	CUDAEMU_ALL,
+	CUDAEMU_UNI,
+	CUDAEMU_ACTIVEMASK,
+	CUDAEMU_MATCH_ANY,
+	CUDAEMU_MATCH_ALL,      /* the result's bit 32 is the predicate */
+	CUDAEMU_REDUCE_ADD,
+	CUDAEMU_REDUCE_MIN,     /* signed */
+	CUDAEMU_REDUCE_MAX,
+	CUDAEMU_REDUCE_UMIN,    /* unsigned */
+	CUDAEMU_REDUCE_UMAX,
+	CUDAEMU_REDUCE_AND,
+	CUDAEMU_REDUCE_OR,
+	CUDAEMU_REDUCE_XOR,
+};
+
+/* One lane's part in a warp-level call: its value (zero-extended to 64
+ * bits) and the call's argument (source lane, delta, lane mask) and width. */
+extern "C" unsigned long long cudaemu_warp(int op, unsigned mask, unsigned long long value,
+					   int arg, int width, const char *file, int line);
+
+/* Fails the launch: the kernel reached what the emulator cannot run. */
+extern "C" void cudaemu_unsupported(const char *what, const char *file, int line);
+
+#define CUDAEMU_AT const char *cudaemu_file = __builtin_FILE(), int cudaemu_line = __builtin_LINE()
+#define CUDAEMU_HERE cudaemu_file, cudaemu_line
+
+namespace cudaemu {
+/* Moves a value of up to 8 bytes through a warp-level call by its bits. */
+template <typename T>
+inline T warp_value(int op, unsigned mask, T v, int arg, int width, const char *file, int line)
+{
+	static_assert(sizeof(T) <= 8, "a warp-level call moves at most 8 bytes");
+	unsigned long long bits = 0;
+	__builtin_memcpy(&bits, &v, sizeof(T));
+	bits = cudaemu_warp(op, mask, bits, arg, width, file, line);
+	__builtin_memcpy(&v, &bits, sizeof(T));
+	return v;
+}
+} // namespace cudaemu
+
+inline void __syncwarp(unsigned mask = 0xffffffffu, CUDAEMU_AT)
+{
+	cudaemu_warp(CUDAEMU_SYNCWARP, mask, 0, 0, warpSize, CUDAEMU_HERE);
+}
+
+#define CUDAEMU_SHUFFLES(T)                                                                        \
+	inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize, CUDAEMU_AT)   \
+	{                                                                                          \
+		return cudaemu::warp_value(CUDAEMU_SHFL_IDX, mask, var, srcLane, width,            \
+					   CUDAEMU_HERE);                                          \
+	}                                                                                          \
+	inline T __shfl_up_sync(unsigned mask, T var, unsigned int delta, int width = warpSize,   \
+				CUDAEMU_AT)                                                        \
+	{                                                                                          \
+		return cudaemu::warp_value(CUDAEMU_SHFL_UP, mask, var,                             \
+					   delta > 32 ? 32 : (int)delta, width, CUDAEMU_HERE);     \
+	}                                                                                          \
+	inline T __shfl_down_sync(unsigned mask, T var, unsigned int delta, int width = warpSize, \
+				  CUDAEMU_AT)                                                      \
+	{                                                                                          \
+		return cudaemu::warp_value(CUDAEMU_SHFL_DOWN, mask, var,                           \
+					   delta > 32 ? 32 : (int)delta, width, CUDAEMU_HERE);     \
+	}                                                                                          \
+	inline T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize,        \
+				 CUDAEMU_AT)                                                       \
+	{                                                                                          \
+		return cudaemu::warp_value(CUDAEMU_SHFL_XOR, mask, var, laneMask, width,           \
+					   CUDAEMU_HERE);                                          \
+	}
+CUDAEMU_SHUFFLES(int)
+CUDAEMU_SHUFFLES(unsigned int)
+CUDAEMU_SHUFFLES(long)
+CUDAEMU_SHUFFLES(unsigned long)
+CUDAEMU_SHUFFLES(long long)
+CUDAEMU_SHUFFLES(unsigned long long)
+CUDAEMU_SHUFFLES(float)
+CUDAEMU_SHUFFLES(double)
+#undef CUDAEMU_SHUFFLES
+
+inline unsigned __ballot_sync(unsigned mask, int pred, CUDAEMU_AT)
+{
+	return (unsigned)cudaemu_warp(CUDAEMU_BALLOT, mask, pred != 0, 0, warpSize, CUDAEMU_HERE);
+}
+inline int __any_sync(unsigned mask, int pred, CUDAEMU_AT)
+{
+	return (int)cudaemu_warp(CUDAEMU_ANY, mask, pred != 0, 0, warpSize, CUDAEMU_HERE);
+}
+inline int __all_sync(unsigned mask, int pred, CUDAEMU_AT)
+{
+	return (int)cudaemu_warp(CUDAEMU_ALL, mask, pred != 0, 0, warpSize, CUDAEMU_HERE);
+}
+inline int __uni_sync(unsigned mask, int pred, CUDAEMU_AT)
+{
+	return (int)cudaemu_warp(CUDAEMU_UNI, mask, pred != 0, 0, warpSize, CUDAEMU_HERE);
+}
+/* The lanes of the warp that reach this call together: see runtime.cc. */
+inline unsigned __activemask(CUDAEMU_AT)
+{
+	return (unsigned)cudaemu_warp(CUDAEMU_ACTIVEMASK, 0, 0, 0, warpSize, CUDAEMU_HERE);
+}
+
+#define CUDAEMU_MATCHES(T)                                                                         \
+	inline unsigned __match_any_sync(unsigned mask, T value, CUDAEMU_AT)                       \
+	{                                                                                          \
+		unsigned long long bits = 0;                                                       \
+		__builtin_memcpy(&bits, &value, sizeof(T));                                        \
+		return (unsigned)cudaemu_warp(CUDAEMU_MATCH_ANY, mask, bits, 0, warpSize,         \
+					      CUDAEMU_HERE);                                       \
+	}                                                                                          \
+	inline unsigned __match_all_sync(unsigned mask, T value, int *pred, CUDAEMU_AT)            \
+	{                                                                                          \
+		unsigned long long bits = 0;                                                       \
+		__builtin_memcpy(&bits, &value, sizeof(T));                                        \
+		bits = cudaemu_warp(CUDAEMU_MATCH_ALL, mask, bits, 0, warpSize, CUDAEMU_HERE);     \
+		*pred = (int)(bits >> 32);                                                         \
+		return (unsigned)bits;                                                             \
+	}
+CUDAEMU_MATCHES(int)
+CUDAEMU_MATCHES(unsigned int)
+CUDAEMU_MATCHES(long)
+CUDAEMU_MATCHES(unsigned long)
+CUDAEMU_MATCHES(long long)
+CUDAEMU_MATCHES(unsigned long long)
+CUDAEMU_MATCHES(float)
+CUDAEMU_MATCHES(double)
+#undef CUDAEMU_MATCHES
+
+/* sm_80 and later, as the emulated H100 */
+#define CUDAEMU_REDUCE(name, T, op)                                                                \
+	inline T name(unsigned mask, T value, CUDAEMU_AT)                                          \
+	{                                                                                          \
+		return (T)cudaemu_warp(op, mask, (unsigned)value, 0, warpSize, CUDAEMU_HERE);      \
+	}
+CUDAEMU_REDUCE(__reduce_add_sync, unsigned, CUDAEMU_REDUCE_ADD)
+CUDAEMU_REDUCE(__reduce_add_sync, int, CUDAEMU_REDUCE_ADD)
+CUDAEMU_REDUCE(__reduce_min_sync, unsigned, CUDAEMU_REDUCE_UMIN)
+CUDAEMU_REDUCE(__reduce_min_sync, int, CUDAEMU_REDUCE_MIN)
+CUDAEMU_REDUCE(__reduce_max_sync, unsigned, CUDAEMU_REDUCE_UMAX)
+CUDAEMU_REDUCE(__reduce_max_sync, int, CUDAEMU_REDUCE_MAX)
+CUDAEMU_REDUCE(__reduce_and_sync, unsigned, CUDAEMU_REDUCE_AND)
+CUDAEMU_REDUCE(__reduce_or_sync, unsigned, CUDAEMU_REDUCE_OR)
+CUDAEMU_REDUCE(__reduce_xor_sync, unsigned, CUDAEMU_REDUCE_XOR)
+#undef CUDAEMU_REDUCE
+
+/* ------------------------------------------------ load and store intrinsics */
+/*
+ * __ldg and the cache-hinted loads and stores (sm_32_intrinsics.h declares
+ * them for each scalar and vector type): the CPU has no such caches, so each
+ * is a plain access. One template serves every type the toolkit lists; nvcc,
+ * which compiles the submission first, rejects the types it does not.
+ */
+namespace cudaemu {
+template <typename T> struct same {
+	typedef T type;
+};
+} // namespace cudaemu
+#define CUDAEMU_LOAD(name)                                                                         \
+	template <typename T> inline T name(const T *ptr)                                          \
+	{                                                                                          \
+		return *ptr;                                                                       \
+	}
+#define CUDAEMU_STORE(name)                                                                        \
+	template <typename T> inline void name(T *ptr, typename cudaemu::same<T>::type value)      \
+	{                                                                                          \
+		*ptr = value;                                                                      \
+	}
+CUDAEMU_LOAD(__ldg)
+CUDAEMU_LOAD(__ldca)
+CUDAEMU_LOAD(__ldcg)
+CUDAEMU_LOAD(__ldcs)
+CUDAEMU_LOAD(__ldlu)
+CUDAEMU_LOAD(__ldcv)
+CUDAEMU_STORE(__stwb)
+CUDAEMU_STORE(__stcg)
+CUDAEMU_STORE(__stcs)
+CUDAEMU_STORE(__stwt)
+#undef CUDAEMU_LOAD
+#undef CUDAEMU_STORE
 
 /* ------------------------------------------------------------- launches */
 struct cudaemu_launch {

@@ -224,7 +224,8 @@ cudaError_t device_alloc(void **p, size_t n, bool managed)
 const int max_threads = 1024;
 const size_t stack_size = 64 * 1024;
 
-enum { READY, RUNNING, WAITING, DONE };
+/* WAITING: at __syncthreads; WARP_WAITING: at a warp-level call */
+enum { READY, RUNNING, WAITING, WARP_WAITING, DONE };
 
 struct fiber {
 	void *sp;
@@ -232,6 +233,36 @@ struct fiber {
 	int state;
 	const char *file;   /* where it waits */
 	int line, site;
+};
+
+/* A lane's warp-level call: the operation, mask, argument and width, the
+ * value it brings, and the result it leaves with (apart from struct fiber,
+ * which every switch reads, to keep that small). */
+struct lane_call {
+	int op;
+	unsigned mask;
+	int arg, width;
+	unsigned long long in, out;
+};
+
+/*
+ * A warp-level call under way: the lanes of `mask` that have arrived at a
+ * call of operation `op` with that mask. It is over when every lane of the
+ * mask has (lanes that do not exist, and for __syncwarp lanes that
+ * returned, count as arrived).
+ */
+struct warp_meeting {
+	unsigned mask, arrived;
+	int op;
+};
+
+/* The warp-level state of one warp of the running block; its meetings
+ * are the worker's meetings[warp] (a lane is in at most one). */
+struct warp {
+	unsigned absent;   /* lanes past the block's last thread */
+	unsigned exited;   /* lanes whose thread returned */
+	int nmeetings;
+	int nactive;       /* lanes waiting at __activemask() */
 };
 
 /* What a worker thread keeps from one launch to the next. */
@@ -254,6 +285,15 @@ struct worker {
 	int phase_site, nwaiting, ndone;
 	bool mismatch;
 	bool in_block;
+	/* the block's warps, the fibers parked at warp-level calls, and whether
+	 * a fiber found a warp-level error (reported already); each fiber's
+	 * place in the pass's order, for a warp-level call to go back to */
+	warp warps[max_threads / 32];
+	int nwarpwait;
+	bool broken;
+	int place[max_threads];
+	warp_meeting meetings[max_threads / 32][32];
+	lane_call calls[max_threads];
 	/* static __shared__ arrays of the running block, in the order the block
 	 * reaches their declarations: each in a slot of its own that ends at a
 	 * guard page, so writing past any of them faults (on a GPU, past the
@@ -387,17 +427,42 @@ inline void switch_stack(void **save, void *to, const void *bottom, size_t size,
  */
 void switch_next(worker *w, void **save, bool exiting = false)
 {
-	if (++w->pos < w->norder) {
+	/* fibers behind the running one are ready only when a warp-level call
+	 * released them, and then the pass went back to the first of them */
+	while (++w->pos < w->norder) {
 		int t = w->order[w->pos];
 		fiber *f = &w->fibers[t];
+		if (f->state != READY)
+			continue;   /* waits, or returned, since the pass went back */
 		w->current = t;
 		threadIdx = f->tid;
 		f->state = RUNNING;
 		switch_stack(save, f->sp, (char *)fiber_stack_top(w, t) - stack_size, stack_size,
 			     exiting);
-	} else {
-		switch_stack(save, w->sched_sp, w->sched_bottom, w->sched_size, exiting);
+		return;
 	}
+	switch_stack(save, w->sched_sp, w->sched_bottom, w->sched_size, exiting);
+}
+
+/* Leaves the running fiber for the scheduler, which abandons the block: a
+ * warp-level error was found, and reported. */
+void abandon_block(worker *w, void **save)
+{
+	w->broken = true;
+	switch_stack(save, w->sched_sp, w->sched_bottom, w->sched_size, false);
+	__builtin_unreachable();
+}
+
+void warp_meetings_lose_lane(worker *w, int t);
+
+/* Lane t's thread returned: it counts as arrived at __syncwarp()s, and may
+ * end or break the meetings that wait for it. */
+inline void warp_lane_exits(worker *w, int t)
+{
+	warp *wp = &w->warps[t >> 5];
+	wp->exited |= 1u << (t & 31);
+	if (wp->nmeetings || wp->nactive)
+		warp_meetings_lose_lane(w, t);
 }
 
 void fiber_main(void *)
@@ -407,9 +472,11 @@ void fiber_main(void *)
 	__sanitizer_finish_switch_fiber(NULL, NULL, NULL);
 #endif
 	w->ls->l->run(w->ls->l->closure);
-	fiber *f = &w->fibers[w->current];
+	int t = w->current;
+	fiber *f = &w->fibers[t];
 	f->state = DONE;
 	w->ndone++;
+	warp_lane_exits(w, t);
 	switch_next(w, &f->sp, true);
 	__builtin_unreachable();
 }
@@ -482,12 +549,16 @@ void report_divergence(worker *w, const cudaemu_launch *l)
 			      exited->tid.z);
 }
 
+void report_warp_deadlock(worker *w, const cudaemu_launch *l);
+
 /*
  * Runs one block to its end in passes: each pass runs every live thread, in
  * order, until it waits at a barrier or returns. When all live threads wait
  * at the same barrier the next pass releases them; threads that returned
- * count as arrived (as on current GPUs) unless strict. False when the block
- * broke a barrier rule.
+ * count as arrived (as on current GPUs) unless strict. Within a pass, the
+ * lanes of a warp meet at warp-level calls (cudaemu_warp), and the pass
+ * goes back to run the lanes a call releases. False when the block broke a
+ * barrier rule or a warp-level one.
  */
 bool run_block(worker *w, launch_state *ls)
 {
@@ -501,16 +572,33 @@ bool run_block(worker *w, launch_state *ls)
 		f->tid.z = t / (l->block.x * l->block.y);
 		f->state = READY;
 		f->sp = fiber_init(fiber_stack_top(w, t));
-		w->order[ls->reverse ? n - 1 - t : t] = t;
+		w->place[t] = ls->reverse ? n - 1 - t : t;
+		w->order[w->place[t]] = t;
+	}
+	for (int i = 0; i < (n + 31) / 32; i++) {
+		warp *wp = &w->warps[i];
+		int lanes = n - 32 * i < 32 ? n - 32 * i : 32;
+		wp->absent = lanes == 32 ? 0 : ~0u << lanes;
+		wp->exited = 0;
+		wp->nmeetings = 0;
+		wp->nactive = 0;
 	}
 	w->norder = n;
 	w->ndone = 0;
+	w->nwarpwait = 0;
+	w->broken = false;
 	for (;;) {
 		w->phase_file = NULL;
 		w->nwaiting = 0;
 		w->mismatch = false;
 		w->pos = -1;
 		switch_next(w, &w->sched_sp);
+		if (w->broken)
+			return false;
+		if (w->nwarpwait) {
+			report_warp_deadlock(w, l);
+			return false;
+		}
 		if (!w->nwaiting)
 			return true;
 		if (w->mismatch || (ls->strict && w->ndone)) {
@@ -522,13 +610,322 @@ bool run_block(worker *w, launch_state *ls)
 #endif
 		/* the waiting threads, in pass order, are the next pass */
 		int m = 0;
-		for (int i = 0; i < w->norder; i++)
-			if (w->fibers[w->order[i]].state == WAITING) {
-				w->fibers[w->order[i]].state = READY;
-				w->order[m++] = w->order[i];
+		for (int i = 0; i < w->norder; i++) {
+			int t = w->order[i];
+			if (w->fibers[t].state == WAITING) {
+				w->fibers[t].state = READY;
+				w->place[t] = m;
+				w->order[m++] = t;
 			}
+		}
 		w->norder = m;
 	}
+}
+
+/* ------------------------------------------------------------- warps */
+
+/*
+ * The lanes of a warp (32 consecutive linear thread ids) meet at warp-level
+ * calls as on a GPU since Volta: a call waits until every lane its mask
+ * names has made a call of the same kind with the same mask (not
+ * necessarily at the same line: sm_70 and later pair them), then each lane
+ * gets its result. A fiber arriving parks (WARP_WAITING) and the pass goes
+ * on to the next thread; the last lane to arrive computes every lane's
+ * result and the pass goes back to the first lane of the meeting, so the
+ * warp's lanes run one after another from one warp-level call to the next.
+ * That is the memory order __syncwarp() gives: what a lane wrote before it
+ * is seen by every lane after it. Code that counts on the lanes of a warp
+ * running in lock step without it (the warp-synchronous reduction of old)
+ * sees them run one by one instead, and goes wrong, as it may on a GPU with
+ * independent thread scheduling.
+ *
+ * Errors, reported with the line and the launch failing as for
+ * __syncthreads: a mask that does not name the calling lane; a call that
+ * exchanges values (all but __syncwarp; in strict mode __syncwarp too) whose
+ * mask names a lane that returned, or a lane returning while a call that
+ * names it waits (its value would be undefined); and, at the end of a pass,
+ * a call still waiting for a lane that waits elsewhere (at __syncthreads, or
+ * at a call of another kind or another mask). Lanes past the block's last
+ * thread count as arrived; a lane reading one of them, or a lane outside
+ * the mask, reads a NaN pattern (the value is undefined on a GPU).
+ */
+
+const char *const warp_op_names[] = {
+	"__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
+	"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync", "__activemask",
+	"__match_any_sync", "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync",
+	"__reduce_max_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+	"__reduce_or_sync", "__reduce_xor_sync",
+};
+
+/* What a lane reads from a lane that holds no value for it: NaN as a float
+ * and as a double, the shared-memory poison's bits. */
+const unsigned long long undefined_value = 0xFFF8DEADFFF8DEADull;
+
+const char *op_name(int op)
+{
+	return op >= 0 && op <= CUDAEMU_REDUCE_XOR ? warp_op_names[op] : "a warp-level call";
+}
+
+int lowest_lane(unsigned lanes)
+{
+	return __builtin_ctz(lanes);
+}
+
+/* The value lane l of a shuffle reads: the source lane's within its
+ * segment of `width` lanes, or its own where the source is out of range. */
+unsigned long long shuffled(worker *w, int base, const warp_meeting *m, int l)
+{
+	const lane_call *f = &w->calls[base + l];
+	int width = f->width, seg = l & ~(width - 1), src;
+
+	switch (f->op) {
+	case CUDAEMU_SHFL_IDX:
+		src = seg + (f->arg & (width - 1));
+		break;
+	case CUDAEMU_SHFL_UP:
+		src = l - f->arg >= seg ? l - f->arg : l;
+		break;
+	case CUDAEMU_SHFL_DOWN:
+		src = l + f->arg < seg + width ? l + f->arg : l;
+		break;
+	default:   /* CUDAEMU_SHFL_XOR: a later segment is out of range */
+		src = l ^ (f->arg & 31);
+		src = src < seg + width ? src : l;
+		break;
+	}
+	if (src == l)
+		return f->in;
+	return m->arrived & (1u << src) ? w->calls[base + src].in : undefined_value;
+}
+
+/* Gives each lane of a meeting that is over its result. */
+void warp_results(worker *w, int base, const warp_meeting *m)
+{
+	unsigned lanes = m->arrived, ballot = 0, all_equal = 1;
+	uint32_t acc = 0;
+	bool first = true;
+
+	for (unsigned b = lanes; b; b &= b - 1) {
+		const lane_call *f = &w->calls[base + lowest_lane(b)];
+		uint32_t v = (uint32_t)f->in;
+		int32_t sv = (int32_t)v, sacc = (int32_t)acc;
+		ballot |= f->in ? 1u << lowest_lane(b) : 0;
+		all_equal &= f->in == w->calls[base + lowest_lane(lanes)].in;
+		switch (m->op) {
+		case CUDAEMU_REDUCE_ADD: acc += v; break;
+		case CUDAEMU_REDUCE_MIN: acc = first || sv < sacc ? v : acc; break;
+		case CUDAEMU_REDUCE_MAX: acc = first || sv > sacc ? v : acc; break;
+		case CUDAEMU_REDUCE_UMIN: acc = first || v < acc ? v : acc; break;
+		case CUDAEMU_REDUCE_UMAX: acc = first || v > acc ? v : acc; break;
+		case CUDAEMU_REDUCE_AND: acc = first ? v : acc & v; break;
+		case CUDAEMU_REDUCE_OR: acc |= v; break;
+		case CUDAEMU_REDUCE_XOR: acc ^= v; break;
+		}
+		first = false;
+	}
+	for (unsigned b = lanes; b; b &= b - 1) {
+		int l = lowest_lane(b);
+		lane_call *f = &w->calls[base + l];
+		switch (m->op) {
+		case CUDAEMU_SHFL_IDX:
+		case CUDAEMU_SHFL_UP:
+		case CUDAEMU_SHFL_DOWN:
+		case CUDAEMU_SHFL_XOR:
+			f->out = shuffled(w, base, m, l);
+			break;
+		case CUDAEMU_BALLOT: f->out = ballot; break;
+		case CUDAEMU_ANY: f->out = ballot != 0; break;
+		case CUDAEMU_ALL: f->out = ballot == lanes; break;
+		case CUDAEMU_UNI: f->out = ballot == 0 || ballot == lanes; break;
+		case CUDAEMU_MATCH_ANY: {
+			unsigned same = 0;
+			for (unsigned c = lanes; c; c &= c - 1)
+				if (w->calls[base + lowest_lane(c)].in == f->in)
+					same |= 1u << lowest_lane(c);
+			f->out = same;
+			break;
+		}
+		case CUDAEMU_MATCH_ALL:
+			f->out = all_equal ? 1ull << 32 | lanes : 0;
+			break;
+		case CUDAEMU_SYNCWARP:
+			f->out = 0;
+			break;
+		default:   /* the reductions */
+			f->out = acc;
+			break;
+		}
+	}
+}
+
+/* Ends meeting k of warp wp: each of its lanes has its result and is ready
+ * again. Returns the first place in the pass's order among them. */
+int end_meeting(worker *w, warp *wp, int k)
+{
+	int i = (int)(wp - w->warps), base = 32 * i, first = max_threads;
+	warp_meeting m = w->meetings[i][k];
+
+	w->meetings[i][k] = w->meetings[i][--wp->nmeetings];
+	warp_results(w, base, &m);
+	for (unsigned b = m.arrived; b; b &= b - 1) {
+		int t = base + lowest_lane(b);
+		w->fibers[t].state = READY;
+		w->nwarpwait--;
+		first = w->place[t] < first ? w->place[t] : first;
+	}
+	return first;
+}
+
+/*
+ * __activemask(): the lanes that are "converged" at the call. Fibers have no
+ * convergence, so the emulator takes the lanes of the warp that reach the
+ * same call (file and line) before any lane of the warp can run on: a call
+ * waits until no lane of the warp is ready to run (each waits somewhere, or
+ * returned). Then the lanes at the call earliest in the file (the lowest
+ * line: a branch's call before the one after the branch, where a GPU
+ * reconverges) get the set of them and go on; lanes at other calls wait
+ * for the next time the warp stands still. After `if (i >= n) return;`
+ * that is the lanes with i < n, as on a GPU; inside a branch, the lanes that
+ * took it. Returns the first place in the pass's order among the lanes it
+ * releases (max_threads: none yet).
+ */
+int try_activemask(worker *w, warp *wp)
+{
+	int base = (int)(wp - w->warps) * 32, first = max_threads;
+	const fiber *lead = NULL;
+	unsigned at = 0;
+
+	for (unsigned b = ~wp->absent; b; b &= b - 1) {
+		int t = base + lowest_lane(b);
+		const fiber *f = &w->fibers[t];
+		if (f->state == READY || f->state == RUNNING)
+			return max_threads;
+		if (f->state == WARP_WAITING && w->calls[t].op == CUDAEMU_ACTIVEMASK &&
+		    (!lead || (f->file == lead->file && f->line < lead->line)))
+			lead = f;
+	}
+	if (!lead)
+		return max_threads;
+	for (unsigned b = ~wp->absent; b; b &= b - 1) {
+		int t = base + lowest_lane(b);
+		const fiber *f = &w->fibers[t];
+		if (f->state == WARP_WAITING && w->calls[t].op == CUDAEMU_ACTIVEMASK &&
+		    f->file == lead->file && f->line == lead->line)
+			at |= 1u << lowest_lane(b);
+	}
+	for (unsigned b = at; b; b &= b - 1) {
+		int t = base + lowest_lane(b);
+		w->calls[t].out = at;
+		w->fibers[t].state = READY;
+		w->nwarpwait--;
+		wp->nactive--;
+		first = w->place[t] < first ? w->place[t] : first;
+	}
+	return first;
+}
+
+/* The running fiber, which is not going on, leaves released lanes to run:
+ * the pass goes back to the first of them. */
+void go_back(worker *w, int first)
+{
+	if (first <= w->pos)
+		w->pos = first - 1;
+}
+
+/* The launch, block and thread, the start of every warp-level report. */
+int where_in_launch(char *buf, size_t n, worker *w, int t)
+{
+	const cudaemu_launch *l = w->ls->l;
+	const fiber *f = &w->fibers[t];
+	return snprintf(buf, n, "in kernel %s (launched at %s:%d), block (%u,%u,%u): thread "
+			"(%u,%u,%u), lane %d of warp %d,", l->kernel, l->file, l->line, blockIdx.x,
+			blockIdx.y, blockIdx.z, f->tid.x, f->tid.y, f->tid.z, t & 31, t >> 5);
+}
+
+/* Where lane t is, for a report on a meeting that waits for it. */
+void describe_lane(char *buf, size_t n, worker *w, int t)
+{
+	const fiber *f = &w->fibers[t];
+	const lane_call *c = &w->calls[t];
+	if (f->state == DONE)
+		snprintf(buf, n, "returned");
+	else if (f->state == WAITING)
+		snprintf(buf, n, "waits at __syncthreads() at %s:%d", f->file, f->line);
+	else if (f->state == WARP_WAITING && c->op == CUDAEMU_ACTIVEMASK)
+		snprintf(buf, n, "waits at __activemask() at %s:%d", f->file, f->line);
+	else if (f->state == WARP_WAITING)
+		snprintf(buf, n, "waits at %s() at %s:%d with mask 0x%08x", op_name(c->op), f->file,
+			 f->line, c->mask);
+	else
+		snprintf(buf, n, "has not arrived");
+}
+
+/* A meeting can never end: the end of a pass found lanes still waiting. */
+void report_warp_deadlock(worker *w, const cudaemu_launch *l)
+{
+	int nwarps = (w->nthreads + 31) / 32;
+	for (int i = 0; i < nwarps; i++) {
+		warp *wp = &w->warps[i];
+		if (!wp->nmeetings)
+			continue;
+		const warp_meeting *m = &w->meetings[i][0];
+		int base = 32 * i, t = base + lowest_lane(m->arrived);
+		unsigned missing = m->mask & ~m->arrived & ~wp->absent;
+		const fiber *f = &w->fibers[t];
+		char at[512], other[512] = "has not arrived";
+		if (!missing)   /* cannot be: the meeting would be over */
+			missing = m->mask;
+		int o = base + lowest_lane(missing);
+		describe_lane(other, sizeof(other), w, o);
+		where_in_launch(at, sizeof(at), w, t);
+		record_detail("warp divergence %s and %d other lanes of its warp (0x%08x) wait at "
+			      "%s() at %s:%d with mask 0x%08x, but lane %d (thread (%u,%u,%u)) %s; "
+			      "every lane a warp-level call names must reach a call of the same kind "
+			      "with the same mask", at, __builtin_popcount(m->arrived) - 1, m->arrived,
+			      op_name(m->op), f->file, f->line, m->mask, o & 31,
+			      w->fibers[o].tid.x, w->fibers[o].tid.y, w->fibers[o].tid.z, other);
+		return;
+	}
+	record_detail("warp divergence in kernel %s (launched at %s:%d), block (%u,%u,%u): lanes "
+		      "wait at a warp-level call that cannot end", l->kernel, l->file, l->line,
+		      blockIdx.x, blockIdx.y, blockIdx.z);
+}
+
+/* Lane t's thread returned (warp_lane_exits): meetings that name it may
+ * now be over, or broken. */
+void warp_meetings_lose_lane(worker *w, int t)
+{
+	warp *wp = &w->warps[t >> 5];
+	unsigned bit = 1u << (t & 31);
+	int first = max_threads;
+
+	for (int k = 0; k < wp->nmeetings; k++) {
+		warp_meeting *m = &w->meetings[t >> 5][k];
+		if (!(m->mask & bit))
+			continue;
+		if (m->op != CUDAEMU_SYNCWARP || w->ls->strict) {
+			int o = (t & ~31) + lowest_lane(m->arrived);
+			char at[512];
+			where_in_launch(at, sizeof(at), w, t);
+			record_detail("warp divergence %s returned while %d lanes of its warp (0x%08x, "
+				      "first: thread (%u,%u,%u)) wait for it at %s() at %s:%d with mask "
+				      "0x%08x; every lane a warp-level call names must reach it", at,
+				      __builtin_popcount(m->arrived), m->arrived, w->fibers[o].tid.x,
+				      w->fibers[o].tid.y, w->fibers[o].tid.z, op_name(m->op),
+				      w->fibers[o].file, w->fibers[o].line, m->mask);
+			abandon_block(w, &w->fibers[t].sp);
+		}
+		if (((m->arrived | wp->exited | wp->absent) & m->mask) == m->mask) {
+			int f = end_meeting(w, wp, k--);
+			first = f < first ? f : first;
+		}
+	}
+	if (wp->nactive) {
+		int f = try_activemask(w, wp);
+		first = f < first ? f : first;
+	}
+	go_back(w, first);
 }
 
 void describe_fault(const launch_state *ls)
@@ -903,7 +1300,136 @@ extern "C" void cudaemu_syncthreads(const char *file, int line, int site)
 		w->mismatch = true;
 	}
 	w->nwaiting++;
+	if (w->warps[w->current >> 5].nactive)
+		go_back(w, try_activemask(w, &w->warps[w->current >> 5]));
 	switch_next(w, &f->sp);
+}
+
+/* A warp-level call outside a kernel: the host thread is a warp of one lane. */
+static unsigned long long host_warp(int op, unsigned long long value)
+{
+	switch (op) {
+	case CUDAEMU_BALLOT:
+	case CUDAEMU_ACTIVEMASK:
+	case CUDAEMU_MATCH_ANY:
+		return op == CUDAEMU_BALLOT ? value != 0 : 1;
+	case CUDAEMU_MATCH_ALL:
+		return 1ull << 32 | 1;
+	case CUDAEMU_ALL:
+	case CUDAEMU_ANY:
+		return value != 0;
+	case CUDAEMU_UNI:
+		return 1;
+	default:
+		return value;
+	}
+}
+
+/*
+ * One lane's warp-level call (see "warps" above): it joins the meeting of
+ * its warp for this operation and mask, and waits for the meeting to end,
+ * the other lanes of the pass running meanwhile.
+ */
+extern "C" unsigned long long cudaemu_warp(int op, unsigned mask, unsigned long long value,
+					   int arg, int width, const char *file, int line)
+{
+	worker *w = self;
+	if (!w || !w->in_block)
+		return host_warp(op, value);
+	int t = w->current, lane = t & 31;
+	unsigned bit = 1u << lane;
+	fiber *f = &w->fibers[t];
+	lane_call *c = &w->calls[t];
+	warp *wp = &w->warps[t >> 5];
+	char at[512];
+	int first = max_threads;
+
+	c->op = op;
+	c->mask = mask;
+	c->arg = arg;
+	c->width = width;
+	c->in = value;
+	f->file = file;
+	f->line = line;
+	if (op == CUDAEMU_ACTIVEMASK) {
+		f->state = WARP_WAITING;
+		w->nwarpwait++;
+		wp->nactive++;
+		first = try_activemask(w, wp);
+		goto wait;
+	}
+	if (!(mask & bit)) {
+		where_in_launch(at, sizeof(at), w, t);
+		record_detail("invalid warp-level call %s calls %s() at %s:%d with mask 0x%08x, "
+			      "which does not name its own lane", at, op_name(op), file, line, mask);
+		abandon_block(w, &f->sp);
+	}
+	if (op >= CUDAEMU_SHFL_IDX && op <= CUDAEMU_SHFL_XOR &&
+	    (width < 1 || width > 32 || (width & (width - 1)))) {
+		where_in_launch(at, sizeof(at), w, t);
+		record_detail("invalid warp-level call %s calls %s() at %s:%d with width %d; the "
+			      "width must be a power of 2 from 1 to 32", at, op_name(op), file, line,
+			      width);
+		abandon_block(w, &f->sp);
+	}
+	if ((op != CUDAEMU_SYNCWARP || w->ls->strict) && (mask & wp->exited)) {
+		int o = (t & ~31) + lowest_lane(mask & wp->exited);
+		where_in_launch(at, sizeof(at), w, t);
+		record_detail("warp divergence %s calls %s() at %s:%d with mask 0x%08x, but lanes "
+			      "0x%08x of its warp (first: thread (%u,%u,%u)) returned; a warp-level "
+			      "call may name only lanes that reach it (take the mask from "
+			      "__ballot_sync() or __activemask() before threads return)", at,
+			      op_name(op), file, line, mask, mask & wp->exited, w->fibers[o].tid.x,
+			      w->fibers[o].tid.y, w->fibers[o].tid.z);
+		abandon_block(w, &f->sp);
+	}
+
+	{
+		warp_meeting *ms = w->meetings[t >> 5];
+		int k = 0;
+		while (k < wp->nmeetings && (ms[k].mask != mask || ms[k].op != op))
+			k++;
+		if (k == wp->nmeetings)
+			ms[wp->nmeetings++] = warp_meeting{mask, 0, op};
+		warp_meeting *m = &ms[k];
+		m->arrived |= bit;
+		f->state = WARP_WAITING;
+		w->nwarpwait++;
+		if (((m->arrived | wp->exited | wp->absent) & mask) == mask)
+			first = end_meeting(w, wp, k);
+		else if (wp->nactive)
+			first = try_activemask(w, wp);
+	}
+wait:
+	if (f->state == READY) {
+		/* released: go on at once if first in the pass's order, else the
+		 * pass goes back to the first lane released and comes to this one
+		 * in its turn */
+		if (first < w->place[t]) {
+			w->pos = first - 1;
+			switch_next(w, &f->sp);
+		} else {
+			f->state = RUNNING;
+		}
+	} else {
+		go_back(w, first);
+		switch_next(w, &f->sp);
+	}
+	return c->out;
+}
+
+/* A construct the emulator cannot run (a grid-wide barrier ...): the launch
+ * fails, saying so. */
+extern "C" void cudaemu_unsupported(const char *what, const char *file, int line)
+{
+	worker *w = self;
+	char at[512];
+	if (!w || !w->in_block)
+		return;
+	where_in_launch(at, sizeof(at), w, w->current);
+	record_detail("not emulated %s calls %s at %s:%d, which the CPU emulator cannot run; "
+		      "run on a GPU", at, what, file, line);
+	abandon_block(w, &w->fibers[w->current].sp);
 }
 
 extern "C" void *cudaemu_static_shared(int site, size_t size)

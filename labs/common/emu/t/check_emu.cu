@@ -4,6 +4,9 @@
  * (cudalab rewrite, then g++ on cudaemu.h) and run by `make check`.
  */
 #include <check.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -899,6 +902,605 @@ START_TEST(test_emu_memcpy_checks)
 }
 END_TEST
 
+/* ----------------------------------------------------------------- warps */
+
+#define FULL 0xffffffffu
+
+/* Where lane `lane` reads from, by the CUDA Programming Guide's rules for
+ * each shuffle: within its segment of `width` lanes, or its own value. */
+static int shuffle_source(int kind, int lane, int arg, int width)
+{
+	int seg = lane / width * width;
+	switch (kind) {
+	case 0: return seg + ((arg % width) + width) % width;   /* __shfl_sync */
+	case 1: return lane - arg >= seg ? lane - arg : lane;   /* up */
+	case 2: return lane + arg < seg + width ? lane + arg : lane;   /* down */
+	default: return (lane ^ arg) < seg + width ? lane ^ arg : lane;   /* xor */
+	}
+}
+
+/* Each type's value of thread t: distinct, and using the type's range. */
+#define SHUFFLE_VALUES(t)                                                                  \
+	int vi = -1000 * (int)(t) - 7;                                                     \
+	unsigned vu = 0x80000000u + 3 * (t);                                               \
+	long long vl = -(1LL << 40) - (long long)(t);                                      \
+	unsigned long long vul = (1ULL << 63) + 5 * (t);                                   \
+	float vf = 0.5f * (t) + 0.25f;                                                     \
+	double vd = 1e300 + (double)(t) * 1e285
+
+struct shuffled {
+	int i[5];
+	unsigned u[5];
+	long long l[5];
+	unsigned long long ul[5];
+	float f[5];
+	double d[5];
+};
+
+/* Five shuffles of each type: an index, up, down within 16 lanes, xor within
+ * 8 lanes (bit 3 of the mask leaves the segment), and an index past the
+ * width (taken modulo 16). */
+#define SHUFFLE_ALL(v, dst)                                                               \
+	dst[0] = __shfl_sync(FULL, v, 3);                                                  \
+	dst[1] = __shfl_up_sync(FULL, v, 2);                                               \
+	dst[2] = __shfl_down_sync(FULL, v, 5, 16);                                         \
+	dst[3] = __shfl_xor_sync(FULL, v, 9, 8);                                           \
+	dst[4] = __shfl_sync(FULL, v, 35, 16)
+
+__global__ void shuffles(shuffled *out)
+{
+	unsigned t = threadIdx.x;
+	SHUFFLE_VALUES(t);
+	shuffled *o = &out[t];
+	SHUFFLE_ALL(vi, o->i);
+	SHUFFLE_ALL(vu, o->u);
+	SHUFFLE_ALL(vl, o->l);
+	SHUFFLE_ALL(vul, o->ul);
+	SHUFFLE_ALL(vf, o->f);
+	SHUFFLE_ALL(vd, o->d);
+}
+
+static void check_shuffles(void)
+{
+	const int n = 64;
+	const int args[5][3] = {{0, 3, 32}, {1, 2, 32}, {2, 5, 16}, {3, 9, 8}, {0, 35, 16}};
+	shuffled *d, *h = (shuffled *)calloc(n, sizeof(shuffled));
+	OK(cudaMalloc(&d, n * sizeof(shuffled)));
+	shuffles<<<1, n>>>(d);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, n * sizeof(shuffled), cudaMemcpyDeviceToHost));
+	for (int t = 0; t < n; t++)
+		for (int k = 0; k < 5; k++) {
+			unsigned s = (unsigned)(t / 32 * 32 +
+						shuffle_source(args[k][0], t % 32, args[k][1],
+							       args[k][2]));
+			SHUFFLE_VALUES(s);
+			ck_assert_msg(h[t].i[k] == vi && h[t].u[k] == vu && h[t].l[k] == vl &&
+				      h[t].ul[k] == vul && h[t].f[k] == vf && h[t].d[k] == vd,
+				      "shuffle %d of thread %d: got int %d (expected %d, from lane %u), "
+				      "float %g (expected %g)", k, t, h[t].i[k], vi, s % 32, h[t].f[k],
+				      vf);
+		}
+	OK(cudaFree(d));
+	free(h);
+}
+
+START_TEST(test_emu_warp_shuffles)
+{
+	check_shuffles();
+}
+END_TEST
+
+/* The lanes meet whatever order a pass runs them in. */
+START_TEST(test_emu_warp_shuffles_reverse_order)
+{
+	setenv("CUDAEMU_REVERSE", "1", 1);
+	check_shuffles();
+	unsetenv("CUDAEMU_REVERSE");
+}
+END_TEST
+
+/* Votes, matches and reductions, in a block of 48: its second warp has 16
+ * lanes, and a full mask there names 16 lanes that do not exist. */
+__global__ void votes(unsigned *out)
+{
+	unsigned t = threadIdx.x, lane = t % 32, *o = out + 20 * t;
+	int pred;
+	o[0] = __ballot_sync(FULL, lane % 3 == 0);
+	o[1] = __any_sync(FULL, lane == 5);
+	o[2] = __all_sync(FULL, lane < 32);
+	o[3] = __all_sync(FULL, lane != 7);
+	o[4] = __uni_sync(FULL, 1);
+	o[5] = __uni_sync(FULL, lane & 1);
+	o[6] = __match_any_sync(FULL, (int)(lane % 4));
+	o[7] = __match_all_sync(FULL, 7.5, &pred);
+	o[8] = pred;
+	o[9] = __match_all_sync(FULL, (long long)lane, &pred);
+	o[10] = pred;
+	o[11] = __reduce_add_sync(FULL, lane);
+	o[12] = (unsigned)__reduce_min_sync(FULL, (int)lane - 10);
+	o[13] = __reduce_max_sync(FULL, lane * 3);
+	o[14] = (unsigned)__reduce_max_sync(FULL, -(int)lane);
+	o[15] = __reduce_and_sync(FULL, 0xffu ^ (1u << (lane % 8)));
+	o[16] = __reduce_or_sync(FULL, 1u << lane);
+	o[17] = __reduce_xor_sync(FULL, lane * lane);
+	o[18] = __ballot_sync((0x0000ff00u & (lane >= 8 && lane < 16 ? FULL : 0)) | (1u << lane),
+			      1);
+	o[19] = __reduce_min_sync(FULL, lane + 5);
+}
+
+START_TEST(test_emu_warp_votes_and_reductions)
+{
+	const int n = 48;
+	unsigned *d, h[48 * 20];
+	OK(cudaMalloc(&d, sizeof(h)));
+	votes<<<1, n>>>(d);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	for (int t = 0; t < n; t++) {
+		unsigned lanes = t < 32 ? 32 : 16, live = lanes == 32 ? FULL : 0xffffu;
+		unsigned *o = h + 20 * t, ballot = 0, andv = 0xffu, xorv = 0, lane = t % 32;
+		int sum = 0;
+		for (unsigned l = 0; l < lanes; l++) {
+			ballot |= l % 3 == 0 ? 1u << l : 0;
+			andv &= 0xffu ^ (1u << (l % 8));
+			xorv ^= l * l;
+			sum += l;
+		}
+		ck_assert_uint_eq(o[0], ballot);
+		ck_assert_uint_eq(o[1], 1);
+		ck_assert_uint_eq(o[2], 1);
+		ck_assert_uint_eq(o[3], 0);
+		ck_assert_uint_eq(o[4], 1);
+		ck_assert_uint_eq(o[5], 0);
+		ck_assert_uint_eq(o[6], 0x11111111u << (lane % 4) & live);
+		ck_assert_uint_eq(o[7], live);
+		ck_assert_uint_eq(o[8], 1);
+		ck_assert_uint_eq(o[9], 0);
+		ck_assert_uint_eq(o[10], 0);
+		ck_assert_uint_eq(o[11], (unsigned)sum);
+		ck_assert_int_eq((int)o[12], -10);
+		ck_assert_uint_eq(o[13], 3 * (lanes - 1));
+		ck_assert_int_eq((int)o[14], 0);
+		ck_assert_uint_eq(o[15], andv);
+		ck_assert_uint_eq(o[16], live);
+		ck_assert_uint_eq(o[17], xorv);
+		ck_assert_uint_eq(o[18], lane >= 8 && lane < 16 ? 0x0000ff00u : 1u << lane);
+		ck_assert_uint_eq(o[19], 5);
+	}
+	OK(cudaFree(d));
+}
+END_TEST
+
+/* __activemask(): the lanes that reach the call together. */
+__global__ void active(unsigned *out, int n)
+{
+	unsigned t = threadIdx.x, lane = t % 32;
+	if ((int)t >= n)
+		return;
+	out[3 * t] = __activemask();
+	out[3 * t + 1] = 0;
+	if (lane < 10)
+		out[3 * t + 1] = __activemask();
+	out[3 * t + 2] = __ballot_sync(__activemask(), 1);
+}
+
+START_TEST(test_emu_activemask)
+{
+	unsigned *d, h[64 * 3];
+	OK(cudaMalloc(&d, sizeof(h)));
+	active<<<1, 64>>>(d, 40);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	for (int t = 0; t < 40; t++) {
+		unsigned live = t < 32 ? FULL : 0xffu;
+		ck_assert_uint_eq(h[3 * t], live);
+		ck_assert_uint_eq(h[3 * t + 1], t % 32 < 10 ? 0x3ffu & live : 0);
+		ck_assert_uint_eq(h[3 * t + 2], live);
+	}
+}
+END_TEST
+
+/*
+ * A warp-synchronous sum of 32 values in shared memory: with __syncwarp()
+ * between the reads and the writes of each step it is right; the pre-Volta
+ * form without it (lock step assumed) is not, as on a GPU that does not run
+ * the warp in lock step.
+ */
+__global__ void warp_sum(const int *in, int *out, int with_syncwarp)
+{
+	__shared__ int s[64];
+	unsigned t = threadIdx.x;
+	s[t] = in[t];
+	s[t + 32] = 0;
+	__syncwarp();
+	if (with_syncwarp) {
+		int v = s[t];
+		for (int off = 16; off > 0; off /= 2) {
+			v += s[t + off];
+			__syncwarp();
+			s[t] = v;
+			__syncwarp();
+		}
+	} else {
+		volatile int *vs = s;
+		if (t < 16) {
+			vs[t] += vs[t + 16];
+			vs[t] += vs[t + 8];
+			vs[t] += vs[t + 4];
+			vs[t] += vs[t + 2];
+			vs[t] += vs[t + 1];
+		}
+	}
+	if (t == 0)
+		*out = s[0];
+}
+
+static int run_warp_sum(const int *h_in, int with_syncwarp)
+{
+	int *d_in, *d_out, sum = -1;
+	OK(cudaMalloc(&d_in, 32 * sizeof(int)));
+	OK(cudaMalloc(&d_out, sizeof(int)));
+	OK(cudaMemcpy(d_in, h_in, 32 * sizeof(int), cudaMemcpyHostToDevice));
+	warp_sum<<<1, 32>>>(d_in, d_out, with_syncwarp);
+	OK(cudaMemcpy(&sum, d_out, sizeof(int), cudaMemcpyDeviceToHost));
+	OK(cudaFree(d_in));
+	OK(cudaFree(d_out));
+	return sum;
+}
+
+START_TEST(test_emu_syncwarp_orders_memory)
+{
+	int in[32], want = 0;
+	for (int i = 0; i < 32; i++)
+		want += in[i] = i * i + 1;
+	ck_assert_int_eq(run_warp_sum(in, 1), want);
+	setenv("CUDAEMU_REVERSE", "1", 1);
+	ck_assert_int_eq(run_warp_sum(in, 1), want);
+	unsetenv("CUDAEMU_REVERSE");
+	int racy = run_warp_sum(in, 0);
+	ck_assert_msg(racy != want, "the sum without __syncwarp() came out right (%d)", racy);
+}
+END_TEST
+
+/* The misuses, each with the line of the call. */
+__global__ void mask_without_self(int *p)
+{
+	p[threadIdx.x] = __shfl_sync(0x0000ff00u, (int)threadIdx.x, 8);
+}
+static const int mask_without_self_line = __LINE__ - 2;
+
+__global__ void shuffle_with_returned(int *p)
+{
+	if (threadIdx.x >= 16)
+		return;
+	p[threadIdx.x] = __shfl_down_sync(FULL, (int)threadIdx.x, 16);
+}
+static const int shuffle_with_returned_line = __LINE__ - 2;
+
+__global__ void vote_against_barrier(int *p)
+{
+	if (threadIdx.x % 32 == 5)
+		__syncthreads();
+	else
+		p[threadIdx.x] = __ballot_sync(FULL, 1);
+}
+static const int vote_against_barrier_line = __LINE__ - 2;
+
+__global__ void syncwarp_masks_differ(int *p)
+{
+	if (threadIdx.x < 16)
+		__syncwarp(FULL);
+	else
+		__syncwarp(0xfffffff0u);
+	p[threadIdx.x] = 1;
+}
+static const int syncwarp_masks_differ_line = __LINE__ - 3;
+
+static void expect_warp_error(const char *a, const char *b, const char *c)
+{
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+	const char *why = cudaemu_error_detail();
+	ck_assert_ptr_nonnull(why);
+	ck_assert_msg(strstr(why, a) && strstr(why, b) && (!c || strstr(why, c)),
+		      "expected '%s', '%s' and '%s' in: %s", a, b, c ? c : "", why);
+}
+
+START_TEST(test_emu_warp_mask_without_own_lane)
+{
+	int *d;
+	char at[64];
+	OK(cudaMalloc(&d, 32 * sizeof(int)));
+	mask_without_self<<<1, 32>>>(d);
+	snprintf(at, sizeof(at), "__shfl_sync() at check_emu.cu:%d", mask_without_self_line);
+	expect_warp_error(at, "mask 0x0000ff00, which does not name its own lane",
+			  "thread (0,0,0), lane 0 of warp 0");
+}
+END_TEST
+
+START_TEST(test_emu_warp_lane_returned)
+{
+	int *d;
+	char at[64];
+	OK(cudaMalloc(&d, 32 * sizeof(int)));
+	snprintf(at, sizeof(at), "__shfl_down_sync() at check_emu.cu:%d",
+		 shuffle_with_returned_line);
+	shuffle_with_returned<<<1, 32>>>(d);
+	expect_warp_error(at, "thread (16,0,0), lane 16 of warp 0, returned while 16 lanes",
+			  "mask 0xffffffff");
+}
+END_TEST
+
+/* In reverse order the lanes that return go first: the call names them. */
+START_TEST(test_emu_warp_mask_names_returned_lanes)
+{
+	int *d;
+	char at[64];
+	OK(cudaMalloc(&d, 32 * sizeof(int)));
+	snprintf(at, sizeof(at), "__shfl_down_sync() at check_emu.cu:%d",
+		 shuffle_with_returned_line);
+	setenv("CUDAEMU_REVERSE", "1", 1);
+	shuffle_with_returned<<<1, 32>>>(d);
+	unsetenv("CUDAEMU_REVERSE");
+	expect_warp_error(at, "but lanes 0xffff0000 of its warp (first: thread (16,0,0)) returned",
+			  "thread (15,0,0), lane 15");
+}
+END_TEST
+
+START_TEST(test_emu_warp_lane_at_syncthreads)
+{
+	int *d;
+	char at[64], other[96];
+	OK(cudaMalloc(&d, 64 * sizeof(int)));
+	vote_against_barrier<<<1, 64>>>(d);
+	snprintf(at, sizeof(at), "__ballot_sync() at check_emu.cu:%d", vote_against_barrier_line);
+	snprintf(other, sizeof(other), "lane 5 (thread (5,0,0)) waits at __syncthreads() at "
+		 "check_emu.cu:%d", vote_against_barrier_line - 2);
+	expect_warp_error("warp divergence", at, other);
+}
+END_TEST
+
+START_TEST(test_emu_warp_masks_differ)
+{
+	int *d;
+	char at[64], other[128];
+	OK(cudaMalloc(&d, 32 * sizeof(int)));
+	syncwarp_masks_differ<<<1, 32>>>(d);
+	snprintf(at, sizeof(at), "__syncwarp() at check_emu.cu:%d with mask 0xffffffff",
+		 syncwarp_masks_differ_line - 2);
+	snprintf(other, sizeof(other), "lane 16 (thread (16,0,0)) waits at __syncwarp() at "
+		 "check_emu.cu:%d with mask 0xfffffff0", syncwarp_masks_differ_line);
+	expect_warp_error("warp divergence", at, other);
+}
+END_TEST
+
+/* __syncwarp() may name lanes that returned (the CUDA Programming Guide
+ * asks only the lanes that did not exit to arrive); strict mode refuses. */
+__global__ void syncwarp_after_return(int *p, int n)
+{
+	if ((int)threadIdx.x >= n)
+		return;
+	p[threadIdx.x] = 1;
+	__syncwarp();
+	int next = p[(threadIdx.x + 1) % n];
+	__syncwarp();
+	p[threadIdx.x] += next;
+}
+
+START_TEST(test_emu_syncwarp_with_returned_lanes)
+{
+	int *d, h[32];
+	OK(cudaMalloc(&d, 32 * sizeof(int)));
+	syncwarp_after_return<<<1, 32>>>(d, 20);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, 20 * sizeof(int), cudaMemcpyDeviceToHost));
+	for (int t = 0; t < 20; t++)
+		ck_assert_int_eq(h[t], 2);
+	setenv("CUDAEMU_STRICT_BARRIERS", "1", 1);
+	syncwarp_after_return<<<1, 32>>>(d, 20);
+	unsetenv("CUDAEMU_STRICT_BARRIERS");
+	expect_warp_error("thread (20,0,0), lane 20 of warp 0, returned while 20 lanes",
+			  "__syncwarp()", NULL);
+}
+END_TEST
+
+/* --------------------------------------------- load and store intrinsics */
+
+__global__ void cache_hints(const float *f, const float4 *f4, const int2 *i2, const double *d,
+			    float *of, float4 *of4, int2 *oi2, double *od)
+{
+	unsigned t = threadIdx.x;
+	float4 a = __ldg(&f4[t]);
+	int2 b = __ldcg(&i2[t]);
+	__stcs(&of[t], __ldg(&f[t]) + __ldca(&f[t]) + __ldcs(&f[t]) + __ldlu(&f[t]) +
+		       __ldcv(&f[t]));
+	__stwb(&of4[t], make_float4(a.w, a.z, a.y, a.x));
+	__stcg(&oi2[t], make_int2(b.y, b.x));
+	__stwt(&od[t], 2.0 * __ldg(&d[t]));
+}
+
+START_TEST(test_emu_load_store_intrinsics)
+{
+	const int n = 8;
+	float hf[8], rf[8];
+	float4 hf4[8], rf4[8];
+	int2 hi2[8], ri2[8];
+	double hd[8], rd[8];
+	float *f, *of;
+	float4 *f4, *of4;
+	int2 *i2, *oi2;
+	double *d, *od;
+	for (int i = 0; i < n; i++) {
+		hf[i] = i + 0.5f;
+		hf4[i] = make_float4(i, i + 1, i + 2, i + 3);
+		hi2[i] = make_int2(-i, 10 * i);
+		hd[i] = i * 1e10;
+	}
+	OK(cudaMalloc(&f, sizeof(hf)));
+	OK(cudaMalloc(&of, sizeof(hf)));
+	OK(cudaMalloc(&f4, sizeof(hf4)));
+	OK(cudaMalloc(&of4, sizeof(hf4)));
+	OK(cudaMalloc(&i2, sizeof(hi2)));
+	OK(cudaMalloc(&oi2, sizeof(hi2)));
+	OK(cudaMalloc(&d, sizeof(hd)));
+	OK(cudaMalloc(&od, sizeof(hd)));
+	OK(cudaMemcpy(f, hf, sizeof(hf), cudaMemcpyHostToDevice));
+	OK(cudaMemcpy(f4, hf4, sizeof(hf4), cudaMemcpyHostToDevice));
+	OK(cudaMemcpy(i2, hi2, sizeof(hi2), cudaMemcpyHostToDevice));
+	OK(cudaMemcpy(d, hd, sizeof(hd), cudaMemcpyHostToDevice));
+	cache_hints<<<1, n>>>(f, f4, i2, d, of, of4, oi2, od);
+	OK(cudaMemcpy(rf, of, sizeof(rf), cudaMemcpyDeviceToHost));
+	OK(cudaMemcpy(rf4, of4, sizeof(rf4), cudaMemcpyDeviceToHost));
+	OK(cudaMemcpy(ri2, oi2, sizeof(ri2), cudaMemcpyDeviceToHost));
+	OK(cudaMemcpy(rd, od, sizeof(rd), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++) {
+		ck_assert_float_eq(rf[i], 5 * hf[i]);
+		ck_assert_float_eq(rf4[i].x, hf4[i].w);
+		ck_assert_float_eq(rf4[i].w, hf4[i].x);
+		ck_assert_int_eq(ri2[i].x, hi2[i].y);
+		ck_assert_int_eq(ri2[i].y, hi2[i].x);
+		ck_assert_double_eq(rd[i], 2 * hd[i]);
+	}
+}
+END_TEST
+
+/* ---------------------------------------------------- cooperative groups */
+
+namespace cg = cooperative_groups;
+
+struct cg_facts {
+	unsigned rank, size, gx, tx, ty, dx, dy;
+	unsigned tile_rank, tile_meta, tile_sum, tile_any, tile_all, tile_ballot;
+	int reduced, reduced_max, dyn_rank, dyn_size, dyn_meta, coalesced, coalesced_rank;
+	int scanned;
+};
+
+/* A block of 16 x 4: tiles of 32 and 16 reduce, the block barrier orders a
+ * reversal through shared memory, a run-time tile of 8 syncs. */
+__global__ void groups(const int *in, cg_facts *out)
+{
+	cg::thread_block block = cg::this_thread_block();
+	__shared__ int s[64];
+	unsigned r = block.thread_rank();
+	cg_facts *o = &out[blockIdx.x * 64 + r];
+	int v = in[blockIdx.x * 64 + r];
+
+	o->rank = r;
+	o->size = block.size() + 1000 * block.num_threads();
+	o->gx = block.group_index().x;
+	o->tx = block.thread_index().x;
+	o->ty = block.thread_index().y;
+	o->dx = block.dim_threads().x;
+	o->dy = block.dim_threads().y;
+
+	cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+	int sum = v;
+	for (unsigned off = warp.size() / 2; off > 0; off /= 2)
+		sum += warp.shfl_down(sum, off);
+	o->tile_sum = warp.shfl(sum, 0);
+	o->tile_rank = warp.thread_rank();
+	o->tile_meta = warp.meta_group_rank();
+	o->tile_any = warp.any(v == 3);
+	o->tile_all = warp.all(v >= 0);
+	o->tile_ballot = warp.ballot(warp.thread_rank() % 2);
+
+	auto half = cg::tiled_partition<16>(block);
+	o->reduced = cg::reduce(half, v, cg::plus<int>());
+	o->reduced_max = cg::reduce(half, v, cg::greater<int>());
+	o->scanned = cg::inclusive_scan(half, 1);
+
+	cg::thread_group eight = cg::tiled_partition(block, 8);
+	o->dyn_rank = (int)eight.thread_rank();
+	o->dyn_size = (int)eight.size();
+	o->dyn_meta = (int)eight.meta_group_rank();
+	eight.sync();
+
+	s[r] = v;
+	cg::sync(block);
+	v = s[63 - r];
+	block.sync();
+	s[r] = v;
+
+	o->coalesced = o->coalesced_rank = 0;
+	if (r % 32 < 12) {
+		cg::coalesced_group some = cg::coalesced_threads();
+		o->coalesced = (int)some.size();
+		o->coalesced_rank = (int)some.thread_rank();
+	}
+}
+
+START_TEST(test_emu_cooperative_groups)
+{
+	const int blocks = 2, n = blocks * 64;
+	int h_in[128], *d_in;
+	cg_facts *d, *h = (cg_facts *)calloc(n, sizeof(cg_facts));
+	for (int i = 0; i < n; i++)
+		h_in[i] = (i * 7) % 11;
+	OK(cudaMalloc(&d_in, sizeof(h_in)));
+	OK(cudaMalloc(&d, n * sizeof(cg_facts)));
+	OK(cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice));
+	groups<<<blocks, dim3(16, 4)>>>(d_in, d);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, n * sizeof(cg_facts), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++) {
+		const cg_facts *o = &h[i];
+		int b = i / 64, r = i % 64, w = r / 32, half = r / 16;
+		int wsum = 0, hsum = 0, hmax = 0, any3 = 0;
+		for (int k = 0; k < 32; k++) {
+			wsum += h_in[b * 64 + w * 32 + k];
+			any3 |= h_in[b * 64 + w * 32 + k] == 3;
+		}
+		for (int k = 0; k < 16; k++) {
+			int x = h_in[b * 64 + half * 16 + k];
+			hsum += x;
+			hmax = x > hmax ? x : hmax;
+		}
+		ck_assert_uint_eq(o->rank, r);
+		ck_assert_uint_eq(o->size, 64 * 1001);
+		ck_assert_uint_eq(o->gx, b);
+		ck_assert_uint_eq(o->tx, r % 16);
+		ck_assert_uint_eq(o->ty, r / 16);
+		ck_assert_uint_eq(o->dx, 16);
+		ck_assert_uint_eq(o->dy, 4);
+		ck_assert_uint_eq(o->tile_sum, wsum);
+		ck_assert_uint_eq(o->tile_rank, r % 32);
+		ck_assert_uint_eq(o->tile_meta, w);
+		ck_assert_uint_eq(o->tile_any, any3);
+		ck_assert_uint_eq(o->tile_all, 1);
+		ck_assert_uint_eq(o->tile_ballot, 0xaaaaaaaau);
+		ck_assert_int_eq(o->reduced, hsum);
+		ck_assert_int_eq(o->reduced_max, hmax);
+		ck_assert_int_eq(o->scanned, r % 16 + 1);
+		ck_assert_int_eq(o->dyn_rank, r % 8);
+		ck_assert_int_eq(o->dyn_size, 8);
+		ck_assert_int_eq(o->dyn_meta, r / 8);
+		ck_assert_int_eq(o->coalesced, r % 32 < 12 ? 12 : 0);
+		ck_assert_int_eq(o->coalesced_rank, r % 32 < 12 ? r % 32 : 0);
+	}
+	OK(cudaFree(d));
+	OK(cudaFree(d_in));
+	free(h);
+}
+END_TEST
+
+/* A tile's shuffle has a tile's mask: a lane outside it is never waited for,
+ * and a grid-wide barrier fails the launch, saying why. */
+__global__ void grid_barrier(int *p)
+{
+	cg::grid_group grid = cg::this_grid();
+	p[grid.thread_rank()] = (int)grid.size();
+	grid.sync();
+}
+
+START_TEST(test_emu_grid_sync_is_not_emulated)
+{
+	int *d;
+	OK(cudaMalloc(&d, 64 * sizeof(int)));
+	grid_barrier<<<2, 32>>>(d);
+	expect_warp_error("grid_group::sync()", "check_emu.cu:", "cannot run");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("emu");
@@ -932,6 +1534,20 @@ int main(void)
 	tcase_add_test(tc, test_emu_use_after_free);
 	tcase_add_test_raise_signal(tc, test_emu_host_dereference_crashes, SIGSEGV);
 	tcase_add_test(tc, test_emu_memcpy_checks);
+	tcase_add_test(tc, test_emu_warp_shuffles);
+	tcase_add_test(tc, test_emu_warp_shuffles_reverse_order);
+	tcase_add_test(tc, test_emu_warp_votes_and_reductions);
+	tcase_add_test(tc, test_emu_activemask);
+	tcase_add_test(tc, test_emu_syncwarp_orders_memory);
+	tcase_add_test(tc, test_emu_warp_mask_without_own_lane);
+	tcase_add_test(tc, test_emu_warp_lane_returned);
+	tcase_add_test(tc, test_emu_warp_mask_names_returned_lanes);
+	tcase_add_test(tc, test_emu_warp_lane_at_syncthreads);
+	tcase_add_test(tc, test_emu_warp_masks_differ);
+	tcase_add_test(tc, test_emu_syncwarp_with_returned_lanes);
+	tcase_add_test(tc, test_emu_load_store_intrinsics);
+	tcase_add_test(tc, test_emu_cooperative_groups);
+	tcase_add_test(tc, test_emu_grid_sync_is_not_emulated);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_FORK);
