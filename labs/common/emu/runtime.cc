@@ -352,7 +352,8 @@ void poison_shared(void *p, size_t n)
 void trace_block_end(void);
 /* the safety stage's checks (CUDAEMU_CHECKS), in the trace runtime: below */
 bool checks_on;
-unsigned check_pass;
+unsigned check_pass;                 /* the block's __syncthreads() passed so far */
+unsigned check_warp_pass[32];        /* each warp's __syncwarp() passed so far */
 void checks_block_start(void);
 void checks_launch_end(const cudaemu_launch *l);
 #endif
@@ -768,6 +769,10 @@ int end_meeting(worker *w, warp *wp, int k)
 
 	w->meetings[i][k] = w->meetings[i][--wp->nmeetings];
 	warp_results(w, base, &m);
+#ifdef CUDAEMU_TRACE
+	if (m.op == CUDAEMU_SYNCWARP)
+		check_warp_pass[i]++;   /* the lanes' accesses before it are ordered before */
+#endif
 	for (unsigned b = m.arrived; b; b &= b - 1) {
 		int t = base + lowest_lane(b);
 		w->fibers[t].state = READY;
@@ -2258,7 +2263,6 @@ void trace_block_end(void)
  * Reports are printed as they are found (memcheck, at most 10 a launch) or
  * at the end of the launch (races, one per pair of lines, with a count).
  */
-unsigned check_warp_pass[32];        /* each warp's __syncwarp() passed so far */
 int check_memcheck_reports;          /* this launch's */
 
 struct word_shadow {
