@@ -61,6 +61,10 @@
 #define __shared__ static __thread
 #endif
 #define __launch_bounds__(...)
+/* libstdc++ spells __attribute__((__noinline__)) in <bits/shared_ptr_base.h>
+ * (which <iostream> and <memory> bring in): included first, the macro below
+ * cannot reach it */
+#include <memory>
 #define __noinline__ __attribute__((noinline))
 #ifndef __CUDACC__
 #define __CUDACC__ 1
