@@ -185,8 +185,15 @@ static int gpu_phases(const struct grading *g, const char *binary)
 
 	if (gpu)
 		r->gpu_from = wall_seconds();
-	struct safety_run *safety = safety_start(g, binary);
+	/*
+	 * On a GPU the sanitizers' runs go beside the tests (their start-up
+	 * is most of their time); emulated, where the CPUs are what the tests
+	 * use, after them, so one program of the submission's runs at a time.
+	 */
+	struct safety_run *safety = gpu ? safety_start(g, binary, true) : NULL;
 	ret = testrun_tests(g, binary);
+	if (!gpu && !ret)
+		safety = safety_start(g, binary, false);
 	if (safety_finish(safety, ret != 0) && !ret)
 		ret = -1;
 	gpulock_release(held);

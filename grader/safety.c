@@ -603,9 +603,9 @@ static struct safety_run *run_start(const struct grading *g, const char *binary,
 	return s;
 }
 
-struct safety_run *safety_start(const struct grading *g, const char *binary)
+struct safety_run *safety_start(const struct grading *g, const char *binary, bool all)
 {
-	return run_start(g, binary, true);
+	return run_start(g, binary, all);
 }
 
 static const struct graded_test *find_test(const struct result *r, const char *id)

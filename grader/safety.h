@@ -34,11 +34,13 @@ void safety_parse(const char *output, const char *tool, struct safety_output *ou
 void safety_output_release(struct safety_output *out);
 
 /*
- * On a GPU, runs each part's safety tests through memcheck, racecheck and
- * synccheck at once, in a thread of its own beside the correctness tests:
- * start it before them and finish it after. NULL when the lab has none.
+ * Runs each part's safety tests, in a thread of its own: on a GPU through
+ * memcheck, racecheck and synccheck at once; emulated, in the emulator's
+ * checking build. all: every safety test (started before the correctness
+ * tests, to run beside them), else those that passed or failed. NULL when
+ * the lab has none.
  */
-struct safety_run *safety_start(const struct grading *g, const char *binary);
+struct safety_run *safety_start(const struct grading *g, const char *binary, bool all);
 
 /*
  * Waits for s and fails each test a tool found something in, with what it
