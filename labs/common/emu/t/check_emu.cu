@@ -3,11 +3,13 @@
  * use, and each diagnostic, against a known answer. Built like a submission
  * (cudalab rewrite, then g++ on cudaemu.h) and run by `make check`.
  */
+/* first, before check.h defines a macro named fail; it builds: its headers
+ * spell __attribute__((__noinline__)) */
+#include <iostream>
 #include <check.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
-#include <iostream>   /* builds: its headers spell __attribute__((__noinline__)) */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
