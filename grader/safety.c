@@ -301,8 +301,7 @@ struct safety_run {
 	const struct grading *g;
 	char *binary, *sanitizer;
 	struct strlist tests;           /* the safety tests run, in the lab's order */
-	struct safety_finding *found;   /* what the tools found, in those tests */
-	size_t nfound;
+	struct safety_output found;     /* what the tools found, in those tests */
 	char *not_run;                  /* why the stage did not run */
 	char *note;                     /* what kept a run from covering its tests */
 	int cancel;                     /* set: stop the runs now */
@@ -497,8 +496,10 @@ static void *run_tools(void *arg)
 			for (size_t f = 0; f < o.nfindings; f++) {
 				if (!safety_part(cfg, g->r->lab, o.findings[f].test))
 					continue;
-				s->found = xrealloc(s->found, (s->nfound + 1) * sizeof(*s->found));
-				s->found[s->nfound++] = o.findings[f];
+				struct safety_output *kept = &s->found;
+				kept->findings = xrealloc(kept->findings, (kept->nfindings + 1) *
+								  sizeof(*kept->findings));
+				kept->findings[kept->nfindings++] = o.findings[f];
 				o.findings[f] = (struct safety_finding){0};
 			}
 			if (res[i].timed_out && !s->note)
@@ -531,12 +532,7 @@ static void *run_tools(void *arg)
 
 static void run_free(struct safety_run *s)
 {
-	for (size_t i = 0; i < s->nfound; i++) {
-		free(s->found[i].test);
-		free(s->found[i].tool);
-		free(s->found[i].text);
-	}
-	free(s->found);
+	safety_output_release(&s->found);
 	free(s->not_run);
 	free(s->note);
 	free(s->binary);
@@ -661,10 +657,10 @@ int safety_finish(struct safety_run *s, bool abandon)
 		r->safety = "ran";
 	if (s->note && !r->safety_why)
 		r->safety_why = xstrdup(s->note);
-	for (size_t i = 0; i < s->nfound; i++) {
-		const struct graded_test *t = find_test(r, s->found[i].test);
+	for (size_t i = 0; i < s->found.nfindings; i++) {
+		const struct graded_test *t = find_test(r, s->found.findings[i].test);
 		if (t && (t->status == TEST_PASS || t->status == TEST_FAIL)) {
-			apply(r, &s->found[i]);
+			apply(r, &s->found.findings[i]);
 			r->safety_findings++;
 		}
 	}
