@@ -250,30 +250,36 @@ static bool iostream_initialiser_only(const char *disasm)
 	return count == 1 && only_ioinit(disasm, init, init_len, 2);
 }
 
-void audit_sections(const char *readelf_output, const char *disasm, struct strlist *problems)
+unsigned long audit_constructors(const char *readelf_output)
 {
 	const char *p = readelf_output;
+	unsigned long extra = 0;
 
-	if (p && strstr(p, " .ctors"))
-		strlist_push(problems, "has a constructor (.ctors): code that runs before main is "
-			     "not allowed");
 	while (p && (p = strstr(p, " .init_array"))) {
-		unsigned long addr, off, size, extra;
+		unsigned long addr, off, size;
 		char type[32];
 		p += strlen(" .init_array");
-		/* "[Nr] Name Type Address Off Size ..." */
-		if (sscanf(p, " %31s %lx %lx %lx", type, &addr, &off, &size) != 4 || size <= 8)
-			continue;
-		extra = size / 8 - 1;
-		/*
-		 * With libstdc++ before gcc 13 every file that includes
-		 * <iostream> has one: gcc's initialiser of the file, which only
-		 * sets up cout and cerr. It is accepted when it does nothing else.
-		 */
-		if (extra == 1 && disasm && iostream_initialiser_only(disasm))
-			continue;
+		/* "[Nr] Name Type Address Off Size ...": 8 bytes an entry */
+		if (sscanf(p, " %31s %lx %lx %lx", type, &addr, &off, &size) == 4 && size > 8)
+			extra += size / 8 - 1;
+	}
+	return extra;
+}
+
+void audit_sections(const char *readelf_output, const char *disasm, struct strlist *problems)
+{
+	unsigned long extra = audit_constructors(readelf_output);
+
+	if (readelf_output && strstr(readelf_output, " .ctors"))
+		strlist_push(problems, "has a constructor (.ctors): code that runs before main is "
+			     "not allowed");
+	/*
+	 * With libstdc++ before gcc 13 every file that includes <iostream>
+	 * has one: gcc's initialiser of the file, which only sets up cout and
+	 * cerr. It is accepted when it does nothing else.
+	 */
+	if (extra && !(extra == 1 && disasm && iostream_initialiser_only(disasm)))
 		strlist_pushf(problems, "has %lu constructors (functions that run before main), "
 			      "beyond the one nvcc generates: remove __attribute__((constructor)) "
 			      "and global objects with constructors", extra);
-	}
 }

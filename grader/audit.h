@@ -32,4 +32,7 @@ void audit_symbols(const char *nm_output, const struct audit_rules *rules,
  */
 void audit_sections(const char *readelf_output, const char *disasm, struct strlist *problems);
 
+/* From `readelf -S -W` output: how many constructors there are beyond nvcc's one. */
+unsigned long audit_constructors(const char *readelf_output);
+
 #endif

@@ -84,9 +84,8 @@ static int audit(const struct grading *g, const char *obj, const char *src,
 	const char *objdump_argv[] = {tc->objdump, "-d", "-r", obj, NULL};
 	char *symbols = tool_output(nm_argv);
 	char *sections = symbols ? tool_output(readelf_argv) : NULL;
-	/* only read when there is a constructor to judge */
-	char *disasm = sections && strstr(sections, " .init_array") ? tool_output(objdump_argv)
-								      : NULL;
+	/* only read when there is a constructor of the student's to judge */
+	char *disasm = sections && audit_constructors(sections) ? tool_output(objdump_argv) : NULL;
 	int ret = -1;
 
 	if (sections) {
