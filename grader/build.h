@@ -30,7 +30,8 @@ void build_student_objects(const struct grading *g, struct strlist *objs);
 
 /*
  * Compiles each rewritten source workdir/<file>.emu.cpp with flags into
- * workdir/<file>.<suffix>.o, appended to objs; 1 with the compiler's output
+ * workdir/<file>.<suffix>.o, appended to objs, unless that object is there
+ * already (a suffix names one set of flags); 1 with the compiler's output
  * in *log when it fails.
  */
 int build_emulated_objects(const struct grading *g, const char *flags, const char *suffix,
