@@ -126,7 +126,9 @@ EMU_ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer -DCUDAEMU_SERIAL_SH
 EMU_ASAN_RUNTIME := $(BUILD)/emu/runtime-asan.o $(BUILD)/emu/switch_x86_64.o
 # The trace build: the submission compiled with -fsanitize=thread calls the
 # trace runtime's hooks before each memory access (no ThreadSanitizer linked).
-EMU_TRACE_FLAGS := -fsanitize=thread
+# Without scalar replacement of aggregates, a float4 or float2 load stays one
+# access of 16 or 8 bytes whose alignment the hook can check, as the GPU does.
+EMU_TRACE_FLAGS := -fsanitize=thread -fno-tree-sra
 EMU_TRACE_RUNTIME := $(BUILD)/emu/runtime-trace.o $(BUILD)/emu/switch_x86_64.o
 TOOLCHAIN := $(BUILD)/toolchain.conf
 # The emulator's runtime, in three builds: for the tests, for AddressSanitizer,

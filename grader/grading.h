@@ -49,6 +49,7 @@ struct grading {
 	 * checkout */
 	struct sandbox build_sandbox, run_sandbox;
 	int lanes;                 /* of the test binary, resolved: 0 a process per test */
+	int jobs;                  /* its processes at once; 0: as many as CPUs */
 };
 
 /*

@@ -91,6 +91,7 @@ struct graded_test {
 	char *message;
 	double seconds;        /* -1 unknown */
 	bool unreported;       /* its test binary ended before it reported */
+	bool short_of_memory;  /* it passed, but a cudaMalloc found the GPU full */
 };
 
 struct result {

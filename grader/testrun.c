@@ -21,12 +21,17 @@
 #include <sys/stat.h>
 
 /* Whether the harness said test id ran to its end (its .done file holds token). */
-static bool test_finished(const char *logs, const char *id, const char *token)
+/*
+ * Whether test id's body returned (its .done file holds the run's token), and
+ * whether a cudaMalloc found the device full meanwhile (a second line).
+ */
+static bool test_finished(const char *logs, const char *id, const char *token, bool *oom)
 {
 	char *path = xasprintf("%s/%s.done", logs, id);
-	size_t len = 0;
+	size_t len = 0, n = strlen(token);
 	char *text = read_file(path, &len);
-	bool ok = text && len == strlen(token) && !memcmp(text, token, len);
+	bool ok = text && len >= n && !memcmp(text, token, n) && (len == n || text[n] == '\n');
+	*oom = ok && len > n && !strcmp(text + n, "\nout of memory");
 	free(text);
 	free(path);
 	return ok;
@@ -102,6 +107,10 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 	strlist_push(&argv, logs);
 	strlist_push(&argv, "--lanes");
 	strlist_pushf(&argv, "%d", g->lanes);
+	if (g->jobs) {
+		strlist_push(&argv, "--jobs");
+		strlist_pushf(&argv, "%d", g->jobs);
+	}
 	for (size_t p = 0; p < cfg->nparts; p++) {
 		strlist_push(&argv, "--timeout");
 		strlist_pushf(&argv, "%s=%g", cfg->parts[p].name, cfg->parts[p].timeout * slow);
@@ -147,9 +156,11 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 				part = &cfg->parts[p];
 		const struct check_entry *e = checklog_find(&log, t->id);
 		t->unreported = !e;
+		t->short_of_memory = false;
 		if (e) {
 			set_from_check(t, e, part->timeout * slow);
-			if (t->status == TEST_PASS && !test_finished(logs, t->id, token)) {
+			if (t->status == TEST_PASS &&
+			    !test_finished(logs, t->id, token, &t->short_of_memory)) {
 				t->status = TEST_CRASH;
 				free(t->message);
 				t->message = xstrdup("the test process ended before the test did, with "
@@ -245,14 +256,18 @@ static bool got_no_result(const struct graded_test *t)
 }
 
 /*
- * What another grading on the GPU can cause: running out of time (a kernel
+ * What another program on the GPU can cause: running out of time (a kernel
  * that never ends slows every context), or out of the GPU's memory (another
- * submission holding it all).
+ * submission, or another test of this one, holding it all). A test that
+ * passed although a cudaMalloc found the GPU full counts too: code that
+ * takes all the memory there is, and leaks it, leaks nothing when there is
+ * none to take.
  */
 static bool owed_to_neighbours(const struct graded_test *t)
 {
 	return t->kind == KIND_CORRECTNESS &&
 	       (t->status == TEST_TIMEOUT || got_no_result(t) ||
+		(t->status == TEST_PASS && t->short_of_memory) ||
 		((t->status == TEST_FAIL || t->status == TEST_CRASH) && t->message &&
 		 strstr(t->message, "cudaErrorMemoryAllocation")));
 }
@@ -420,7 +435,12 @@ bool testrun_any_owed_to_neighbours(const struct result *r)
 
 int testrun_again_alone(const struct grading *g, const char *binary)
 {
-	return rerun(g, binary, NULL, "logs-alone", owed_to_neighbours,
+	/* one test at a time: the tests of one submission are neighbours too */
+	struct grading one_lane = *g;
+
+	one_lane.lanes = 1;
+	one_lane.jobs = 1;
+	return rerun(&one_lane, binary, NULL, "logs-alone", owed_to_neighbours,
 		     "tests again that ran out of time or of GPU memory, with the GPU to themselves",
 		     take_verdict);
 }

@@ -35,6 +35,18 @@ test_expect_success 'a test that sleeps forever is ended after its limit, not th
 	jq -e ".phases.tests < 60" sleeps.json >/dev/null || {
 		jq -c "{tests: .phases.tests}" sleeps.json; false; }
 '
+# A test that passes although a cudaMalloc found the device full says so to
+# the grader (on a GPU it is run again with the GPU to itself); one whose
+# allocation failed because the test asked for it (host/errors) does not.
+test_expect_success 'a test that passed short of device memory says so, and no other test does' '
+	"$CUDALAB" grade grid "$T_ROOT/reference/grid/fixtures/probes-memory" --keep \
+		--db probe.db >probe.out 2>&1
+	work=$(sed -n "s/^work folder kept: //p" probe.out) && [ -d "$work/logs" ] &&
+	short=$(grep -l "^out of memory\$" "$work"/logs/*.done | xargs -n1 basename | sort | xargs) &&
+	rm -rf "$work" &&
+	[ "$short" = "test_grid_picture_config.done test_grid_picture_exact.done" ] || {
+		echo "short of memory: ${short:-none}"; false; }
+'
 test_expect_success 'after the hostile fixtures, the reference still grades as before' '
 	grade_fixture "$T_ROOT/reference/grid" again.json &&
 	[ "$(cat again.json.exit)" = 4 ] && [ "$(jq .score again.json)" = 43 ]

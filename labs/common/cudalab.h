@@ -96,6 +96,15 @@ const struct cl_ledger *cl_ledger_end(void);
 void cl_ledger_fail_malloc(int nth);
 
 /*
+ * Set when a cudaMalloc of this process (the harness's or the student's)
+ * failed for want of device memory, not by cl_ledger_fail_malloc; cleared as
+ * each test starts. A test that passed so may owe its verdict to another
+ * program holding the GPU's memory: the harness tells the grader, which runs
+ * it again with the GPU to itself.
+ */
+extern int cl_device_oom;
+
+/*
  * What the CPU emulator knows about the last error (the CUDA thread that
  * faulted, the barrier that diverged), or NULL (always on a GPU).
  */

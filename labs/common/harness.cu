@@ -37,8 +37,8 @@ struct part_opts {
 static void usage(const char *lab)
 {
 	fprintf(stderr,
-		"usage: check_%s [--list] [--xml-dir DIR] [--lanes N] [--timeout PART=SECONDS]... "
-		"[--only TEST] [--safety] [PART...]\n"
+		"usage: check_%s [--list] [--xml-dir DIR] [--lanes N] [--jobs N]\n"
+		"       [--timeout PART=SECONDS]... [--only TEST] [--safety] [PART...]\n"
 		"The run's seed is read from standard input as 'seed=N', and the student's\n"
 		"name (for labs with per-student questions) as 'student=ID'.\n", lab);
 }
@@ -130,11 +130,18 @@ const char *cl_student = student;
 static char token[64];
 static const char *done_dir, *done_test;   /* the XML folder; the test running */
 
+static void test_start(void)
+{
+	cl_device_oom = 0;
+}
+
 /*
  * After a test body returned (a checked teardown: it does not run when the
  * test failed or its process ended early), <xml dir>/<test>.done gets the
- * grader's token. A test that Check reports passed without it ended its
- * process early, with status 0, from the submission's code.
+ * grader's token, and a second line "out of memory" when a cudaMalloc
+ * failed for want of device memory during the test. A test that Check
+ * reports passed without the token ended its process early, with status 0,
+ * from the submission's code.
  */
 static void test_done(void)
 {
@@ -146,6 +153,8 @@ static void test_done(void)
 	FILE *f = fopen(path, "w");
 	if (f) {
 		fputs(token, f);
+		if (cl_device_oom)
+			fputs("\nout of memory", f);
 		fclose(f);
 	}
 }
@@ -189,7 +198,7 @@ static int run_part(const struct cl_lab *lab, const struct part_opts *p, const T
 	tcase_set_timeout(tc, limit);
 	if (xml && only) {
 		done_test = only->name;
-		tcase_add_checked_fixture(tc, NULL, test_done);
+		tcase_add_checked_fixture(tc, test_start, test_done);
 	}
 	for (size_t i = 0; i < lab->ntests; i++)
 		if (!strcmp(lab->tests[i].tcase, p->name) && (!only || only == lab->tests[i].test))
@@ -750,7 +759,7 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 	size_t nparts = 0, ntimeouts = 0;
 	const char *xml_dir = NULL, *only[64];
 	size_t nonly = 0;
-	int lanes = 0;
+	int lanes = 0, jobs = 0;
 	uint64_t seed;
 	int status = 0;
 
@@ -768,6 +777,10 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 			lanes = atoi(argv[++i]);   /* 0: a process per test */
 			if (lanes < 0)
 				lanes = 0;
+		} else if (!strcmp(a, "--jobs") && i + 1 < argc) {
+			jobs = atoi(argv[++i]);   /* processes at once; 0: a CPU each */
+			if (jobs < 0)
+				jobs = 0;
 		} else if (!strcmp(a, "--safety")) {
 			cl_safety = 1;
 		} else if (!strcmp(a, "--only") && i + 1 < argc && nonly < 64) {
@@ -830,7 +843,7 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 			    (!nonly || cl_part_wanted(lab->tests[t].test->name, only, nonly)))
 				picks[n++] = (struct pick){&parts[p], lab->tests[t].test};
 	status = cl_safety ? run_safety(lab, picks, n)
-			   : run_lanes(lab, picks, n, lanes, cl_cpu_threads());
+			   : run_lanes(lab, picks, n, lanes, jobs ? jobs : cl_cpu_threads());
 	free(picks);
 	return status;
 }

@@ -291,6 +291,8 @@ void cl_ledger_fail_malloc(int nth)
 	ledger.fail_at = nth + 1;
 }
 
+int cl_device_oom;
+
 extern "C" cudaError_t __wrap_cudaMalloc(void **p, size_t n)
 {
 	if (ledger.active && ledger.fail_at && ++ledger.mallocs == ledger.fail_at) {
@@ -298,6 +300,8 @@ extern "C" cudaError_t __wrap_cudaMalloc(void **p, size_t n)
 		return cudaErrorMemoryAllocation;
 	}
 	cudaError_t err = __real_cudaMalloc(p, n);
+	if (err == cudaErrorMemoryAllocation)
+		cl_device_oom = 1;
 	if (ledger.active && err == cudaSuccess) {
 		for (int i = 0; i < MAX_ALLOCS; i++)
 			if (!ledger.alloc_ptr[i]) {
