@@ -61,10 +61,15 @@
 #define __shared__ static __thread
 #endif
 #define __launch_bounds__(...)
-/* libstdc++ spells __attribute__((__noinline__)) in <bits/shared_ptr_base.h>
- * (which <iostream> and <memory> bring in): included first, the macro below
- * cannot reach it */
-#include <memory>
+/*
+ * libstdc++ (12 and later) spells __attribute__((__noinline__)) in headers a
+ * submission may include after this one (<memory>, <iostream>, and which
+ * others depends on its version). There the macro below makes
+ * __attribute__((__attribute__((noinline)))): an unknown attribute whose
+ * argument is this constant, which g++ ignores (silently, in a system
+ * header). Written in CUDA code, __noinline__ is noinline.
+ */
+constexpr int noinline = 0;
 #define __noinline__ __attribute__((noinline))
 #ifndef __CUDACC__
 #define __CUDACC__ 1

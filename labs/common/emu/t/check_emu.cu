@@ -3,9 +3,14 @@
  * use, and each diagnostic, against a known answer. Built like a submission
  * (cudalab rewrite, then g++ on cudaemu.h) and run by `make check`.
  */
-/* first, before check.h defines a macro named fail; it builds: its headers
- * spell __attribute__((__noinline__)) */
+/* first, before check.h defines a macro named fail. The C++ headers build,
+ * after cudaemu.h: libstdc++ spells __attribute__((__noinline__)) in some */
 #include <iostream>
+#include <functional>
+#include <future>
+#include <memory>
+#include <random>
+#include <thread>
 #include <check.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
@@ -37,6 +42,29 @@ __global__ void write_ids(ids *out)
 	out[g] = ids{{threadIdx.x, threadIdx.y, threadIdx.z}, {blockIdx.x, blockIdx.y, blockIdx.z},
 		     {blockDim.x, blockDim.y, blockDim.z}, {gridDim.x, gridDim.y, gridDim.z}, g};
 }
+
+/* __noinline__ as CUDA code writes it, beside the C++ headers above */
+static __device__ __noinline__ int twice_plus_one(int x)
+{
+	return 2 * x + 1;
+}
+
+__global__ void odd_numbers(int *out)
+{
+	out[threadIdx.x] = twice_plus_one((int)threadIdx.x);
+}
+
+START_TEST(test_emu_noinline_function)
+{
+	int *d, h[32];
+	OK(cudaMalloc(&d, sizeof(h)));
+	odd_numbers<<<1, 32>>>(d);
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < 32; i++)
+		ck_assert_int_eq(h[i], 2 * i + 1);
+	OK(cudaFree(d));
+}
+END_TEST
 
 START_TEST(test_emu_index_builtins)
 {
@@ -1513,6 +1541,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_emu_index_builtins);
+	tcase_add_test(tc, test_emu_noinline_function);
 	tcase_add_test(tc, test_emu_static_shared_and_barrier);
 	tcase_add_test(tc, test_emu_reverse_order_same_result);
 	tcase_add_test(tc, test_emu_dynamic_shared);
