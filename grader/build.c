@@ -245,7 +245,7 @@ static int emulated_build(struct grading *g, char **binary)
 	const char *workdir = g->workdir;
 	struct result *r = g->r;
 	struct strlist objs = STRLIST_INIT;
-	char *problem = NULL, *log = NULL;
+	char *problem = NULL, *log = NULL, *asm_at = NULL;
 	int ret = -1, rc;
 
 	for (size_t i = 0; i < cfg->files.n && !problem; i++) {
@@ -253,9 +253,13 @@ static int emulated_build(struct grading *g, char **binary)
 		if (!is_source(f))
 			continue;
 		char *src_path = xasprintf("%s/%s", workdir, f), *src = read_file(src_path, NULL);
-		char *cpp = xasprintf("%s/%s.emu.cpp", workdir, f), *out;
+		char *cpp = xasprintf("%s/%s.emu.cpp", workdir, f), *out, *at;
 		free(src_path);
 		out = src ? rewrite_cuda(src, f, &problem) : NULL;
+		if (src && !asm_at && (at = rewrite_find_asm(src))) {
+			asm_at = xasprintf("%s:%s", f, at);
+			free(at);
+		}
 		free(src);
 		rc = out ? write_file_atomic(cpp, out, strlen(out)) : problem ? 0 : -1;
 		free(out);
@@ -267,7 +271,10 @@ static int emulated_build(struct grading *g, char **binary)
 		rc = build_emulated_objects(g, g->tc->emu_cxxflags, "emu", &objs, &log);
 		if (rc < 0)
 			goto out;
-		if (rc)
+		if (rc && asm_at)
+			problem = xasprintf("the CPU emulator cannot run inline PTX, which only a GPU "
+					    "runs (%s); g++ on %s", asm_at, log);
+		else if (rc)
 			problem = xasprintf("the CPU emulator cannot build %s", log);
 	}
 	if (!problem) {
@@ -283,6 +290,7 @@ static int emulated_build(struct grading *g, char **binary)
 	}
 	ret = 0;
 out:
+	free(asm_at);
 	free(log);
 	strlist_clear(&objs);
 	return ret;

@@ -455,3 +455,26 @@ char *rewrite_cuda(const char *src, const char *name, char **why)
 	strbuf_add(&out, src + done, n - done);
 	return strbuf_detach(&out);
 }
+
+char *rewrite_find_asm(const char *src)
+{
+	size_t n = strlen(src);
+	char *code = code_map(src, n), *found = NULL;
+	int line = 1;
+
+	for (size_t i = 0; i < n && !found; i++) {
+		if (src[i] == '\n')
+			line++;
+		else if (code[i] && (word_at(src, i, "asm") || word_at(src, i, "__asm") ||
+				     word_at(src, i, "__asm__"))) {
+			size_t from = i, to = i + strcspn(src + i, "\n");
+			while (from > 0 && src[from - 1] != '\n')
+				from--;
+			while (from < to && isspace((unsigned char)src[from]))
+				from++;
+			found = xasprintf("%d: %.*s", line, (int)(to - from), src + from);
+		}
+	}
+	free(code);
+	return found;
+}

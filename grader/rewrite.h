@@ -20,4 +20,11 @@
  */
 char *rewrite_cuda(const char *src, const char *name, char **why);
 
+/*
+ * The first inline assembly statement in src (asm, __asm or __asm__ in code,
+ * not in a comment or literal): "LINE: the line's text", or NULL where there
+ * is none. Inline PTX is for a GPU: the emulator's g++ cannot assemble it.
+ */
+char *rewrite_find_asm(const char *src);
+
 #endif

@@ -150,6 +150,21 @@ START_TEST(test_rewrite_refuses_what_it_cannot_follow)
 }
 END_TEST
 
+START_TEST(test_rewrite_finds_inline_asm)
+{
+	char *at;
+
+	ck_assert_ptr_null(rewrite_find_asm("/* asm(\"x\") */ int asmx; const char *s = \"asm\";"));
+	at = rewrite_find_asm("int a;\n// asm\n__device__ int f() {\n"
+			      "\tint l; asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(l));\n}");
+	ck_assert_str_eq(at, "4: int l; asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(l));");
+	free(at);
+	at = rewrite_find_asm("x;\n  __asm__(\"nop\");");
+	ck_assert_str_eq(at, "2: __asm__(\"nop\");");
+	free(at);
+}
+END_TEST
+
 Suite *rewrite_suite(void)
 {
 	Suite *s = suite_create("rewrite");
@@ -161,6 +176,7 @@ Suite *rewrite_suite(void)
 	tcase_add_test(tc, test_rewrite_file_scope_dynamic_shared);
 	tcase_add_test(tc, test_rewrite_static_shared);
 	tcase_add_test(tc, test_rewrite_refuses_what_it_cannot_follow);
+	tcase_add_test(tc, test_rewrite_finds_inline_asm);
 	suite_add_tcase(s, tc);
 	return s;
 }

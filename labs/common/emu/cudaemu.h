@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>   /* cuda_fp16.hpp's host code calls memcpy */
+#include <time.h>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -89,6 +91,22 @@ extern "C" void cudaemu_syncthreads(const char *file, int line, int site);
 #define __syncthreads() cudaemu_syncthreads(__FILE__, __LINE__, __COUNTER__)
 #define __threadfence() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define __threadfence_block() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define __threadfence_system() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+/* ------------------------------------------------------------- clocks */
+/* A counter that only grows, in nanoseconds: what a kernel that times
+ * itself needs (clock() is the C library's: processor time, growing too). */
+inline long long clock64(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+/* Sleeps no thread: the others of the block run when it waits at a barrier. */
+inline void __nanosleep(unsigned ns)
+{
+	(void)ns;
+}
 
 /* Dynamic shared memory of the running block (the third launch argument). */
 extern "C" void *cudaemu_dyn_shmem(void);
@@ -237,6 +255,10 @@ inline int __float2int_rn(float x) { return (int)nearbyintf(x); }
 inline int __float2int_rz(float x) { return (int)x; }
 inline float __int_as_float(int i) { float f; __builtin_memcpy(&f, &i, 4); return f; }
 inline int __float_as_int(float f) { int i; __builtin_memcpy(&i, &f, 4); return i; }
+inline float __uint_as_float(unsigned u) { float f; __builtin_memcpy(&f, &u, 4); return f; }
+inline unsigned __float_as_uint(float f) { unsigned u; __builtin_memcpy(&u, &f, 4); return u; }
+inline double __longlong_as_double(long long i) { double d; __builtin_memcpy(&d, &i, 8); return d; }
+inline long long __double_as_longlong(double d) { long long i; __builtin_memcpy(&i, &d, 8); return i; }
 inline int __popc(unsigned int x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
@@ -264,6 +286,12 @@ inline unsigned int __brev(unsigned int x)
 #define __fmaf_rn(x, y, z) fmaf(x, y, z)
 #define __fadd_rn(x, y) ((x) + (y))
 #define __fmul_rn(x, y) ((x) * (y))
+#define __fsub_rn(x, y) ((x) - (y))
+#define __fdiv_rn(x, y) ((x) / (y))
+#define __frcp_rn(x) (1.0f / (x))
+#define __dadd_rn(x, y) ((x) + (y))
+#define __dmul_rn(x, y) ((x) * (y))
+#define __fma_rn(x, y, z) fma(x, y, z)
 #define __sincosf(x, s, c) sincosf(x, s, c)
 
 /* ---------------------------------------------------------------- warps */

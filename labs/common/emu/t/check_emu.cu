@@ -13,6 +13,7 @@
 #include <thread>
 #include <check.h>
 #include <cooperative_groups.h>
+#include <cuda_fp16.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
 #include <math.h>
@@ -63,6 +64,36 @@ START_TEST(test_emu_noinline_function)
 	for (int i = 0; i < 32; i++)
 		ck_assert_int_eq(h[i], 2 * i + 1);
 	OK(cudaFree(d));
+}
+END_TEST
+
+/* half precision (the toolkit's header, its host code), and a clock that grows */
+__global__ void half_plus_one(__half *h, long long *ticks)
+{
+	long long t0 = clock64();
+	h[threadIdx.x] = __hadd(h[threadIdx.x], __float2half(1.0f));
+	__nanosleep(100);
+	ticks[threadIdx.x] = clock64() - t0;
+}
+
+START_TEST(test_emu_half_and_clock64)
+{
+	__half h[32], *d;
+	long long t[32], *dt;
+	for (int i = 0; i < 32; i++)
+		h[i] = __float2half(0.5f * i);
+	OK(cudaMalloc(&d, sizeof(h)));
+	OK(cudaMalloc(&dt, sizeof(t)));
+	OK(cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice));
+	half_plus_one<<<1, 32>>>(d, dt);
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	OK(cudaMemcpy(t, dt, sizeof(t), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < 32; i++) {
+		ck_assert_float_eq(__half2float(h[i]), 0.5f * i + 1.0f);
+		ck_assert(t[i] >= 0);
+	}
+	OK(cudaFree(d));
+	OK(cudaFree(dt));
 }
 END_TEST
 
@@ -1542,6 +1573,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_emu_index_builtins);
 	tcase_add_test(tc, test_emu_noinline_function);
+	tcase_add_test(tc, test_emu_half_and_clock64);
 	tcase_add_test(tc, test_emu_static_shared_and_barrier);
 	tcase_add_test(tc, test_emu_reverse_order_same_result);
 	tcase_add_test(tc, test_emu_dynamic_shared);
