@@ -79,8 +79,9 @@ for l in "${labs[@]}"; do
 	where=$(jq -r 'if .mode == "gpu" then "GPU: " + (.gpu.name // "?") elif .mode == "emulated"
 		then "CPU emulator (provisional)" elif .mode == "cpu" then "CPU (needs no GPU)"
 		else "not run" end' "$json")
-	jq -r --arg l "$l" '"| \($l) | \(.final_score)/\(.max_score)\(if .bonus_score > 0 then
-		" (+\(.bonus_score) bonus)" else "" end) | \(.build.status) | " ' "$json" |
+	# the score as the report and every table write it (the document's score_text):
+	# the final score, after lateness, bonus included
+	jq -r --arg l "$l" '"| \($l) | \(.score_text) | \(.build.status) | "' "$json" |
 		tr -d '\n' >>"$summary"
 	echo "$where | $verdict |" >>"$summary"
 	{
@@ -89,7 +90,11 @@ for l in "${labs[@]}"; do
 		echo
 		echo "| part | test | result | points |"
 		echo "|---|---|---|---|"
-		jq -r '.tests[] | "| \(.part) | \(.name) | \(.status) | \(.points)/\(.max_points) |"' "$json"
+		# as the report: a test that waits for a GPU has its points pending, not lost
+		jq -r '(.build.status == "ok" and (.mode == "emulated" or .mode == "none")) as $gpu |
+			.tests[] | if $gpu and .status == "not-run" then
+			"| \(.part) | \(.name) | pending (GPU) | -/\(.max_points) |" else
+			"| \(.part) | \(.name) | \(.status) | \(.points)/\(.max_points) |" end' "$json"
 	} >>"$details"
 done
 cat "$details" >>"$summary"

@@ -394,12 +394,14 @@ static void show_finished(const struct tally *t, const struct item *it)
 {
 	if (t->tty || progress_quiet)
 		return;
-	if (it->state == DONE)
-		fprintf(stderr, "[%zu/%zu] %s: %g/%g %s, build %s (%.1f s)\n", t->done + t->failed,
-			t->total - t->skipped, it->sub->student, doc_final_score(it->doc),
-			doc_num(it->doc, "max_score"), doc_str(it->doc, "status"), doc_build(it->doc),
+	if (it->state == DONE) {
+		struct score_view view = doc_score_view(it->doc);
+		char score[SCORE_TEXT_MAX];
+		fprintf(stderr, "[%zu/%zu] %s: %s, %s, build %s (%.1f s)\n", t->done + t->failed,
+			t->total - t->skipped, it->sub->student, score_text(score, &view),
+			doc_str(it->doc, "status"), doc_build(it->doc),
 			doc_num(it->doc, "seconds"));
-	else
+	} else
 		fprintf(stderr, "[%zu/%zu] %s: SYSTEM ERROR%s: %s\n", t->done + t->failed,
 			t->total - t->skipped, it->sub->student,
 			it->tries < MAX_TRIES ? " (tried again later)" : "", it->why);
@@ -456,41 +458,47 @@ static const char *gpu_list(const struct strlist *gpus)
 static void summary(const struct item *items, size_t n, const struct tally *t, double wall,
 		    const struct batch_opts *bo)
 {
-	int sw = 7;
+	int sw = 7, cw = 5;
 	double phase[5] = {0};
 	size_t graded = 0, not_built = 0, gpu_runs = 0;
+	/* the score column as wide as its widest: a score is written one way everywhere */
+	char (*scores)[SCORE_TEXT_MAX] = xcalloc(n ? n : 1, sizeof(*scores));
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if ((int)strlen(items[i].sub->student) > sw)
 			sw = (int)strlen(items[i].sub->student);
-	printf("\n%-*s %13s  %-10s %-13s %-8s %7s  %s\n", sw, "student", "score", "status", "build",
-	       "mode", "seconds", "run");
+		if (items[i].state != DONE)
+			continue;
+		struct score_view view = doc_score_view(items[i].doc);
+		if ((int)strlen(score_text(scores[i], &view)) > cw)
+			cw = (int)strlen(scores[i]);
+	}
+	printf("\n%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, "student", cw, "score", "status",
+	       "build", "mode", "seconds", "run");
 	for (size_t i = 0; i < n; i++) {
 		const struct item *it = &items[i];
 		if (it->state == SKIPPED) {
-			printf("%-*s %13s  %-10s %-13s %-8s %7s  %s\n", sw, it->sub->student, "-",
-			       "skipped", "-", "-", "-", "already in the gradebook");
+			printf("%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, it->sub->student, cw,
+			       "-", "skipped", "-", "-", "-", "already in the gradebook");
 		} else if (it->state == DONE) {
 			static const char *const phases[] = {"build", "tests", "timing", "profile",
 							     "gpu_wait"};
 			json_t *doc = it->doc;
 			const char *mode = doc_str(doc, "mode");
-			char score[32];
-			snprintf(score, sizeof(score), "%s%g/%g", doc_late(doc, "days") > 0 ? "late " : "",
-				 doc_final_score(doc), doc_num(doc, "max_score"));
-			printf("%-*s %13s  %-10s %-13s %-8s %7.1f  %lld\n", sw, it->sub->student, score,
-			       doc_str(doc, "status"), doc_build(doc), mode, doc_num(doc, "seconds"),
-			       it->run);
+			printf("%-*s %-*s  %-10s %-13s %-8s %7.1f  %lld\n", sw, it->sub->student,
+			       cw, scores[i], doc_str(doc, "status"), doc_build(doc), mode,
+			       doc_num(doc, "seconds"), it->run);
 			graded++;
 			not_built += strcmp(doc_build(doc), "ok") != 0;
 			gpu_runs += !strcmp(mode, "gpu");
 			for (int p = 0; p < 5; p++)
 				phase[p] += doc_phase(doc, phases[p]);
 		} else {
-			printf("%-*s %13s  %-10s %-13s %-8s %7s  %s\n", sw, it->sub->student, "-",
-			       "SYSTEM", "-", "-", "-", it->why ? it->why : "not graded");
+			printf("%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, it->sub->student, cw,
+			       "-", "SYSTEM", "-", "-", "-", it->why ? it->why : "not graded");
 		}
 	}
+	free(scores);
 	printf("\n%zu graded", graded);
 	if (t->skipped)
 		printf(", %zu skipped (already in the gradebook)", t->skipped);

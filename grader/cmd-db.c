@@ -44,20 +44,21 @@ static int show(struct db *db, const char *student, const char *lab, long limit,
 	}
 	if (db_list_runs(db, student, lab, (size_t)limit, &runs, &n))
 		return EXIT_INTERNAL;
-	printf("%-6s %-20s %-16s %-10s %-21s %-14s %-12s %-9s %s\n", "run", "started", "student",
-	       "lab", "score", "build", "status", "mode", "gpu");
+	/* the score column as wide as its widest: a score is written one way everywhere */
+	char (*scores)[SCORE_TEXT_MAX] = xcalloc(n ? n : 1, sizeof(*scores));
+	int sw = 5;
 	for (size_t i = 0; i < n; i++) {
-		char score[64];
-		snprintf(score, sizeof(score), "%g/%g",
-			 final_score(runs[i].score, runs[i].late_penalty) - runs[i].bonus_score,
-			 runs[i].max_score);
-		if (runs[i].bonus_score > 0)
-			snprintf(score + strlen(score), sizeof(score) - strlen(score), " +%g",
-				 runs[i].bonus_score);
-		printf("%-6lld %-20s %-16s %-10s %-21s %-14s %-12s %-9s %s\n", runs[i].id,
-		       runs[i].started_at, runs[i].student, runs[i].lab, score, runs[i].build,
-		       runs[i].status, runs[i].mode, runs[i].gpu);
+		struct score_view view = run_score_view(&runs[i]);
+		if ((int)strlen(score_text(scores[i], &view)) > sw)
+			sw = (int)strlen(scores[i]);
 	}
+	printf("%-6s %-20s %-16s %-10s %-*s %-14s %-12s %-9s %s\n", "run", "started", "student",
+	       "lab", sw, "score", "build", "status", "mode", "gpu");
+	for (size_t i = 0; i < n; i++)
+		printf("%-6lld %-20s %-16s %-10s %-*s %-14s %-12s %-9s %s\n", runs[i].id,
+		       runs[i].started_at, runs[i].student, runs[i].lab, sw, scores[i],
+		       runs[i].build, runs[i].status, runs[i].mode, runs[i].gpu);
+	free(scores);
 	if (!n)
 		printf("(no runs)\n");
 	db_free_runs(runs, n);

@@ -29,6 +29,12 @@ static double run_final_score(const struct run_summary *r)
 	return final_score(r->score, r->late_penalty);
 }
 
+static const char *run_score(char buf[SCORE_TEXT_MAX], const struct run_summary *r)
+{
+	struct score_view view = run_score_view(r);
+	return score_text(buf, &view);
+}
+
 int cmd_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -70,31 +76,36 @@ int cmd_show(int argc, char **argv)
 		      lab ? lab : "");
 		return EXIT_USAGE;
 	}
-	printf("%s: %zu run%s\n\n%-10s %-6s %-20s %-13s %-11s %-9s %-14s %s\n", student, n,
-	       n == 1 ? "" : "s", "lab", "run", "started", "score", "status", "mode", "build",
+	/* the score column as wide as its widest: a score is written one way everywhere */
+	char score[SCORE_TEXT_MAX];
+	int sw = 5;
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(run_score(score, &runs[i])) > sw)
+			sw = (int)strlen(score);
+	printf("%s: %zu run%s\n\n%-10s %-6s %-20s %-*s %-11s %-9s %-14s %s\n", student, n,
+	       n == 1 ? "" : "s", "lab", "run", "started", sw, "score", "status", "mode", "build",
 	       "change");
 	for (size_t i = n; i-- > 0;) {   /* oldest first */
 		const struct run_summary *r = &runs[i], *prev = NULL;
-		char score[48], change[32] = "";
+		char change[32] = "";
 		for (size_t j = i + 1; j < n && !prev; j++)
 			if (!strcmp(runs[j].lab, r->lab))
 				prev = &runs[j];
-		snprintf(score, sizeof(score), "%g/%g%s", run_final_score(r), r->max_score,
-			 r->late_days ? " late" : "");
 		if (prev && run_final_score(r) != run_final_score(prev))
-			snprintf(change, sizeof(change), "%+g", run_final_score(r) - run_final_score(prev));
-		printf("%-10s %-6lld %-20s %-13s %-11s %-9s %-14s %s\n", r->lab, r->id, r->started_at,
-		       score, r->status, r->mode, r->build, change);
+			snprintf(change, sizeof(change), "%+g",
+				 run_final_score(r) - run_final_score(prev));
+		printf("%-10s %-6lld %-20s %-*s %-11s %-9s %-14s %s\n", r->lab, r->id,
+		       r->started_at, sw, run_score(score, r), r->status, r->mode, r->build,
+		       change);
 	}
 	printf("\nlatest:");
-	for (size_t i = 0; i < n; i++) {   /* newest first: the first of each lab */
+	for (size_t i = 0, k = 0; i < n; i++) {   /* newest first: the first of each lab */
 		bool seen = false;
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = !strcmp(runs[j].lab, runs[i].lab);
-		if (!seen)
-			printf(" %s %g/%g (run %lld, %s%s)", runs[i].lab, run_final_score(&runs[i]),
-			       runs[i].max_score, runs[i].id, runs[i].status,
-			       runs[i].late_days ? ", late" : "");
+		if (!seen)   /* a score has blanks of its own: labs apart by ';' */
+			printf("%s %s %s (run %lld, %s)", k++ ? ";" : "", runs[i].lab,
+			       run_score(score, &runs[i]), runs[i].id, runs[i].status);
 	}
 	printf("\n");
 	db_free_runs(runs, n);

@@ -399,7 +399,9 @@ int db_list_runs(struct db *db, const char *student, const char *lab, size_t lim
 	sqlite3_stmt *st = prepare(db,
 		"SELECT r.id, s.name, l.name, r.started_at, r.build, r.status, r.gpu, r.score, "
 		"r.max_score, r.bonus_score, r.exit_code, r.n_tests, r.mode, r.late_days, "
-		"r.late_penalty "
+		"r.late_penalty, (SELECT coalesce(sum(t.max_points), 0) FROM test_results t "
+		"WHERE t.run_id = r.id AND t.status = 'not-run' AND NOT t.bonus "
+		"AND r.build = 'ok') "
 		"FROM runs r JOIN submissions b ON r.submission_id = b.id "
 		"JOIN students s ON b.student_id = s.id JOIN labs l ON b.lab_id = l.id "
 		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR l.name = ?2) "
@@ -428,9 +430,23 @@ int db_list_runs(struct db *db, const char *student, const char *lab, size_t lim
 		s->mode = col_text(st, 12);
 		s->late_days = sqlite3_column_int(st, 13);
 		s->late_penalty = sqlite3_column_double(st, 14);
+		s->pending = sqlite3_column_double(st, 15);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_error(db, "cannot list runs");
+}
+
+struct score_view run_score_view(const struct run_summary *r)
+{
+	return (struct score_view){
+		.final = final_score(r->score, r->late_penalty),
+		.max = r->max_score,
+		.bonus = r->bonus_score,
+		.late = r->late_days > 0,
+		.late_penalty = r->late_penalty,
+		.pending = r->pending,
+		.pending_gpu = mode_pending_gpu(run_mode_of(r->mode)),
+	};
 }
 
 void db_free_runs(struct run_summary *runs, size_t n)

@@ -43,7 +43,10 @@ struct run_summary {
 	int exit_code, n_tests;
 	int late_days;
 	double late_penalty;   /* points lateness took: the student's score is score - this */
+	double pending;        /* points of its tests (not bonus) that did not run; 0 unbuilt */
 };
+/* The score as people read it (result.h's score_view). */
+struct score_view run_score_view(const struct run_summary *r);
 
 /* The latest runs, newest first; student and lab filter when not NULL. */
 int db_list_runs(struct db *db, const char *student, const char *lab, size_t limit,

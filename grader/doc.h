@@ -16,5 +16,7 @@ double doc_num(json_t *o, const char *key);
 double doc_late(json_t *doc, const char *key);
 /* The student's score (result.h's final_score); documents before deadlines have no late verdict. */
 double doc_final_score(json_t *doc);
+/* The score as people read it (result.h's score_view), from the document alone. */
+struct score_view doc_score_view(json_t *doc);
 
 #endif

@@ -33,6 +33,26 @@ static const char *status_label(enum test_status s)
 	}
 }
 
+/*
+ * A test's result column: a test that waits for a GPU says so, so that its
+ * points read as pending, not lost.
+ */
+static const char *test_label(const struct result *r, const struct graded_test *t)
+{
+	return result_test_pending_gpu(r, t) ? "pending (GPU)" : status_label(t->status);
+}
+
+/* A test's points column: "-/2.5" where they are pending, "0/2.5" where lost. */
+static const char *test_points(char *buf, size_t len, const struct result *r,
+			       const struct graded_test *t)
+{
+	if (result_test_pending_gpu(r, t))
+		snprintf(buf, len, "-/%g", t->max_points);
+	else
+		snprintf(buf, len, "%g/%g", t->points, t->max_points);
+	return buf;
+}
+
 static void print_build(FILE *out, const struct result *r)
 {
 	fprintf(out, "build       %s (%.1f s)\n", build_state_name(r->build), r->build_seconds);
@@ -92,7 +112,7 @@ static void print_timing(FILE *out, const struct result *r)
 				"against", "ratio", "points");
 		header = true;
 		char pts[32], a[32], b[32];
-		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
+		test_points(pts, sizeof(pts), r, t);
 		if (m->measured)
 			fprintf(out, "%-*s %-*s %13s %13s %7.3f %9s%s%s%s\n", pw, t->part, tw, t->name,
 				timing_rate(a, sizeof(a), m->student_gflops, m->student_gbs),
@@ -101,7 +121,7 @@ static void print_timing(FILE *out, const struct result *r)
 				m->baseline ? m->baseline : "", m->flagged ? "  FLAGGED for review" : "");
 		else
 			fprintf(out, "%-*s %-*s %13s %13s %7s %9s  %s\n", pw, t->part, tw, t->name, "-",
-				"-", "-", pts, status_label(t->status));
+				"-", "-", pts, test_label(r, t));
 	}
 	for (size_t i = 0; i < r->timing.nceilings; i++)
 		fprintf(out, "%s at N=%d: %.1f TFLOP/s (%.3f ms), for comparison, not graded\n",
@@ -169,10 +189,9 @@ static void print_late(FILE *out, const struct result *r)
 		due, v->extended ? " (extended)" : "");
 	if (!v->days)
 		fprintf(out, "on time\n");
-	else
-		fprintf(out, "%d day%s late%s, -%g points: final %g / %g\n", v->days,
-			v->days == 1 ? "" : "s", v->beyond ? ", past the last day taken" : "",
-			v->penalty, result_final_score(r) - r->bonus_score, r->max_score);
+	else   /* the score line above is after the penalty */
+		fprintf(out, "%d day%s late%s, -%g points\n", v->days, v->days == 1 ? "" : "s",
+			v->beyond ? ", past the last day taken" : "", v->penalty);
 }
 
 void report_result(FILE *out, const struct result *r)
@@ -215,17 +234,20 @@ void report_result(FILE *out, const struct result *r)
 	else if (r->mode == MODE_CPU)
 		fprintf(out, "mode        on the CPU: this lab's tests need no GPU; a grade\n");
 
-	int pw = column_width(r, false, false, 6), nw = column_width(r, true, false, 10);
-	fprintf(out, "\n%-*s %-*s %-8s %9s %8s\n", pw, "part", nw, "test", "result", "points",
+	int pw = column_width(r, false, false, 6), nw = column_width(r, true, false, 10), sw = 8;
+	for (size_t i = 0; i < r->ntests; i++)
+		if ((int)strlen(test_label(r, &r->tests[i])) > sw)
+			sw = (int)strlen(test_label(r, &r->tests[i]));
+	fprintf(out, "\n%-*s %-*s %-*s %9s %8s\n", pw, "part", nw, "test", sw, "result", "points",
 		"time");
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct graded_test *t = &r->tests[i];
 		char pts[32], secs[16] = "";
-		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
+		test_points(pts, sizeof(pts), r, t);
 		if (t->seconds >= 0)
 			snprintf(secs, sizeof(secs), "%.2f s", t->seconds);
-		fprintf(out, "%-*s %-*s %-8s %9s %8s%s\n", pw, t->part, nw, t->name,
-			status_label(t->status), pts, secs, t->bonus ? "  (bonus)" : "");
+		fprintf(out, "%-*s %-*s %-*s %9s %8s%s\n", pw, t->part, nw, t->name, sw,
+			test_label(r, t), pts, secs, t->bonus ? "  (bonus)" : "");
 		nfail += t->status != TEST_PASS && t->status != TEST_NOT_RUN;
 	}
 
@@ -245,23 +267,23 @@ void report_result(FILE *out, const struct result *r)
 		fprintf(out, "\n%s\n", r->tests[0].message);
 	}
 
-	fprintf(out, "\nscore       %g / %g", r->score - r->bonus_score, r->max_score);
-	if (r->bonus_score > 0)
-		fprintf(out, " (+%g bonus)", r->bonus_score);
+	struct score_view view = result_score_view(r);
+	char score[SCORE_TEXT_MAX];
+	/* the run's standing on a line of its own under the score, where it is not missed */
+	fprintf(out, "\nscore       %s\n", score_text(score, &view));
 	switch (r->state) {
 	case RUN_COMPLETE:
-		fprintf(out, "\n");
 		break;
 	case RUN_INCOMPLETE:
 		if (r->mode == MODE_EMULATED)
-			fprintf(out, "  PROVISIONAL: emulated on the CPU, not a grade\n");
+			fprintf(out, "            PROVISIONAL: emulated on the CPU, not a grade\n");
 		else
-			fprintf(out, "  INCOMPLETE: %s; tests that did not run score nothing, and "
-				"this is not a grade\n",
+			fprintf(out, "            INCOMPLETE: %s; not a grade until every test "
+				"has run\n",
 				r->state_reason ? r->state_reason : "some tests did not run");
 		break;
 	case RUN_NOT_BUILT:
-		fprintf(out, "  NOT BUILT: fix the build first\n");
+		fprintf(out, "            NOT BUILT: fix the build first\n");
 		break;
 	}
 	print_late(out, r);

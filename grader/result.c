@@ -28,6 +28,14 @@ const char *run_mode_name(enum run_mode m)
 	return mode_names[m];
 }
 
+enum run_mode run_mode_of(const char *name)
+{
+	for (size_t m = 0; m < sizeof(mode_names) / sizeof(mode_names[0]); m++)
+		if (name && !strcmp(name, mode_names[m]))
+			return (enum run_mode)m;
+	return MODE_NONE;
+}
+
 const char *test_status_name(enum test_status s)
 {
 	return test_names[s];
@@ -175,6 +183,58 @@ double final_score(double score, double late_penalty)
 double result_final_score(const struct result *r)
 {
 	return final_score(r->score, r->late.applied ? r->late.v.penalty : 0);
+}
+
+bool mode_pending_gpu(enum run_mode mode)
+{
+	return mode == MODE_EMULATED || mode == MODE_NONE;
+}
+
+bool result_test_pending_gpu(const struct result *r, const struct graded_test *t)
+{
+	return t->status == TEST_NOT_RUN && r->build == BUILD_OK && mode_pending_gpu(r->mode);
+}
+
+struct score_view result_score_view(const struct result *r)
+{
+	struct score_view s = {
+		.final = result_final_score(r),
+		.max = r->max_score,
+		.bonus = r->bonus_score,
+		.late = r->late.applied && r->late.v.days > 0,
+		.late_penalty = r->late.applied ? r->late.v.penalty : 0,
+		.pending_gpu = mode_pending_gpu(r->mode),
+	};
+	/* a submission that did not build has nothing pending: it lost it all */
+	for (size_t i = 0; i < r->ntests && r->build == BUILD_OK; i++)
+		if (r->tests[i].status == TEST_NOT_RUN && !r->tests[i].bonus)
+			s.pending += r->tests[i].max_points;
+	return s;
+}
+
+const char *score_text(char buf[SCORE_TEXT_MAX], const struct score_view *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *sep = " (";
+
+	strbuf_addf(&sb, "%g / %g", s->final, s->max);
+	if (s->bonus > 0) {
+		strbuf_addf(&sb, "%s%g of it bonus", sep, s->bonus);
+		sep = "; ";
+	}
+	if (s->late) {
+		strbuf_addf(&sb, "%slate: -%g", sep, s->late_penalty);
+		sep = "; ";
+	}
+	if (*sep == ';')
+		strbuf_addstr(&sb, ")");
+	/* a GPU run scores them; elsewhere (no profiler, say) the run is incomplete */
+	if (s->pending > 0)
+		strbuf_addf(&sb, ", %g more %s", s->pending,
+			    s->pending_gpu ? "pending a GPU run" : "not run");
+	snprintf(buf, SCORE_TEXT_MAX, "%s", sb.buf);
+	strbuf_release(&sb);
+	return buf;
 }
 
 int result_exit_code(const struct result *r)
@@ -378,6 +438,9 @@ char *result_to_json(const struct result *r, bool indent)
 	json_object_set_new(doc, "submitted_from", str_or_null(r->submitted_from));
 	json_object_set_new(doc, "late", late_json(r));
 	json_object_set_new(doc, "final_score", json_real(result_final_score(r)));
+	struct score_view view = result_score_view(r);
+	char text[SCORE_TEXT_MAX];
+	json_object_set_new(doc, "score_text", json_string(score_text(text, &view)));
 	json_object_set_new(doc, "mode", json_string(run_mode_name(r->mode)));
 	json_object_set_new(doc, "status", json_string(run_state_name(r->state)));
 	json_object_set_new(doc, "provisional", json_boolean(r->state == RUN_INCOMPLETE));

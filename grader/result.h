@@ -175,6 +175,37 @@ void result_judge_late(struct result *r, const struct lab_deadline *d);
 double final_score(double score, double late_penalty);
 double result_final_score(const struct result *r);
 int result_exit_code(const struct result *r);
+
+/*
+ * A run's score as people read it. Every report, table and summary writes
+ * it with score_text, from a result, a document (doc.h) or a stored run
+ * (db.h), so one run reads the same everywhere.
+ */
+struct score_view {
+	double final;          /* final_score: the tests' points, bonus included, less lateness */
+	double max;            /* the points of the tests that are not bonus */
+	double bonus;          /* bonus points earned: part of final, beyond max */
+	bool late;             /* submitted past its due time */
+	double late_penalty;   /* points lateness took */
+	double pending;        /* points of tests (not bonus) that could not run here: not lost */
+	bool pending_gpu;      /* ... for want of a GPU: graded emulated, or nothing ran */
+};
+
+#define SCORE_TEXT_MAX 160
+/*
+ * "50 / 50 (10 of it bonus)", "34.4 / 43 (late: -8.6)",
+ * "40 / 50, 10 more pending a GPU run". Returns buf.
+ */
+const char *score_text(char buf[SCORE_TEXT_MAX], const struct score_view *s);
+struct score_view result_score_view(const struct result *r);
+/*
+ * Whether a run in mode waits for a GPU for the tests it could not run: it
+ * was emulated, or nothing ran them (no GPU and no emulator). Its points
+ * are pending, not lost.
+ */
+bool mode_pending_gpu(enum run_mode mode);
+/* Whether t is such a test of r: built, not run, only for want of a GPU. */
+bool result_test_pending_gpu(const struct result *r, const struct graded_test *t);
 struct graded_test *result_find(struct result *r, const char *part, const char *name);
 
 const char *test_status_name(enum test_status s);
@@ -182,6 +213,8 @@ const char *test_kind_name(enum test_kind k);
 const char *build_state_name(enum build_state s);
 const char *run_state_name(enum run_state s);
 const char *run_mode_name(enum run_mode m);
+/* The mode a run_mode_name names; MODE_NONE for anything else. */
+enum run_mode run_mode_of(const char *name);
 
 /* The JSON document, as a string (pretty when indent). */
 char *result_to_json(const struct result *r, bool indent);

@@ -242,7 +242,7 @@ class_result() {
 # result document (check_expect shows them when a verdict is wrong).
 report_of() {
 	jq -r --arg what "$2" '
-		"\(.lab)/\(.student) (\($what)): \(.status), \(.score)/\(.max_score), exit \(.exit_code), mode \(.mode)",
+		"\(.lab)/\(.student) (\($what)): \(.status), \(.score_text // "\(.score)/\(.max_score)"), exit \(.exit_code), mode \(.mode)",
 		"submission  \(.submission) (\([.files[] | "\(.name), \(.bytes) bytes"] | join("; ")))",
 		"build       \(.build.status) (\(.build.seconds * 10 | round / 10) s)",
 		(.build.message // empty | split("\n")[] | "  \(.)"),

@@ -64,8 +64,8 @@ test_expect_success 'show: a student'"'"'s history, oldest first, with each chan
 	"$CUDALAB" show ada >out &&
 	grep -q "^ada: 3 runs" out &&
 	[ "$(grep -c "^grid " out)" = 3 ] &&
-	grep -q "^grid .* 25/43 .* -18$" out &&
-	grep -q "^latest: grid 25/43 (run [0-9]*, incomplete)" out &&
+	grep -q "^grid .* 25 / 43 .* -18$" out &&
+	grep -q "^latest: grid 25 / 43 (run [0-9]*, incomplete)" out &&
 	test_must_fail_with 2 "$CUDALAB" show nobody
 '
 test_expect_success 'deadline: times from a file, extensions, the penalty stored and exported' '
@@ -77,7 +77,7 @@ test_expect_success 'deadline: times from a file, extensions, the penalty stored
 	printf "\357\273\277ada,2026-12-06 20:00 Z\r\n\"bob\", 2026-12-06T10:00:00+01:00\r\n# late\r\n" >times.csv &&
 	printf "%s\n" "cy,2026-12-09 09:00 Z" "eve,2026-12-01 10:00 Z" >>times.csv &&
 	"$late" grade grid late --times times.csv >out 2>&1 &&
-	grep -q "^bob  *late 34.4/43 " out && grep -q "^cy  *late 0/43 " out &&
+	grep -q "^bob  *34.4 / 43 (late: -8.6) " out && grep -q "^cy  *0 / 43 (late: -43) " out &&
 	grep -q "times.csv:5: no submission of .eve." out &&
 	grep -q "dan: no time in .*times.csv.: the late policy is not applied" out &&
 	[ "$(sqlite3 late.db "SELECT name, late_days, round(late_penalty, 2), submitted_at FROM runs
@@ -95,7 +95,8 @@ test_expect_success 'deadline: times from a file, extensions, the penalty stored
 	echo "bob = 3d" >>course/root/labs/grid/lab.conf &&
 	"$late" regrade grid --student bob -q >out 2>&1 &&
 	grep -q "^  bob: final 34.4 -> 43$" out &&
-	"$late" show cy >out && grep -q "^grid .* 0/43 late " out && grep -q "^latest: grid 0/43 (run [0-9]*, incomplete, late)" out &&
+	"$late" show cy >out && grep -q "^grid .* 0 / 43 (late: -43) " out &&
+	grep -q "^latest: grid 0 / 43 (late: -43) (run [0-9]*, incomplete)" out &&
 	printf "%s\n" "Student,Time" "ada,2026-12-06 10:00 Z" "bob,in a while" >bad.csv &&
 	test_must_fail_with 2 "$late" grade grid late --times bad.csv &&
 	grep -q "bad.csv:3: .in a while. is not a time" err

@@ -102,6 +102,24 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	ck_assert_uint_eq(n, 1);
 	db_free_runs(runs, n);
 
+	/* a listed run's score reads as the result's: emulated, two tests wait for a GPU */
+	make_result(&r, "cy", "cc", 50);
+	r.mode = MODE_EMULATED;
+	r.tests[58].status = r.tests[59].status = TEST_NOT_RUN;
+	result_finish(&r);
+	ck_assert_int_eq(db_store_run(db, &r, &id3), 0);
+	struct score_view view = result_score_view(&r);
+	char want[SCORE_TEXT_MAX], got[SCORE_TEXT_MAX];
+	score_text(want, &view);
+	ck_assert_str_eq(want, "50 / 60, 2 more pending a GPU run");
+	result_release(&r);
+	ck_assert_int_eq(db_list_runs(db, "cy", NULL, 10, &runs, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_double_eq(runs[0].pending, 2);
+	view = run_score_view(&runs[0]);
+	ck_assert_str_eq(score_text(got, &view), want);
+	db_free_runs(runs, n);
+
 	ck_assert_int_eq(db_run_json(db, id1, &json), 0);
 	ck_assert_ptr_nonnull(strstr(json, "\"student\":\"ada\""));
 	free(json);
@@ -115,7 +133,7 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	db = db_open(path, unit_root());
 	ck_assert_ptr_nonnull(db);
 	ck_assert_int_eq(db_list_runs(db, NULL, NULL, 50, &runs, &n), 0);
-	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(n, 4);
 	db_free_runs(runs, n);
 	db_close(db);
 }

@@ -1,4 +1,5 @@
 /* Unit tests of result.c: scoring, exit codes and the JSON document. */
+#include "doc.h"
 #include "probe.h"
 #include "result.h"
 #include "unit.h"
@@ -70,6 +71,81 @@ START_TEST(test_result_scores_and_exit_codes)
 	r.build = BUILD_COMPILE_ERROR;
 	result_finish(&r);
 	ck_assert_int_eq(result_exit_code(&r), EXIT_NOT_BUILT);
+	result_release(&r);
+}
+END_TEST
+
+/* The text a result's score gets, and the same from its document. */
+static void check_score(const struct result *r, const char *want)
+{
+	struct score_view v = result_score_view(r);
+	char text[SCORE_TEXT_MAX], from_doc[SCORE_TEXT_MAX];
+	char *s = result_to_json(r, false);
+	json_t *doc = json_loads(s, 0, NULL);
+
+	ck_assert_str_eq(score_text(text, &v), want);
+	ck_assert_ptr_nonnull(doc);
+	v = doc_score_view(doc);
+	ck_assert_str_eq(score_text(from_doc, &v), want);
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "score_text")), want);
+	json_decref(doc);
+	free(s);
+}
+
+/*
+ * A run's score reads one way: the final score (bonus included) out of the
+ * maximum, the bonus said as part of it, lateness, and the points of tests
+ * that wait for a GPU as pending, not lost.
+ */
+START_TEST(test_result_score_text)
+{
+	struct result r;
+
+	result_init(&r, &cfg);
+	r.build = BUILD_OK;
+	r.mode = MODE_GPU;
+	set_all(&r, TEST_PASS);
+	result_finish(&r);
+	check_score(&r, "10 / 5 (5 of it bonus)");
+
+	result_find(&r, "b", "z")->status = TEST_FAIL;
+	result_find(&r, "a", "y")->status = TEST_FAIL;
+	result_finish(&r);
+	check_score(&r, "3 / 5");
+
+	/* emulated, a test that needs a GPU is pending: its points are not lost */
+	r.mode = MODE_EMULATED;
+	result_find(&r, "b", "z")->status = TEST_PASS;
+	result_find(&r, "a", "y")->status = TEST_NOT_RUN;
+	result_finish(&r);
+	check_score(&r, "8 / 5 (5 of it bonus), 2 more pending a GPU run");
+	ck_assert(result_test_pending_gpu(&r, result_find(&r, "a", "y")));
+	ck_assert(!result_test_pending_gpu(&r, result_find(&r, "a", "x")));
+	/* so is one nothing ran, for want of a GPU and an emulator */
+	r.mode = MODE_NONE;
+	check_score(&r, "8 / 5 (5 of it bonus), 2 more pending a GPU run");
+	/* on a GPU, a test not run (no profiler, say) is not waiting for one */
+	r.mode = MODE_GPU;
+	check_score(&r, "8 / 5 (5 of it bonus), 2 more not run");
+	ck_assert(!result_test_pending_gpu(&r, result_find(&r, "a", "y")));
+
+	/* late: the final score is after the penalty, which is said */
+	set_all(&r, TEST_PASS);
+	result_finish(&r);
+	r.late.deadline = r.late.applied = true;
+	r.late.v.days = 2;
+	r.late.v.penalty = 1.5;
+	check_score(&r, "8.5 / 5 (5 of it bonus; late: -1.5)");
+	result_find(&r, "b", "z")->status = TEST_FAIL;
+	result_finish(&r);
+	check_score(&r, "3.5 / 5 (late: -1.5)");
+
+	/* what did not build has nothing pending */
+	memset(&r.late, 0, sizeof(r.late));
+	r.build = BUILD_COMPILE_ERROR;
+	set_all(&r, TEST_NOT_RUN);
+	result_finish(&r);
+	check_score(&r, "0 / 5");
 	result_release(&r);
 }
 END_TEST
@@ -171,6 +247,7 @@ Suite *result_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_result_scores_and_exit_codes);
+	tcase_add_test(tc, test_result_score_text);
 	tcase_add_test(tc, test_result_json_document);
 	tcase_add_test(tc, test_result_driver_version);
 	tcase_add_test(tc, test_result_json_survives_bad_utf8);

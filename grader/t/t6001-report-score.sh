@@ -1,0 +1,32 @@
+#!/bin/bash
+# One run reads the same wherever it is shown: the terminal report, the class
+# table and its progress lines, `cudalab db show`, `cudalab show` and the
+# result document's score_text all give the final score (bonus included) out
+# of the maximum, the bonus said as part of it. Emulated, the timed tests'
+# points are pending a GPU run, not lost, and the run stays provisional.
+# beside-others: it times nothing, and grades only through cudalab
+. "$(dirname "$0")/lib.sh"
+cpu_only
+gpu_available && skip_all "a GPU is here: the timed tests would run"
+grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+
+want="50 / 50 (10 of it bonus), 10 more pending a GPU run"
+test_expect_success 'the report: the final score, its bonus, and the points pending a GPU' '
+	mkdir -p class/ada && cp "$T_ROOT/reference/matmul/matmul.cu" class/ada/ &&
+	{ "$CUDALAB" grade matmul class/ada --json r.json >report 2>&1; [ $? = 4 ]; } &&
+	grep -qxF "score       $want" report &&
+	grep -qx "            PROVISIONAL: emulated on the CPU, not a grade" report &&
+	[ "$(grep -Ec "^k[1-5] +time@[0-9]+ +pending \(GPU\) +-/2\.5 " report)" = 5 ] &&
+	! grep -q " 0/2\.5" report &&
+	[ "$(jq -r .score_text r.json)" = "$want" ] || { cat report; false; }
+'
+test_expect_success 'the class table, its progress line, db show and show write it the same' '
+	"$CUDALAB" grade matmul class -j 1 >table 2>progress &&
+	grep -qF "$want  incomplete" table && grep -q "^ada " table &&
+	grep -qF "ada: $want, incomplete, build ok" progress &&
+	"$CUDALAB" db show >db && [ "$(grep -cF " $want ok " db)" = 2 ] &&
+	"$CUDALAB" show ada >show && [ "$(grep -cF " $want incomplete " show)" = 2 ] &&
+	grep -qF "latest: matmul $want (run 2, incomplete)" show ||
+		{ cat table progress db show; false; }
+'
+test_done
