@@ -184,9 +184,23 @@ $(DEPS_OK): ci/debian-packages.txt ci/deps.sh
 	$(Q)ci/deps.sh
 	$(Q)mkdir -p $(@D) && touch $@
 
+# make exits 2 whatever a recipe's status was: cudalab's exit code (README,
+# "Exit codes") is said in words, or a student sees only "Error 1".
 test: all
 	$(if $(LAB),,$(error usage: make test LAB=<lab> [SUB=dir]; labs: $(LABS)))
-	$(Q)$(CUDALAB) test $(LAB) $(if $(SUB),--sub $(SUB))
+	$(Q)$(CUDALAB) test $(LAB) $(if $(SUB),--sub $(SUB)); code=$$?; \
+	case $$code in \
+	0) exit 0 ;; \
+	1) what='points lost' ;; \
+	2) what='usage error' ;; \
+	3) what='the submission did not build' ;; \
+	4) what='incomplete: emulated, or some tests could not run; not a grade' ;; \
+	128) what='the grader itself failed, not the submission' ;; \
+	*) what='unknown' ;; \
+	esac; \
+	echo "make test: cudalab test exited $$code ($$what); make exits 2 for any code" \
+		"but 0: run $(CUDALAB) test $(LAB) for the code itself" >&2; \
+	exit $$code
 
 check: check-unit check-emu check-shell
 

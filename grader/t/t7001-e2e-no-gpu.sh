@@ -8,7 +8,8 @@ gpu_available && skip_all "a GPU is here"
 
 test_expect_success 'make test LAB=matmul grades the stub: incomplete, exit 4' '
 	make -s -C "$T_ROOT" test LAB=matmul >out 2>&1; [ $? -ne 0 ] &&
-	grep -q "PROVISIONAL: emulated on the CPU" out && grep -q "build       ok" out
+	grep -q "PROVISIONAL: emulated on the CPU" out && grep -q "build       ok" out &&
+	grep -q "^make test: cudalab test exited 4 (incomplete: emulated, or some tests could not run; not a grade)" out
 '
 test_expect_success 'cudalab test exits 4 and writes an incomplete, provisional result' '
 	"$CUDALAB" test matmul --sub "$T_ROOT/reference/matmul" --no-emulate --json r.json >out 2>&1

@@ -24,6 +24,13 @@ test_expect_success 'the occupancy stub fails every test, saying it is not writt
 	[ "$(jq "[.tests[] | select(.part == \"calculator\") | select(.message | contains(\"not written yet\") | not)] | length" s.json)" = 0 ] &&
 	[ "$(jq "[.tests[] | select(.part == \"questions\") | select(.message | contains(\"no answer yet\") | not)] | length" s.json)" = 0 ]
 '
+test_expect_success 'make test names cudalab'"'"'s exit code, which make itself cannot give' '
+	{ make -s -C "$T_ROOT" BUILD="$BUILD" test LAB=occupancy \
+		SUB="$T_ROOT/student_template/occupancy" >out 2>&1; [ $? = 2 ]; } &&
+	grep -q "^score       0 / 16$" out &&
+	grep -q "^make test: cudalab test exited 1 (points lost); make exits 2 for any code but 0: run .*/bin/cudalab test occupancy for the code itself$" out ||
+		{ cat out; false; }
+'
 test_expect_success 'each student gets their own questions, the same every time' '
 	"$CUDALAB" questions occupancy --student ada >ada1 &&
 	"$CUDALAB" questions occupancy --student ada >ada2 &&
