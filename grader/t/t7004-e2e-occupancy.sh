@@ -46,6 +46,24 @@ test_expect_success 'the key of a student is what the grader expects from them' 
 	"$CUDALAB" grade occupancy ada --student bob -q --json b.json >/dev/null
 	[ "$(jq "[.tests[] | select(.part == \"questions\" and .status == \"pass\")] | length" b.json)" -lt 6 ]
 '
+# the questions are per student: answers right for one are wrong for another,
+# and a bare score would say the reference (or a copied sheet) is wrong
+test_expect_success 'answers for another student'"'"'s questions: each wrong one says whose they are' '
+	grade_fixture "$T_ROOT/reference/occupancy" z.json --student zed &&
+	[ "$(cat z.json.exit)" = 1 ] &&
+	[ "$(jq "[.tests[] | select(.part == \"calculator\" and .status != \"pass\")] | length" z.json)" = 0 ] &&
+	jq -r ".tests[] | select(.part == \"questions\" and .status == \"fail\") | .message" z.json >msg &&
+	[ "$(grep -c "^hint: answers.txt answers the questions of student .fixture-occupancy. (its line .student = fixture-occupancy.), but this run grades .zed., whose questions have other numbers" msg)" = \
+		"$(jq "[.tests[] | select(.part == \"questions\" and .status == \"fail\")] | length" z.json)" ] &&
+	[ -s msg ] && grep -q "cudalab questions occupancy --student zed. prints them$" msg &&
+	grep -q "^    hint: answers.txt answers the questions of student .fixture-occupancy." z.json.txt &&
+	jq -r ".tests[] | select(.part == \"questions\" and .status == \"fail\") | .message" b.json |
+		grep -q "of student .ada.*but this run grades .bob." &&
+	# the student graded is the one the sheet names: the usual hint
+	cp "$T_ROOT/reference/occupancy/occupancy.cu" "$T_ROOT/reference/occupancy/fixtures/wrong-limit/answers.txt" ada/ &&
+	"$CUDALAB" grade occupancy ada --student fixture-wrong-limit -q --json w.json >/dev/null;
+	jq -r ".tests[] | select(.name == \"limit\") | .message" w.json | grep -q "^hint: work out how many blocks"
+'
 test_expect_success 'for 300 students, the reference calculator agrees with cuda_occupancy.h on every answer' '
 	for i in $(seq 300); do
 		"$CUDALAB" questions occupancy --student "student-$i" --key >/dev/null || exit 1

@@ -231,6 +231,8 @@ int cl_part_wanted(const char *name, const char *const *parts, size_t nparts);
 const char *cl_answer(const char *name);
 /* The same, as a whole number (fails the test when it is not one). */
 long long cl_answer_int(const char *name);
+/* The answer, or NULL where answers.txt, its line or its text is missing: never fails. */
+const char *cl_answer_given(const char *name);
 
 /* Who is graded ("student=ID" on standard input; "student" without it), for
  * labs whose questions differ per student. */

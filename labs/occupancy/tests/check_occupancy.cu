@@ -123,13 +123,32 @@ END_TEST
 
 /* ------------------------------------------------------------ questions */
 
+/*
+ * The hint for a wrong answer: hint, unless answers.txt says whose sheet it
+ * answers ("student = ID") and that is not the student graded. Then every
+ * answer is for other numbers (a copy of another student's sheet, or the
+ * reference's answers graded under another name), and that is what to say.
+ */
+static const char *question_hint(const char *hint, char *buf, size_t len)
+{
+	const char *whose = cl_answer_given("student");
+
+	if (!whose || !strcmp(whose, cl_student))
+		return hint;
+	snprintf(buf, len, "answers.txt answers the questions of student '%s' (its line "
+		 "'student = %s'), but this run grades '%s', whose questions have other numbers: "
+		 "`cudalab questions occupancy --student %s` prints them", whose, whose, cl_student,
+		 cl_student);
+	return buf;
+}
+
 /* The student's own question k against their answers.txt. */
 static void check_question(enum occ_kind k)
 {
 	struct occ_question q[OCC_NQUESTIONS];
 	const struct occ_question *x = &q[k];
 	const char *key = occ_q_keys[k];
-	char cfg[256], why[160] = "";
+	char cfg[256], why[160] = "", hint[512], other[768];
 	bool right;
 
 	occ_lab_questions(cl_student, q);
@@ -143,8 +162,10 @@ static void check_question(enum occ_kind k)
 		ck_assert_msg(bit, "answers.txt: '%s' has '%s'; the answer is one of warps, "
 			      "registers, shared_memory or blocks", key, got);
 		ck_assert_msg(bit == (unsigned)x->answer, "%s = %s is not right for question %d "
-			      "(%s)\nhint: work out how many blocks each of the four limits allows; "
-			      "the one that allows the fewest is the answer", key, got, k + 1, cfg);
+			      "(%s)\nhint: %s", key, got, k + 1, cfg,
+			      question_hint("work out how many blocks each of the four limits "
+					    "allows; the one that allows the fewest is the answer",
+					    other, sizeof(other)));
 		return;
 	}
 	if (k == OCC_Q_OCCUPANCY) {
@@ -155,23 +176,28 @@ static void check_question(enum occ_kind k)
 			      "'%s', which is not a number", key, got);
 		right = fabs(v - x->answer) <= OCC_PERCENT_TOLERANCE;
 		snprintf(why, sizeof(why), " (within %.1f points)", OCC_PERCENT_TOLERANCE);
+		snprintf(hint, sizeof(hint), "here the limit is %s; occupancy is the warps "
+			 "resident per SM over the most an SM can hold",
+			 occ_limit_words[__builtin_ctz(x->e.limits)]);
 		if (!right)
-			ck_abort_msg("%s = %s is not right%s for question %d (%s)\nhint: here the "
-				     "limit is %s; occupancy is the warps resident per SM over the "
-				     "most an SM can hold", key, got, why, k + 1, cfg,
-				     occ_limit_words[__builtin_ctz(x->e.limits)]);
+			ck_abort_msg("%s = %s is not right%s for question %d (%s)\nhint: %s", key,
+				     got, why, k + 1, cfg, question_hint(hint, other, sizeof(other)));
 		return;
 	}
 	long long got = cl_answer_int(key);
-	if (k == OCC_Q_BEST)
+	if (k == OCC_Q_BEST) {
 		ck_assert_msg(got == (long long)x->answer, "%s = %lld is not right for question %d "
-			      "(%s; block sizes %d, %d, %d, %d)\nhint: for each size, the blocks "
-			      "per SM times its warps per block: the most warps wins", key, got, k + 1,
-			      cfg, x->sizes[0], x->sizes[1], x->sizes[2], x->sizes[3]);
-	else
+			      "(%s; block sizes %d, %d, %d, %d)\nhint: %s", key, got, k + 1, cfg,
+			      x->sizes[0], x->sizes[1], x->sizes[2], x->sizes[3],
+			      question_hint("for each size, the blocks per SM times its warps per "
+					    "block: the most warps wins", other, sizeof(other)));
+	} else {
+		snprintf(hint, sizeof(hint), "here the limit is %s",
+			 occ_limit_words[__builtin_ctz(x->e.limits)]);
 		ck_assert_msg(got == (long long)x->answer, "%s = %lld is not right for question %d "
-			      "(%s)\nhint: here the limit is %s", key, got, k + 1, cfg,
-			      occ_limit_words[__builtin_ctz(x->e.limits)]);
+			      "(%s)\nhint: %s", key, got, k + 1, cfg,
+			      question_hint(hint, other, sizeof(other)));
+	}
 }
 
 #define QUESTION_TEST(name, kind)                                                                \

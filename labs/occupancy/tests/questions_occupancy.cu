@@ -74,8 +74,9 @@ int main(int argc, char **argv)
 				reference_answer(&q[k]), q[k].answer);
 			return 3;
 		}
+	/* whose sheet answers.txt answers: graded under another name, the suite says so */
 	if (key) {
-		printf("# the answers expected from %s\n", student);
+		printf("# the answers expected from %s\nstudent = %s\n", student, student);
 		for (int k = 0; k < OCC_NQUESTIONS; k++) {
 			if (k == OCC_Q_LIMIT)
 				printf("%s = %s\n", occ_q_keys[k],
@@ -90,8 +91,9 @@ int main(int argc, char **argv)
 	printf("Occupancy questions for %s\n\n"
 	       "Answer each in answers.txt on the line with its name, with a whole number\n"
 	       "(the occupancy in percent may have decimals: within %.1f points is right).\n"
-	       "These questions are yours: another name gets other numbers.\n",
-	       student, OCC_PERCENT_TOLERANCE);
+	       "These questions are yours: another name gets other numbers, and answers.txt\n"
+	       "says whose they are (student = %s).\n",
+	       student, OCC_PERCENT_TOLERANCE, student);
 	for (int k = 0; k < OCC_NQUESTIONS; k++) {
 		printf("\n%d. %s: %s\n", k + 1, occ_q_keys[k], asks[k]);
 		printf("   %s.\n", occ_lab_config(&q[k], cfg, sizeof(cfg)));
@@ -100,7 +102,7 @@ int main(int argc, char **argv)
 			       q[k].sizes[2], q[k].sizes[3]);
 		print_device(q[k].dev);
 	}
-	printf("\nanswers.txt:\n");
+	printf("\nanswers.txt:\nstudent = %s\n", student);
 	for (int k = 0; k < OCC_NQUESTIONS; k++)
 		printf("%s =\n", occ_q_keys[k]);
 	return 0;
