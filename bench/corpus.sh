@@ -46,7 +46,7 @@ for lab in "${labs[@]}"; do
 			differ=$((differ + 1)) verdict=DIFFERS
 		fi
 		printf '%-28s %-8s %-40.40s %s\n' "$lab/$name" "$verdict" "${kind:-?}" \
-			"$(jq -r '"score \(.score)/\(.max_score)"' r.json 2>/dev/null)"
+			"$(jq -r '"score \(.score_text // "\(.final_score)/\(.max_score)")"' r.json 2>/dev/null)"
 		[ $verbose = 0 ] || [ $verdict = agrees ] || sed 's/^/    /' diff
 	done
 done

@@ -24,7 +24,7 @@ test_expect_success 'the coalescing stub fails every test, each with what to do'
 	[ "$(jq "[.tests[] | select(.kind == \"correctness\") | select(.message | test(\"launched no kernel\") | not)] | length" s.json)" = 0 ] || {
 		jq -r ".tests[] | .message" s.json; false; }
 '
-test_expect_success 'the terminal report lists every timed test as not run, saying why' '
+test_expect_success 'the terminal report lists every timed test as pending a GPU, saying why' '
 	grep -q "^timing      not run: timing needs a GPU" r.json.txt &&
 	grep -Eq "^scale +rows-vs-cols +pending \(GPU\) +-/3" r.json.txt
 '

@@ -52,12 +52,12 @@ test_expect_success 'a fresh copy builds, and make test grades the stub and then
 '
 # the matmul solution (its timing driver linked with the reference's objects
 # as the handout has them) is graded once, by ci/grade-push.sh below
-test_expect_success 'ci/grade-push.sh: a solution passes with timing not run, a summary and JUnit' '
+test_expect_success 'ci/grade-push.sh: a solution passes with timing pending a GPU, a summary and JUnit' '
 	cd copy && cp "$T_ROOT/reference/grid/grid.cu" "$T_ROOT/reference/grid/answers.txt" grid/ &&
 	cp "$T_ROOT/reference/matmul/matmul.cu" matmul/ &&
 	GITHUB_STEP_SUMMARY=$PWD/step.md GITHUB_ACTOR=ada bash ci/grade-push.sh grid matmul >push.txt 2>&1 &&
 	grep -q "^| grid | 43 / 43 | ok | CPU emulator (provisional) | no points lost |$" step.md &&
-	# the score as the report writes it (its score line, the document's score_text)
+	# the score as the report writes it (its score line, score_text in the document)
 	grep -q "^| matmul | 50 / 50 (10 of it bonus), 10 more pending a GPU run | ok | CPU emulator (provisional) | no points lost; 5 not run here" step.md &&
 	grep -qF "| matmul | $(jq -r .score_text cudalab-results/matmul.json) |" step.md &&
 	grep -q "^| k1 | time@1024 | pending (GPU) | -/2.5 |$" step.md &&
