@@ -61,19 +61,63 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-int batch_collect(const struct strlist *files, char *const *dirs, size_t ndirs,
+/* The last component of path, a real path ("/" has none: itself). */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/*
+ * Adds dir as the submission of the student its path names: the folder's
+ * name, but for a folder named after the lab, whose student is the folder
+ * above it (clones/ada/matmul: a handout clone's lab folder is ada's).
+ */
+static void add_submission(struct batch_sub **subs, size_t *n, const char *dir, const char *lab)
+{
+	const char *base = base_name(dir);
+
+	if (strcmp(base, lab) || base == dir) {
+		add_sub(subs, n, dir, base);
+		return;
+	}
+	char *parent = xstrndup(dir, base - dir - 1);
+	add_sub(subs, n, dir, *parent ? base_name(parent) : base);
+	free(parent);
+}
+
+/*
+ * Where dir's submission is: dir itself when it holds one of the lab's
+ * files; its <lab>/ folder when that does (a clone of the student
+ * repository `make handout` makes); NULL for neither.
+ */
+static char *submission_in(const char *dir, const char *lab, const struct strlist *files)
+{
+	if (holds_lab_file(dir, files))
+		return xstrdup(dir);
+	char *in = xasprintf("%s/%s", dir, lab);
+	struct stat st;
+	/* lstat: a link is not followed here, as no sub-folder of a class is */
+	if (!lstat(in, &st) && S_ISDIR(st.st_mode) && holds_lab_file(in, files))
+		return in;
+	free(in);
+	return NULL;
+}
+
+int batch_collect(const char *lab, const struct strlist *files, char *const *dirs, size_t ndirs,
 		  struct batch_sub **subs, size_t *nsubs)
 {
 	*subs = NULL;
 	*nsubs = 0;
 	for (size_t d = 0; d < ndirs; d++) {
-		char real[PATH_MAX];
+		char real[PATH_MAX], *sub;
 		struct stat st;
 		if (stat(dirs[d], &st) < 0 || !S_ISDIR(st.st_mode) || !realpath(dirs[d], real))
 			return error("submission folder '%s' does not exist", dirs[d]);
-		if (holds_lab_file(real, files)) {
-			const char *slash = strrchr(real, '/');
-			add_sub(subs, nsubs, real, slash && slash[1] ? slash + 1 : real);
+		if ((sub = submission_in(real, lab, files))) {
+			/* a clone's lab folder is the clone's student's, by add_submission */
+			add_submission(subs, nsubs, sub, lab);
+			free(sub);
 			continue;
 		}
 		struct dirent **list;
@@ -83,16 +127,22 @@ int batch_collect(const struct strlist *files, char *const *dirs, size_t ndirs,
 		size_t before = *nsubs;
 		for (int i = 0; i < n; i++) {
 			char *p = xasprintf("%s/%s", real, list[i]->d_name);
-			if (list[i]->d_name[0] != '.' && !lstat(p, &st) && S_ISDIR(st.st_mode))
-				add_sub(subs, nsubs, p, list[i]->d_name);
+			if (list[i]->d_name[0] != '.' && !lstat(p, &st) && S_ISDIR(st.st_mode)) {
+				/*
+				 * a clone's work is in its <lab>/; a folder with
+				 * neither is a submission that lacks its files, and
+				 * its grading says so
+				 */
+				char *in = submission_in(p, lab, files);
+				add_sub(subs, nsubs, in ? in : p, list[i]->d_name);
+				free(in);
+			}
 			free(p);
 			free(list[i]);
 		}
 		free(list);
-		if (*nsubs == before) {   /* no folders either: a submission missing its files */
-			const char *slash = strrchr(real, '/');
-			add_sub(subs, nsubs, real, slash && slash[1] ? slash + 1 : real);
-		}
+		if (*nsubs == before)   /* no folders either: a submission missing its files */
+			add_submission(subs, nsubs, real, lab);
 	}
 	for (size_t i = 0; i < *nsubs; i++)
 		for (size_t j = 0; j < i; j++)

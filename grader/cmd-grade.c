@@ -122,12 +122,16 @@ static void usage(FILE *out)
 		"\n"
 		"A class: a DIR that holds none of the lab's files holds one submission per\n"
 		"folder (the student is the folder's name: a folder of git clones), and several\n"
-		"DIRs grade them all. The gradings run N at once, each given one GPU in turn;\n"
-		"their tests share a GPU (SLOTS gradings at once) and each timing phase has it to\n"
-		"itself. Progress on stderr, a summary table on stdout; every run is stored as it\n"
-		"ends, so an interrupted batch loses only the gradings under way.\n"
+		"DIRs grade them all. A clone of the student repository (make handout) is graded\n"
+		"from its folder LAB; a submission folder named LAB is the student of the folder\n"
+		"above it (clones/ada/matmul is ada's). The gradings run N at once, each given\n"
+		"one GPU in turn; their tests share a GPU (SLOTS gradings at once) and each\n"
+		"timing phase has it to itself. Progress on stderr, a summary table on stdout;\n"
+		"every run is stored as it ends, so an interrupted batch loses only the gradings\n"
+		"under way.\n"
 		"\n"
-		"  --student ID   who submitted it (one submission; default: the folder's name)\n"
+		"  --student ID   who submitted it (one submission; default: the folder's name,\n"
+		"                 or the one above a folder named LAB)\n"
 		"  -j, --jobs N   gradings at once (default: one per CPU)\n"
 		"  --gpus LIST    the GPUs to use, as CUDA_VISIBLE_DEVICES names them, \"0,1\"\n"
 		"                 (default: every GPU of the machine)\n"
@@ -213,7 +217,7 @@ int cmd_grade(int argc, char **argv)
 		return EXIT_USAGE;
 	if (config_load(tc->root, lab, &cfg))
 		return EXIT_INTERNAL;
-	if (batch_collect(&cfg.files, argv + optind + 1, argc - optind - 1, &subs, &n)) {
+	if (batch_collect(lab, &cfg.files, argv + optind + 1, argc - optind - 1, &subs, &n)) {
 		config_free(&cfg);
 		return EXIT_USAGE;
 	}
