@@ -6,6 +6,7 @@
 #include "cmd.h"
 
 #include "batch.h"
+#include "db.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -31,6 +32,15 @@ static int lab_exists(const char *root, const char *lab)
 	return found;
 }
 
+bool gradebook_ready(const char *path)
+{
+	struct db *db = db_open(path, toolchain()->root);
+	bool ready = db && !db_check_writable(db);
+
+	db_close(db);
+	return ready;
+}
+
 int grade_and_record(const char *lab, const struct grade_opts *go, const struct record_opts *ro)
 {
 	const struct toolchain *tc = toolchain();
@@ -46,6 +56,8 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 		error("submission folder '%s' does not exist", go->subdir);
 		return EXIT_USAGE;
 	}
+	if (ro->db_path && !gradebook_ready(ro->db_path))
+		return EXIT_USAGE;
 	if (config_load(tc->root, lab, &cfg))
 		return EXIT_INTERNAL;
 	if (grade_submission(tc, &cfg, go, &r)) {
@@ -232,6 +244,8 @@ int cmd_grade(int argc, char **argv)
 		error("--student and --json are for one submission; a class is stored in the "
 		      "gradebook (--db), each run under its folder's name");
 		code = EXIT_USAGE;
+	} else if (!gradebook_ready(ro.db_path)) {
+		code = EXIT_USAGE;   /* found now, not once every grading is done */
 	} else {
 		bo.db_path = ro.db_path;
 		batch_defaults(&bo);

@@ -37,7 +37,8 @@ const char *default_db_path(void);
 	{"lanes", required_argument, NULL, 'A'}, {"submitted-at", required_argument, NULL, 'T'}
 #define GRADE_SHORT_OPTIONS "d:J:S:kqhENA:T:"
 #define GRADE_OPTIONS_HELP                                                                         \
-	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"            \
+	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db), checked\n"  \
+	"                 first: one that is none, or is read-only, is refused (exit 2)\n"       \
 	"  --json PATH    also write the result document there\n"                                 \
 	"  --seed N       the inputs' seed (default: a fresh random one)\n"                       \
 	"  --keep         keep the work folder (the build and the test logs)\n"                   \
@@ -53,6 +54,13 @@ const char *default_db_path(void);
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro);
 /* A positive whole number from an option (-j, --slots), or 0 for anything else. */
 unsigned positive_option(const char *s);
+
+/*
+ * Whether runs can be stored in the gradebook at path: it opens (made if
+ * need be), it is a gradebook, and it can be written. Asked before anything
+ * is graded, so a wrong --db costs no grading; reports why not.
+ */
+bool gradebook_ready(const char *path);
 
 /*
  * Grades one submission, then records it (record.h: the report, the result
