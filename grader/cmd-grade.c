@@ -8,6 +8,7 @@
 #include "batch.h"
 #include "db.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,25 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 	return code;
 }
 
+/* A --seed: digits alone, at most SEED_MAX (grading.h says why). */
+static int parse_seed(const char *arg, unsigned long long *seed)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!*arg || arg[strspn(arg, "0123456789")])
+		return error("--seed wants a whole number from 0 to %llu (2^53 - 1), not '%s'",
+			     SEED_MAX, arg);
+	if (errno == ERANGE || v > SEED_MAX)
+		return error("--seed %s is above 2^53 - 1 (%llu): JSON readers such as jq and "
+			     "JavaScript keep 53 bits of a number, so the seed the result "
+			     "document gives back would be another one", arg, SEED_MAX);
+	*seed = v;
+	return 0;
+}
+
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro)
 {
 	switch (c) {
@@ -83,7 +103,9 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 		ro->json_path = arg;
 		return true;
 	case 'S':
-		go->seed = strtoull(arg, NULL, 10);
+		if (parse_seed(arg, &go->seed))
+			exit(EXIT_USAGE);
+		go->seed_given = true;
 		return true;
 	case 'k':
 		go->keep_workdir = true;

@@ -40,7 +40,8 @@ const char *default_db_path(void);
 	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db), checked\n"  \
 	"                 first: one that is none, or is read-only, is refused (exit 2)\n"       \
 	"  --json PATH    also write the result document there\n"                                 \
-	"  --seed N       the inputs' seed (default: a fresh random one)\n"                       \
+	"  --seed N       the inputs' seed, 0 to 2^53 - 1, as a result document gives it\n"     \
+	"                 (default: a fresh random one)\n"                                       \
 	"  --keep         keep the work folder (the build and the test logs)\n"                   \
 	"  --emulate      run the tests on the CPU emulator even where a GPU is\n"                \
 	"  --no-emulate   without a GPU, do not fall back to the CPU emulator\n"                  \
