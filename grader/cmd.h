@@ -24,6 +24,12 @@ int cmd_show(int argc, char **argv);
 const struct toolchain *toolchain(void);
 /* $CUDALAB_DB, else ./gradebook.db */
 const char *default_db_path(void);
+/*
+ * Who runs cudalab, the student of `test` and `questions`: $USER, else the
+ * user's name in the system's user database, else "uid<N>".
+ */
+const char *default_student(void);
+#define DEFAULT_STUDENT_HELP "$USER, else the name of\n                 the user running it"
 
 /*
  * The options `test` and `grade` share: --db, --json, --seed, --keep,

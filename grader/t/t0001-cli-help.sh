@@ -72,4 +72,15 @@ test_expect_success 'a seed given, and every fresh one, is read back from the do
 			{ say "fresh seed $text, read back as $(jq .seed r.json)"; exit 1; }
 	done
 '
+test_expect_success 'without $USER, the student is the user running it, and show finds the run' '
+	me=$(id -un) && f=$T_ROOT/reference/matmul/fixtures/no-compile &&
+	(unset USER && "$CUDALAB" test matmul --sub "$f" --json r.json -q >/dev/null)
+	[ "$(jq -r .student r.json)" = "$me" ] &&
+	"$CUDALAB" show "$me" >out && grep -q "compile-error" out &&
+	(USER= && "$CUDALAB" test matmul --sub "$f" --json r.json --no-db -q >/dev/null)
+	[ "$(jq -r .student r.json)" = "$me" ] &&
+	(unset USER && "$CUDALAB" questions occupancy) >q &&
+	"$CUDALAB" questions occupancy --student "$me" >q.me && cmp q q.me &&
+	"$CUDALAB" test -h | grep -q "default: \$USER, else the name of"
+'
 test_done
