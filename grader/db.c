@@ -460,7 +460,9 @@ int db_list_runs(struct db *db, const char *student, const char *lab, size_t lim
 		"FROM runs r JOIN submissions b ON r.submission_id = b.id "
 		"JOIN students s ON b.student_id = s.id JOIN labs l ON b.lab_id = l.id "
 		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR l.name = ?2) "
-		"ORDER BY r.id DESC LIMIT ?3", "tti", student, lab, (long long)limit);
+		/* by when they ran: a class stores its runs as they end, not as they began */
+		"ORDER BY julianday(r.started_at) DESC, r.id DESC LIMIT ?3",
+		"tti", student, lab, (long long)limit);
 	int rc;
 
 	*runs = NULL;

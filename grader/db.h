@@ -49,7 +49,10 @@ struct run_summary {
 	double late_penalty;   /* points lateness took: the student's score is score - this */
 };
 
-/* The latest runs, newest first; student and lab filter when not NULL. */
+/*
+ * The latest runs, newest first: by the time each began, then by id (the
+ * order they were stored in); student and lab filter when not NULL.
+ */
 int db_list_runs(struct db *db, const char *student, const char *lab, size_t limit,
 		 struct run_summary **runs, size_t *n);
 void db_free_runs(struct run_summary *runs, size_t n);

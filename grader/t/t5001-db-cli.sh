@@ -22,6 +22,21 @@ test_expect_success 'db show lists the runs, filtered by student' '
 	[ "$(grep -c " ada " out)" = 2 ] && grep -q "compile-error" out &&
 	"$CUDALAB" db show --db g.db --student nobody | grep -q "(no runs)"
 '
+# the run ids a listing shows, in its order: db show's first column, show's second
+listed() { awk -v c="$1" '$c ~ /^[0-9]+$/ && NF > 5 { printf "%s ", $c }' "$2"; }
+# started DB ID TIME: sets when a run began
+started() { sqlite3 "$1" "UPDATE runs SET started_at = '$3' WHERE id = $2"; }
+test_expect_success 'db show lists the newest first by when each run began, then by id' '
+	# a class stores its runs as they end: the grading that began first may be stored last
+	"$CUDALAB" grade matmul "$T_ROOT/reference/matmul/fixtures/no-compile" --student bob --db g.db -q >/dev/null
+	cp g.db order.db &&
+	started order.db 1 2026-11-22T10:00:02Z && started order.db 2 2026-11-22T10:00:01Z &&
+	started order.db 3 2026-11-22T10:00:01Z &&
+	"$CUDALAB" db show --db order.db >out && [ "$(listed 1 out)" = "1 3 2 " ] &&
+	"$CUDALAB" db show --db order.db --limit 1 >out && [ "$(listed 1 out)" = "1 " ] &&
+	"$CUDALAB" show ada --db order.db >out && [ "$(listed 2 out)" = "2 1 " ] &&
+	grep -q "latest: matmul 0/50 (run 1," out
+'
 test_expect_success 'db show --run prints the stored result document' '
 	"$CUDALAB" db show --db g.db --run 1 >doc.json &&
 	[ "$(jq -r .schema doc.json)" = cudalab-result/1 ] &&
