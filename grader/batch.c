@@ -503,12 +503,37 @@ static const char *gpu_list(const struct strlist *gpus)
 	return buf;
 }
 
+/*
+ * Where the class's tests run, as far as the batch knows before any grading:
+ * "on GPU 0", or without a GPU, "emulated on the CPU: no GPU found" (never
+ * a GPU it only defaults to).
+ */
+static const char *where_tests_run(const struct toolchain *tc, const struct lab_config *cfg,
+				   const struct batch_opts *bo, const struct grade_opts *go)
+{
+	static char buf[320];
+
+	if (!cfg->needs_gpu)
+		return "on the CPU: the lab's tests need no GPU";
+	if (go->emulate == 1)
+		return "emulated on the CPU: --emulate";
+	if (bo->gpus_known) {
+		snprintf(buf, sizeof(buf), "on GPU%s %s", bo->gpus.n > 1 ? "s" : "", gpu_list(&bo->gpus));
+		return buf;
+	}
+	if (go->emulate == 0)
+		return "with no tests run: no GPU found, and --no-emulate";
+	if (!tc->emu_cxxflags)
+		return "with no tests run: no GPU found, and no CPU emulator on this machine";
+	return "emulated on the CPU: no GPU found";
+}
+
 static void summary(const struct item *items, size_t n, const struct tally *t, double wall,
-		    const struct batch_opts *bo)
+		    const struct batch_opts *bo, const char *where)
 {
 	int sw = 7;
 	double phase[5] = {0};
-	size_t graded = 0, not_built = 0, gpu_runs = 0;
+	size_t graded = 0, not_built = 0, gpu_runs = 0, provisional = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(items[i].sub->student) > sw)
@@ -533,6 +558,7 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 			       it->run);
 			graded++;
 			not_built += strcmp(doc_build(doc), "ok") != 0;
+			provisional += json_is_true(json_object_get(doc, "provisional"));
 			gpu_runs += !strcmp(mode, "gpu");
 			for (int p = 0; p < 5; p++)
 				phase[p] += doc_phase(doc, phases[p]);
@@ -547,10 +573,11 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 	if (t->failed)
 		printf(", %zu NOT graded (system errors: not charged to the students; run again "
 		       "with --resume)", t->failed);
-	printf("; %zu did not build\n", not_built);
-	printf("%.1f s wall for %zu gradings (%u at once, GPU%s %s): %.1f graded per minute\n",
-	       wall, graded + t->failed, bo->jobs, bo->gpus.n > 1 ? "s" : "", gpu_list(&bo->gpus),
-	       wall > 0 ? graded / wall * 60 : 0);
+	printf("; %zu did not build", not_built);
+	if (provisional)
+		printf("; %zu provisional, not grades", provisional);
+	printf("\n%.1f s wall for %zu gradings (%u at once, %s): %.1f graded per minute\n", wall,
+	       graded + t->failed, bo->jobs, where, wall > 0 ? graded / wall * 60 : 0);
 	if (graded)
 		printf("time of all gradings: build %.1f s, tests %.1f s, timing %.1f s, profile "
 		       "%.1f s, waiting for the GPU %.1f s\n",
@@ -563,6 +590,24 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 }
 
 /* ---------------------------------------------------------------- batch */
+
+/*
+ * Whether no run of the class is a grade: every one that built is
+ * provisional (emulated, say, on a machine without a GPU), and one at least
+ * built. One that did not build is not built on any machine.
+ */
+static bool all_provisional(const struct item *items, size_t n)
+{
+	size_t built = 0, provisional = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (items[i].state != DONE || strcmp(doc_build(items[i].doc), "ok"))
+			continue;
+		built++;
+		provisional += json_is_true(json_object_get(items[i].doc, "provisional"));
+	}
+	return built && provisional == built;
+}
 
 /* Whether the gradebook already holds this submission, as its files are now. */
 static int already_graded(struct db *db, const struct lab_config *cfg, const struct batch_sub *s)
@@ -608,10 +653,11 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 			}
 		db_close(db);
 	}
+	const char *where = where_tests_run(tc, cfg, bo, go);
 	if (!progress_quiet)
-		fprintf(stderr, "grading %zu submissions of %s%s, %u at once, on GPU%s %s\n",
-			n - t.skipped, cfg->name, t.skipped ? " (the rest already graded)" : "", jobs,
-			bo->gpus.n > 1 ? "s" : "", gpu_list(&bo->gpus));
+		fprintf(stderr, "grading %zu submissions of %s%s, %u at once, %s%s\n", n - t.skipped,
+			cfg->name, t.skipped ? " (the rest already graded)" : "", jobs, where,
+			cfg->needs_gpu && !bo->gpus_known ? "; every run provisional, not a grade" : "");
 	for (size_t i = 0; i < jobs; i++)
 		w[i].fd = -1;
 	fflush(stdout);
@@ -696,8 +742,8 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 		show_progress(&t);
 		fputc('\n', stderr);
 	}
-	summary(items, n, &t, now_seconds() - t.start, bo);
-	code = t.failed ? EXIT_INTERNAL : 0;
+	summary(items, n, &t, now_seconds() - t.start, bo, where);
+	code = t.failed ? EXIT_INTERNAL : all_provisional(items, n) ? EXIT_INCOMPLETE : 0;
 out:
 	for (size_t k = 0; k < jobs; k++)
 		if (w[k].pid) {

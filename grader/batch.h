@@ -63,7 +63,9 @@ void batch_parse_gpus(const char *list, struct strlist *gpus);
  * table on stdout. A grading that fails for the grader's own reasons is
  * tried once more at the end and, failing again, reported as a system
  * error, never stored as the student's. Returns the exit code: 0 when every
- * submission was graded (points lost or not), EXIT_INTERNAL otherwise.
+ * submission was graded (points lost or not), EXIT_INCOMPLETE when so but
+ * every run that built is provisional (no GPU: all emulated), EXIT_INTERNAL
+ * when one was not graded.
  */
 int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 		const struct batch_sub *subs, size_t n, const struct batch_opts *bo,

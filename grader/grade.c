@@ -306,7 +306,8 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		result_mark_not_run(r, "not run: the submission was not built");
 	} else if (r->mode == MODE_NONE) {
 		if (!r->state_reason)
-			r->state_reason = xasprintf("no CUDA device (%s), and %s", r->gpu.reason,
+			r->state_reason = xasprintf("no CUDA device: %s, and %s",
+						    r->gpu.reason ? r->gpu.reason : "the probe gave no reason",
 						    o->emulate < 0 ? "no CPU emulator on this machine"
 								   : "emulation is off");
 		timing_not_run(r, r->state_reason);

@@ -27,7 +27,7 @@ test_expect_success 'a folder of handout clones is graded as a class, each under
 	clone bob "$T_ROOT/student_template/matmul" &&
 	clone cy "$T_ROOT/reference/matmul/fixtures/no-compile" &&
 	"$CUDALAB" grade matmul clones/ -j 2 >out 2>err; rc=$?
-	cat out && [ $rc = 0 ] &&
+	cat out err && [ $rc = 4 ] &&
 	row ada | grep -q " 50/50 *incomplete *ok *emulated" &&
 	row bob | grep -q " 0/50 *incomplete *ok *emulated" &&
 	row cy | grep -q " 0/50 *not-built *compile-error" &&
