@@ -229,7 +229,9 @@ for lab in "${labs[@]}"; do
 	for mode in gpu emulated; do
 		[ -f "$T_TMP/$mode/$lab.rc" ] || continue
 		rc=$(cat "$T_TMP/$mode/$lab.rc")
-		[ "$rc" = 0 ] || { echo "# $lab: the $mode class exited $rc; its last lines:"
+		# 4: graded, every run provisional, as every emulated one is
+		[ "$rc" = 0 ] || { [ $mode = emulated ] && [ "$rc" = 4 ]; } ||
+			{ echo "# $lab: the $mode class exited $rc; its last lines:"
 			tail -n 5 "$T_TMP/$mode/$lab-class.err" | sed 's/^/#     /'; }
 	done
 

@@ -61,19 +61,63 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-int batch_collect(const struct strlist *files, char *const *dirs, size_t ndirs,
+/* The last component of path, a real path ("/" has none: itself). */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/*
+ * Adds dir as the submission of the student its path names: the folder's
+ * name, but for a folder named after the lab, whose student is the folder
+ * above it (clones/ada/matmul: a handout clone's lab folder is ada's).
+ */
+static void add_submission(struct batch_sub **subs, size_t *n, const char *dir, const char *lab)
+{
+	const char *base = base_name(dir);
+
+	if (strcmp(base, lab) || base == dir) {
+		add_sub(subs, n, dir, base);
+		return;
+	}
+	char *parent = xstrndup(dir, base - dir - 1);
+	add_sub(subs, n, dir, *parent ? base_name(parent) : base);
+	free(parent);
+}
+
+/*
+ * Where dir's submission is: dir itself when it holds one of the lab's
+ * files; its <lab>/ folder when that does (a clone of the student
+ * repository `make handout` makes); NULL for neither.
+ */
+static char *submission_in(const char *dir, const char *lab, const struct strlist *files)
+{
+	if (holds_lab_file(dir, files))
+		return xstrdup(dir);
+	char *in = xasprintf("%s/%s", dir, lab);
+	struct stat st;
+	/* lstat: a link is not followed here, as no sub-folder of a class is */
+	if (!lstat(in, &st) && S_ISDIR(st.st_mode) && holds_lab_file(in, files))
+		return in;
+	free(in);
+	return NULL;
+}
+
+int batch_collect(const char *lab, const struct strlist *files, char *const *dirs, size_t ndirs,
 		  struct batch_sub **subs, size_t *nsubs)
 {
 	*subs = NULL;
 	*nsubs = 0;
 	for (size_t d = 0; d < ndirs; d++) {
-		char real[PATH_MAX];
+		char real[PATH_MAX], *sub;
 		struct stat st;
 		if (stat(dirs[d], &st) < 0 || !S_ISDIR(st.st_mode) || !realpath(dirs[d], real))
 			return error("submission folder '%s' does not exist", dirs[d]);
-		if (holds_lab_file(real, files)) {
-			const char *slash = strrchr(real, '/');
-			add_sub(subs, nsubs, real, slash && slash[1] ? slash + 1 : real);
+		if ((sub = submission_in(real, lab, files))) {
+			/* a clone's lab folder is the clone's student's, by add_submission */
+			add_submission(subs, nsubs, sub, lab);
+			free(sub);
 			continue;
 		}
 		struct dirent **list;
@@ -83,16 +127,22 @@ int batch_collect(const struct strlist *files, char *const *dirs, size_t ndirs,
 		size_t before = *nsubs;
 		for (int i = 0; i < n; i++) {
 			char *p = xasprintf("%s/%s", real, list[i]->d_name);
-			if (list[i]->d_name[0] != '.' && !lstat(p, &st) && S_ISDIR(st.st_mode))
-				add_sub(subs, nsubs, p, list[i]->d_name);
+			if (list[i]->d_name[0] != '.' && !lstat(p, &st) && S_ISDIR(st.st_mode)) {
+				/*
+				 * a clone's work is in its <lab>/; a folder with
+				 * neither is a submission that lacks its files, and
+				 * its grading says so
+				 */
+				char *in = submission_in(p, lab, files);
+				add_sub(subs, nsubs, in ? in : p, list[i]->d_name);
+				free(in);
+			}
 			free(p);
 			free(list[i]);
 		}
 		free(list);
-		if (*nsubs == before) {   /* no folders either: a submission missing its files */
-			const char *slash = strrchr(real, '/');
-			add_sub(subs, nsubs, real, slash && slash[1] ? slash + 1 : real);
-		}
+		if (*nsubs == before)   /* no folders either: a submission missing its files */
+			add_submission(subs, nsubs, real, lab);
 	}
 	for (size_t i = 0; i < *nsubs; i++)
 		for (size_t j = 0; j < i; j++)
@@ -455,12 +505,37 @@ static const char *gpu_list(const struct strlist *gpus)
 	return buf;
 }
 
+/*
+ * Where the class's tests run, as far as the batch knows before any grading:
+ * "on GPU 0", or without a GPU, "emulated on the CPU: no GPU found" (never
+ * a GPU it only defaults to).
+ */
+static const char *where_tests_run(const struct toolchain *tc, const struct lab_config *cfg,
+				   const struct batch_opts *bo, const struct grade_opts *go)
+{
+	static char buf[320];
+
+	if (!cfg->needs_gpu)
+		return "on the CPU: the lab's tests need no GPU";
+	if (go->emulate == 1)
+		return "emulated on the CPU: --emulate";
+	if (bo->gpus_known) {
+		snprintf(buf, sizeof(buf), "on GPU%s %s", bo->gpus.n > 1 ? "s" : "", gpu_list(&bo->gpus));
+		return buf;
+	}
+	if (go->emulate == 0)
+		return "with no tests run: no GPU found, and --no-emulate";
+	if (!tc->emu_cxxflags)
+		return "with no tests run: no GPU found, and no CPU emulator on this machine";
+	return "emulated on the CPU: no GPU found";
+}
+
 static void summary(const struct item *items, size_t n, const struct tally *t, double wall,
-		    const struct batch_opts *bo)
+		    const struct batch_opts *bo, const char *where)
 {
 	int sw = 7, cw = 5;
 	double phase[5] = {0};
-	size_t graded = 0, not_built = 0, gpu_runs = 0;
+	size_t graded = 0, not_built = 0, gpu_runs = 0, provisional = 0;
 	/* the score column as wide as its widest: a score is written one way everywhere */
 	char (*scores)[SCORE_TEXT_MAX] = xcalloc(n ? n : 1, sizeof(*scores));
 
@@ -490,6 +565,7 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 			       doc_num(doc, "seconds"), it->run);
 			graded++;
 			not_built += strcmp(doc_build(doc), "ok") != 0;
+			provisional += json_is_true(json_object_get(doc, "provisional"));
 			gpu_runs += !strcmp(mode, "gpu");
 			for (int p = 0; p < 5; p++)
 				phase[p] += doc_phase(doc, phases[p]);
@@ -505,10 +581,11 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 	if (t->failed)
 		printf(", %zu NOT graded (system errors: not charged to the students; run again "
 		       "with --resume)", t->failed);
-	printf("; %zu did not build\n", not_built);
-	printf("%.1f s wall for %zu gradings (%u at once, GPU%s %s): %.1f graded per minute\n",
-	       wall, graded + t->failed, bo->jobs, bo->gpus.n > 1 ? "s" : "", gpu_list(&bo->gpus),
-	       wall > 0 ? graded / wall * 60 : 0);
+	printf("; %zu did not build", not_built);
+	if (provisional)
+		printf("; %zu provisional, not grades", provisional);
+	printf("\n%.1f s wall for %zu gradings (%u at once, %s): %.1f graded per minute\n", wall,
+	       graded + t->failed, bo->jobs, where, wall > 0 ? graded / wall * 60 : 0);
 	if (graded)
 		printf("time of all gradings: build %.1f s, tests %.1f s, timing %.1f s, profile "
 		       "%.1f s, waiting for the GPU %.1f s\n",
@@ -521,6 +598,24 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 }
 
 /* ---------------------------------------------------------------- batch */
+
+/*
+ * Whether no run of the class is a grade: every one that built is
+ * provisional (emulated, say, on a machine without a GPU), and one at least
+ * built. One that did not build is not built on any machine.
+ */
+static bool all_provisional(const struct item *items, size_t n)
+{
+	size_t built = 0, provisional = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (items[i].state != DONE || strcmp(doc_build(items[i].doc), "ok"))
+			continue;
+		built++;
+		provisional += json_is_true(json_object_get(items[i].doc, "provisional"));
+	}
+	return built && provisional == built;
+}
 
 /* Whether the gradebook already holds this submission, as its files are now. */
 static int already_graded(struct db *db, const struct lab_config *cfg, const struct batch_sub *s)
@@ -566,10 +661,11 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 			}
 		db_close(db);
 	}
+	const char *where = where_tests_run(tc, cfg, bo, go);
 	if (!progress_quiet)
-		fprintf(stderr, "grading %zu submissions of %s%s, %u at once, on GPU%s %s\n",
-			n - t.skipped, cfg->name, t.skipped ? " (the rest already graded)" : "", jobs,
-			bo->gpus.n > 1 ? "s" : "", gpu_list(&bo->gpus));
+		fprintf(stderr, "grading %zu submissions of %s%s, %u at once, %s%s\n", n - t.skipped,
+			cfg->name, t.skipped ? " (the rest already graded)" : "", jobs, where,
+			cfg->needs_gpu && !bo->gpus_known ? "; every run provisional, not a grade" : "");
 	for (size_t i = 0; i < jobs; i++)
 		w[i].fd = -1;
 	fflush(stdout);
@@ -654,8 +750,8 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 		show_progress(&t);
 		fputc('\n', stderr);
 	}
-	summary(items, n, &t, now_seconds() - t.start, bo);
-	code = t.failed ? EXIT_INTERNAL : 0;
+	summary(items, n, &t, now_seconds() - t.start, bo, where);
+	code = t.failed ? EXIT_INTERNAL : all_provisional(items, n) ? EXIT_INCOMPLETE : 0;
 out:
 	for (size_t k = 0; k < jobs; k++)
 		if (w[k].pid) {

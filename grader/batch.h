@@ -16,14 +16,18 @@ struct batch_sub {
 };
 
 /*
- * The submissions that dirs name for a lab whose submission consists of
- * files: a folder holding one of those files is a submission (the student is
- * the folder's name); any other folder holds one submission per sub-folder,
- * dot-folders aside (a folder of git clones, one per student), and one with
- * neither is a submission that lacks its files. Returns 0, or
- * -1 with an error for a folder that does not exist or a student named twice.
+ * The submissions that dirs name for lab, whose submission consists of
+ * files: a folder holding one of those files is a submission, and so is the
+ * folder <lab>/ of one that does not (a clone of the student repository
+ * `make handout` makes); any other folder holds one submission per
+ * sub-folder, dot-folders aside (a folder of git clones, one per student),
+ * each found the same way, and one with neither is a submission that lacks
+ * its files. The student is the folder's name, or for a submission in a
+ * folder named after the lab, the name of the folder above it
+ * (clones/ada/matmul is ada's). Returns 0, or -1 with an error for a folder
+ * that does not exist or a student named twice.
  */
-int batch_collect(const struct strlist *files, char *const *dirs, size_t ndirs,
+int batch_collect(const char *lab, const struct strlist *files, char *const *dirs, size_t ndirs,
 		  struct batch_sub **subs, size_t *nsubs);
 void batch_free(struct batch_sub *subs, size_t n);
 
@@ -59,7 +63,9 @@ void batch_parse_gpus(const char *list, struct strlist *gpus);
  * table on stdout. A grading that fails for the grader's own reasons is
  * tried once more at the end and, failing again, reported as a system
  * error, never stored as the student's. Returns the exit code: 0 when every
- * submission was graded (points lost or not), EXIT_INTERNAL otherwise.
+ * submission was graded (points lost or not), EXIT_INCOMPLETE when so but
+ * every run that built is provisional (no GPU: all emulated), EXIT_INTERNAL
+ * when one was not graded.
  */
 int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 		const struct batch_sub *subs, size_t n, const struct batch_opts *bo,

@@ -38,6 +38,24 @@ static char *clean_build_log(const char *log)
 	return strbuf_detach(&sb);
 }
 
+/*
+ * A tool's output is kept up to the lab's build_output_limit, from its
+ * beginning: where more was cut, the log says so after what was kept, or
+ * the report would end mid-line with no error in sight.
+ */
+static char *cut_note(const char *tool, const struct run_result *res, const char *kept,
+		      size_t limit)
+{
+	size_t n = kept ? strlen(kept) : 0;
+
+	if (!res->output_dropped)
+		return xstrdup("");
+	return xasprintf("%s[... %s printed %zu bytes more, not shown: the first %zu are kept "
+			 "(build_output_limit in lab.conf); its first error is above, or in the "
+			 "part cut]\n",
+			 n && kept[n - 1] != '\n' ? "\n" : "", tool, res->output_dropped, limit);
+}
+
 static bool is_source(const char *name)
 {
 	size_t n = strlen(name);
@@ -180,9 +198,11 @@ int build_link(const struct grading *g, const struct strlist *objs, const char *
 		goto out;
 	ret = 0;
 	if (!lr.started || lr.timed_out || lr.signal || lr.exit_code) {
-		char *why = run_describe(&ls, &lr);
-		*log = xasprintf("%s\n%s", why, lr.output ? lr.output : "");
+		char *why = run_describe(&ls, &lr), *cut = cut_note("the linker", &lr, lr.output,
+								     cfg->build_output_limit);
+		*log = xasprintf("%s\n%s%s", why, lr.output ? lr.output : "", cut);
 		free(why);
+		free(cut);
 		ret = 1;
 	}
 	run_result_release(&lr);
@@ -222,7 +242,9 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 		struct run_result res;
 		int rr = run_one(&spec, &res);
 		if (!rr && (!res.started || res.timed_out || res.signal || res.exit_code)) {
-			*log = xasprintf("'%s':\n%s", f, res.output ? res.output : "");
+			char *cut = cut_note("g++", &res, res.output, cfg->build_output_limit);
+			*log = xasprintf("'%s':\n%s%s", f, res.output ? res.output : "", cut);
+			free(cut);
 			rr = 1;
 		}
 		run_result_release(&res);
@@ -353,8 +375,11 @@ int build_compile(struct grading *g)
 	r->build = BUILD_OK;
 	for (size_t i = 1; i < n; i++) {
 		char *clean = clean_build_log(res[i].output);
+		char *cut = cut_note("nvcc", &res[i], clean, cfg->build_output_limit);
 		strbuf_addstr(&log, clean);
+		strbuf_addstr(&log, cut);
 		free(clean);
+		free(cut);
 		if (!res[i].started) {
 			error("cannot run nvcc '%s': %s", tc->nvcc, res[i].output);
 			goto out;

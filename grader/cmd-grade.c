@@ -6,7 +6,9 @@
 #include "cmd.h"
 
 #include "batch.h"
+#include "db.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,15 @@ static int lab_exists(const char *root, const char *lab)
 	return found;
 }
 
+bool gradebook_ready(const char *path)
+{
+	struct db *db = db_open(path, toolchain()->root);
+	bool ready = db && !db_check_writable(db);
+
+	db_close(db);
+	return ready;
+}
+
 int grade_and_record(const char *lab, const struct grade_opts *go, const struct record_opts *ro)
 {
 	const struct toolchain *tc = toolchain();
@@ -46,6 +57,8 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 		error("submission folder '%s' does not exist", go->subdir);
 		return EXIT_USAGE;
 	}
+	if (ro->db_path && !gradebook_ready(ro->db_path))
+		return EXIT_USAGE;
 	if (config_load(tc->root, lab, &cfg))
 		return EXIT_INTERNAL;
 	if (grade_submission(tc, &cfg, go, &r)) {
@@ -61,6 +74,25 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 	return code;
 }
 
+/* A --seed: digits alone, at most SEED_MAX (grading.h says why). */
+static int parse_seed(const char *arg, unsigned long long *seed)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!*arg || arg[strspn(arg, "0123456789")])
+		return error("--seed wants a whole number from 0 to %llu (2^53 - 1), not '%s'",
+			     SEED_MAX, arg);
+	if (errno == ERANGE || v > SEED_MAX)
+		return error("--seed %s is above 2^53 - 1 (%llu): JSON readers such as jq and "
+			     "JavaScript keep 53 bits of a number, so the seed the result "
+			     "document gives back would be another one", arg, SEED_MAX);
+	*seed = v;
+	return 0;
+}
+
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro)
 {
 	switch (c) {
@@ -71,7 +103,9 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 		ro->json_path = arg;
 		return true;
 	case 'S':
-		go->seed = strtoull(arg, NULL, 10);
+		if (parse_seed(arg, &go->seed))
+			exit(EXIT_USAGE);
+		go->seed_given = true;
 		return true;
 	case 'k':
 		go->keep_workdir = true;
@@ -122,12 +156,18 @@ static void usage(FILE *out)
 		"\n"
 		"A class: a DIR that holds none of the lab's files holds one submission per\n"
 		"folder (the student is the folder's name: a folder of git clones), and several\n"
-		"DIRs grade them all. The gradings run N at once, each given one GPU in turn;\n"
-		"their tests share a GPU (SLOTS gradings at once) and each timing phase has it to\n"
-		"itself. Progress on stderr, a summary table on stdout; every run is stored as it\n"
-		"ends, so an interrupted batch loses only the gradings under way.\n"
+		"DIRs grade them all. A clone of the student repository (make handout) is graded\n"
+		"from its folder LAB; a submission folder named LAB is the student of the folder\n"
+		"above it (clones/ada/matmul is ada's). The gradings run N at once, each given\n"
+		"one GPU in turn; their tests share a GPU (SLOTS gradings at once) and each\n"
+		"timing phase has it to itself. Progress on stderr, a summary table on stdout;\n"
+		"every run is stored as it ends, so an interrupted batch loses only the gradings\n"
+		"under way. A class exits 0 when every submission was graded, 4 when besides\n"
+		"every run that built is provisional (no GPU: all emulated), 128 when one could\n"
+		"not be graded.\n"
 		"\n"
-		"  --student ID   who submitted it (one submission; default: the folder's name)\n"
+		"  --student ID   who submitted it (one submission; default: the folder's name,\n"
+		"                 or the one above a folder named LAB)\n"
 		"  -j, --jobs N   gradings at once (default: one per CPU)\n"
 		"  --gpus LIST    the GPUs to use, as CUDA_VISIBLE_DEVICES names them, \"0,1\"\n"
 		"                 (default: every GPU of the machine)\n"
@@ -213,7 +253,7 @@ int cmd_grade(int argc, char **argv)
 		return EXIT_USAGE;
 	if (config_load(tc->root, lab, &cfg))
 		return EXIT_INTERNAL;
-	if (batch_collect(&cfg.files, argv + optind + 1, argc - optind - 1, &subs, &n)) {
+	if (batch_collect(lab, &cfg.files, argv + optind + 1, argc - optind - 1, &subs, &n)) {
 		config_free(&cfg);
 		return EXIT_USAGE;
 	}
@@ -228,6 +268,8 @@ int cmd_grade(int argc, char **argv)
 		error("--student and --json are for one submission; a class is stored in the "
 		      "gradebook (--db), each run under its folder's name");
 		code = EXIT_USAGE;
+	} else if (!gradebook_ready(ro.db_path)) {
+		code = EXIT_USAGE;   /* found now, not once every grading is done */
 	} else {
 		bo.db_path = ro.db_path;
 		batch_defaults(&bo);

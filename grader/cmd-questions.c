@@ -19,7 +19,8 @@ static void usage(FILE *out)
 		"usage: cudalab questions LAB [--student ID] [--key]\n\n"
 		"Prints the questions of lab LAB for one student: each student gets their own\n"
 		"numbers, derived from their name, and answers them in the lab's answers.txt.\n\n"
-		"  --student ID   whose questions (default: $USER, as `cudalab test` uses)\n"
+		"  --student ID   whose questions (default, as `cudalab test`: " DEFAULT_STUDENT_HELP
+		")\n"
 		"  --key          the answers the grader expects from that student (for TAs)\n"
 		"  -h, --help     this text\n");
 }
@@ -30,7 +31,7 @@ int cmd_questions(int argc, char **argv)
 					     {"key", no_argument, NULL, 'k'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
-	const char *user = getenv("USER"), *student = user && *user ? user : "student";
+	const char *student = default_student();
 	bool key = false;
 	int c;
 

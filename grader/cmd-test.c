@@ -19,7 +19,8 @@ static void usage(FILE *out)
 		"and each failure's message, and records the run in the gradebook.\n"
 		"\n"
 		"  --sub DIR      the submission folder\n"
-		"  --student ID   the name the run is recorded under (default: $USER)\n"
+		"  --student ID   the name the run is recorded under (default: " DEFAULT_STUDENT_HELP
+		")\n"
 		"  --no-db        do not record the run\n" GRADE_OPTIONS_HELP);
 }
 
@@ -32,11 +33,10 @@ int cmd_test(int argc, char **argv)
 	};
 	struct grade_opts go = GRADE_OPTS_INIT;
 	struct record_opts ro = {.report = true, .db_path = default_db_path()};
-	const char *user = getenv("USER");
 	char *sub = NULL;
 	int c, code;
 
-	go.student = user && *user ? user : "student";
+	go.student = default_student();
 	while ((c = getopt_long(argc, argv, "u:s:n" GRADE_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if (grade_option(c, optarg, &go, &ro))
 			continue;

@@ -24,6 +24,12 @@ int cmd_show(int argc, char **argv);
 const struct toolchain *toolchain(void);
 /* $CUDALAB_DB, else ./gradebook.db */
 const char *default_db_path(void);
+/*
+ * Who runs cudalab, the student of `test` and `questions`: $USER, else the
+ * user's name in the system's user database, else "uid<N>".
+ */
+const char *default_student(void);
+#define DEFAULT_STUDENT_HELP "$USER, else the name of\n                 the user running it"
 
 /*
  * The options `test` and `grade` share: --db, --json, --seed, --keep,
@@ -37,9 +43,11 @@ const char *default_db_path(void);
 	{"lanes", required_argument, NULL, 'A'}, {"submitted-at", required_argument, NULL, 'T'}
 #define GRADE_SHORT_OPTIONS "d:J:S:kqhENA:T:"
 #define GRADE_OPTIONS_HELP                                                                         \
-	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"            \
+	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db), checked\n"  \
+	"                 first: one that is none, or is read-only, is refused (exit 2)\n"       \
 	"  --json PATH    also write the result document there\n"                                 \
-	"  --seed N       the inputs' seed (default: a fresh random one)\n"                       \
+	"  --seed N       the inputs' seed, 0 to 2^53 - 1, as a result document gives it\n"     \
+	"                 (default: a fresh random one)\n"                                       \
 	"  --keep         keep the work folder (the build and the test logs)\n"                   \
 	"  --emulate      run the tests on the CPU emulator even where a GPU is\n"                \
 	"  --no-emulate   without a GPU, do not fall back to the CPU emulator\n"                  \
@@ -53,6 +61,13 @@ const char *default_db_path(void);
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro);
 /* A positive whole number from an option (-j, --slots), or 0 for anything else. */
 unsigned positive_option(const char *s);
+
+/*
+ * Whether runs can be stored in the gradebook at path: it opens (made if
+ * need be), it is a gradebook, and it can be written. Asked before anything
+ * is graded, so a wrong --db costs no grading; reports why not.
+ */
+bool gradebook_ready(const char *path);
 
 /*
  * Grades one submission, then records it (record.h: the report, the result

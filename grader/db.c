@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct db {
 	sqlite3 *h;
@@ -207,11 +208,57 @@ out:
 	return ret;
 }
 
+static int read_only(struct db *db)
+{
+	return error("gradebook '%s' is read-only here (the file, or the folder it is in): no "
+		     "run could be stored in it", db->path);
+}
+
+/*
+ * Whether the file is a gradebook, or empty and to become one, before
+ * anything is written to it: any other file, an SQLite database of
+ * something else included (tables, and no schema version), is refused
+ * whole, never given the gradebook's tables.
+ */
+static int check_gradebook(struct db *db)
+{
+	sqlite3_stmt *st;
+	long long objects = 0, version = 0;
+	int rc = sqlite3_prepare_v2(db->h, "SELECT (SELECT count(*) FROM sqlite_master), "
+					   "(SELECT user_version FROM pragma_user_version)",
+				    -1, &st, NULL);
+
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			objects = sqlite3_column_int64(st, 0);
+			version = sqlite3_column_int64(st, 1);
+		}
+		sqlite3_finalize(st);
+	}
+	if (rc != SQLITE_ROW && sqlite3_errcode(db->h) == SQLITE_NOTADB)
+		return error("'%s' is not a gradebook: it is not an SQLite database", db->path);
+	if (rc != SQLITE_ROW && sqlite3_errcode(db->h) == SQLITE_READONLY)
+		return read_only(db);   /* WAL: reading writes the -shm file beside it */
+	if (rc != SQLITE_ROW)
+		return sql_error(db, "cannot read it");
+	if (!version && objects)
+		return error("'%s' is not a gradebook: an SQLite database of something else (tables "
+			     "of its own, and no cudalab schema version)", db->path);
+	return 0;
+}
+
 struct db *db_open(const char *path, const char *root)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
+	struct stat st;
 
 	db->path = xstrdup(path);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		error("gradebook '%s' is a folder; give a file", path);
+		db_close(db);
+		return NULL;
+	}
 	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
 		error("cannot open gradebook '%s': %s", path,
@@ -220,6 +267,10 @@ struct db *db_open(const char *path, const char *root)
 		return NULL;
 	}
 	sqlite3_busy_timeout(db->h, 30000);
+	if (check_gradebook(db)) {
+		db_close(db);
+		return NULL;
+	}
 	if (exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
 		     "PRAGMA foreign_keys = ON;") ||
 	    migrate(db, root)) {
@@ -227,6 +278,12 @@ struct db *db_open(const char *path, const char *root)
 		return NULL;
 	}
 	return db;
+}
+
+int db_check_writable(struct db *db)
+{
+	/* SQLite opens a file it may not write read-only, and says so only at a write */
+	return sqlite3_db_readonly(db->h, "main") == 1 ? read_only(db) : 0;
 }
 
 void db_close(struct db *db)
@@ -405,7 +462,9 @@ int db_list_runs(struct db *db, const char *student, const char *lab, size_t lim
 		"FROM runs r JOIN submissions b ON r.submission_id = b.id "
 		"JOIN students s ON b.student_id = s.id JOIN labs l ON b.lab_id = l.id "
 		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR l.name = ?2) "
-		"ORDER BY r.id DESC LIMIT ?3", "tti", student, lab, (long long)limit);
+		/* by when they ran: a class stores its runs as they end, not as they began */
+		"ORDER BY julianday(r.started_at) DESC, r.id DESC LIMIT ?3",
+		"tti", student, lab, (long long)limit);
 	int rc;
 
 	*runs = NULL;

@@ -10,10 +10,14 @@ struct db;
 
 /*
  * Opens (creating if needed) the gradebook at path, and brings its schema up
- * to date from <root>/db/schema.sql and <root>/db/migrations/.
+ * to date from <root>/db/schema.sql and <root>/db/migrations/. NULL, with
+ * an error naming the file, for a file that is no gradebook (a folder,
+ * not SQLite, another program's database) or one that cannot be opened.
  */
 struct db *db_open(const char *path, const char *root);
 void db_close(struct db *db);
+/* 0 when runs can be stored in the gradebook, else -1 with an error (a read-only file). */
+int db_check_writable(struct db *db);
 int db_schema_version(struct db *db);
 
 /*
@@ -48,7 +52,10 @@ struct run_summary {
 /* The score as people read it (result.h's score_view). */
 struct score_view run_score_view(const struct run_summary *r);
 
-/* The latest runs, newest first; student and lab filter when not NULL. */
+/*
+ * The latest runs, newest first: by the time each began, then by id (the
+ * order they were stored in); student and lab filter when not NULL.
+ */
 int db_list_runs(struct db *db, const char *student, const char *lab, size_t limit,
 		 struct run_summary **runs, size_t *n);
 void db_free_runs(struct run_summary *runs, size_t n);

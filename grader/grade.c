@@ -258,12 +258,15 @@ out:
 	return ret;
 }
 
+/* A random seed from 1 to SEED_MAX, which every JSON reader gets back exactly. */
 static unsigned long long fresh_seed(void)
 {
 	unsigned long long s = 0;
-	while (!s)
+	while (!s) {
 		if (getrandom(&s, sizeof(s), 0) != sizeof(s))
 			s = (unsigned long long)(now_seconds() * 1e9) ^ (unsigned long long)getpid();
+		s &= SEED_MAX;
+	}
 	return s;
 }
 
@@ -282,7 +285,7 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 	r->started_at = xstrdup(iso_time(when, sizeof(when)));
 	gethostname(host, sizeof(host) - 1);
 	r->host = xstrdup(host);
-	r->seed = o->seed ? o->seed : fresh_seed();
+	r->seed = o->seed_given ? o->seed : fresh_seed();
 	r->submitted_at = o->submitted_at;
 	r->submitted_from = o->submitted_at ? xstrdup(o->submitted_from ? o->submitted_from : "given")
 					    : NULL;
@@ -303,7 +306,8 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		result_mark_not_run(r, "not run: the submission was not built");
 	} else if (r->mode == MODE_NONE) {
 		if (!r->state_reason)
-			r->state_reason = xasprintf("no CUDA device (%s), and %s", r->gpu.reason,
+			r->state_reason = xasprintf("no CUDA device: %s, and %s",
+						    r->gpu.reason ? r->gpu.reason : "the probe gave no reason",
 						    o->emulate < 0 ? "no CPU emulator on this machine"
 								   : "emulation is off");
 		timing_not_run(r, r->state_reason);

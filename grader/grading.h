@@ -14,6 +14,13 @@
 
 #include <time.h>
 
+/*
+ * The largest seed: 2^53 - 1. The result document gives the seed back, and
+ * JSON readers (jq, JavaScript) hold numbers as doubles, exact only up to
+ * 2^53: a larger seed read back is another seed, and reproduces nothing.
+ */
+#define SEED_MAX ((1ULL << 53) - 1)
+
 /* --lanes not given: grading_lanes() decides. */
 #define LANES_DEFAULT (-1)
 
@@ -21,7 +28,8 @@ struct grade_opts {
 	const char *subdir;        /* the submission folder */
 	const char *student;
 	bool keep_workdir;         /* leave the work folder for inspection */
-	unsigned long long seed;   /* 0: a fresh random seed */
+	bool seed_given;           /* seed is the inputs' seed; else a fresh random one */
+	unsigned long long seed;   /* at most SEED_MAX */
 	int emulate;               /* 1 always, 0 never, -1 when there is no GPU */
 	unsigned gpu_slots;        /* gradings whose tests share the GPU at once (0: 4) */
 	int lanes;                 /* lanes of the test binary (harness.cu): 0 a process

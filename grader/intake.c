@@ -257,6 +257,18 @@ int intake_copy(const char *subdir, const struct strlist *files, size_t max_byte
 			free(data);
 			continue;
 		}
+		const char *nul = is_source_name(name) ? memchr(data, '\0', len) : NULL;
+		if (nul) {
+			/* the compiler would warn of every NUL, and its error would be lost in them */
+			size_t at = (size_t)(nul - data), line = 1;
+			for (const char *c = data; c < nul; c++)
+				line += *c == '\n';
+			refuse(in, "'%s' is not a text file: a NUL byte at offset %zu (line %zu); submit "
+			       "the source as text (ASCII or UTF-8, not a binary, nor UTF-16)", name, at,
+			       line);
+			free(data);
+			continue;
+		}
 		char *bad = is_source_name(name) ? intake_check_directives(name, data, len) : NULL;
 		if (bad) {
 			if (!in->refusal) {

@@ -22,8 +22,8 @@ struct intake {
 
 /*
  * Copies each of files (names relative to subdir) into workdir. A missing
- * file, a symbolic link, anything but a regular file, or a file over
- * max_bytes is a refusal (in->accepted false, in->refusal says why), not an
+ * file, a symbolic link, anything but a regular file, a file over
+ * max_bytes, or a source file that is not text (a NUL byte) is a refusal (in->accepted false, in->refusal says why), not an
  * error; -1 means the grader itself failed. workdir NULL: nothing is copied,
  * the same checks and hashes only.
  */

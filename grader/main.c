@@ -6,6 +6,7 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,23 @@ const char *default_db_path(void)
 {
 	const char *p = getenv("CUDALAB_DB");
 	return p && *p ? p : "gradebook.db";
+}
+
+const char *default_student(void)
+{
+	static char *name;
+	const char *user = getenv("USER");
+	struct passwd *pw;
+
+	if (user && *user)
+		return user;
+	if (!name) {
+		/* cron, containers and `env -i` leave $USER unset: the system knows who runs it */
+		pw = getpwuid(getuid());
+		name = pw && pw->pw_name && *pw->pw_name ? xstrdup(pw->pw_name)
+							 : xasprintf("uid%u", (unsigned)getuid());
+	}
+	return name;
 }
 
 int main(int argc, char **argv)

@@ -86,10 +86,45 @@ static enum probe_answer probe_answer(const struct run_spec *spec, const struct 
 	return a;
 }
 
+char *probe_explain(const char *reason, bool device_nodes, const char *driver)
+{
+	static const char insufficient[] = "cudaErrorInsufficientDriver";
+	size_t n = strlen(insufficient);
+
+	if (!reason)
+		return NULL;
+	/*
+	 * The runtime says the driver "is insufficient" when there is no
+	 * driver at all, which reads as "update your driver" on a machine with
+	 * no GPU: the driver's device nodes tell the two apart.
+	 */
+	if (strncmp(reason, insufficient, n) || isalnum((unsigned char)reason[n]))
+		return xstrdup(reason);
+	if (!device_nodes)
+		return xasprintf("no NVIDIA GPU or driver found on this machine (the CUDA runtime "
+				 "said: %s)", reason);
+	return xasprintf("the NVIDIA driver here (%s%s) cannot serve this CUDA runtime: it is older "
+			 "than the runtime needs, or its library (libcuda) is missing (the CUDA "
+			 "runtime said: %s)",
+			 driver ? "version " : "version unknown", driver ? driver : "", reason);
+}
+
 void probe_read(const struct run_spec *spec, const struct run_result *pr, struct result *r)
 {
+	enum probe_answer a;
+	char *why;
+
 	r->gpu.runtime = probe_value(pr->output ? pr->output : "", "runtime");
-	if (probe_answer(spec, pr, &r->gpu.reason) == PROBE_GPU) {
+	a = probe_answer(spec, pr, &why);
+	if (a == PROBE_NO_GPU) {
+		char *driver = driver_version();
+		r->gpu.reason = probe_explain(why, !access("/dev/nvidiactl", F_OK), driver);
+		free(driver);
+		free(why);
+	} else {
+		r->gpu.reason = why;
+	}
+	if (a == PROBE_GPU) {
 		r->gpu.available = true;
 		r->gpu.name = probe_value(pr->output, "name");
 		r->gpu.cc = probe_value(pr->output, "cc");

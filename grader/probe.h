@@ -25,6 +25,15 @@ void probe_read(const struct run_spec *spec, const struct run_result *pr, struct
 int probe_gpu_still_there(const struct grading *g);
 
 /*
+ * What a probe's reason for finding no GPU means here, for the report
+ * (allocated; NULL for NULL): cudaErrorInsufficientDriver is the runtime's
+ * answer both where there is no NVIDIA driver (no device_nodes: no GPU
+ * found) and where the driver is too old for it (driver: its version, or
+ * NULL). Other reasons are as the runtime said them.
+ */
+char *probe_explain(const char *reason, bool device_nodes, const char *driver);
+
+/*
  * The driver's version in /proc/driver/nvidia/version's text ("... Kernel
  * Module for x86_64  580.65.06  Release Build ..."), or NULL.
  */

@@ -47,4 +47,40 @@ test_expect_success 'make says so when it cannot find nvcc' '
 test_expect_success 'make test without LAB says how to call it' '
 	! make -s -C "$T_ROOT" test >out 2>&1 && grep -q "usage: make test LAB=<lab>" out
 '
+test_expect_success '--seed takes a whole number up to 2^53 - 1, and nothing else' '
+	for s in abc 12abc -1 +5 " 5" "" 1e3; do
+		test_must_fail_with 2 "$CUDALAB" grade matmul "$T_ROOT/reference/matmul" --seed "$s" &&
+		grep -q "error: --seed wants a whole number from 0 to 9007199254740991 (2^53 - 1), not .$s." err || exit 1
+	done &&
+	for s in 9007199254740992 18446744073709551615 99999999999999999999999; do
+		test_must_fail_with 2 "$CUDALAB" test matmul --seed "$s" --no-db &&
+		grep -q "error: --seed $s is above 2^53 - 1 (9007199254740991): JSON readers such as jq" err || exit 1
+	done &&
+	[ ! -e "$CUDALAB_DB" ]
+'
+test_expect_success 'a seed given, and every fresh one, is read back from the document as it was' '
+	f=$T_ROOT/reference/matmul/fixtures/no-compile &&
+	for s in 9007199254740991 0 00042; do
+		"$CUDALAB" grade matmul "$f" --seed $s --json r.json -q >/dev/null
+		[ "$(jq .seed r.json)" = $((10#$s)) ] || { say "--seed $s: $(jq .seed r.json)"; exit 1; }
+	done &&
+	# a random 64-bit seed is below 2^53 once in 2048 times
+	for i in 1 2 3 4 5 6; do
+		"$CUDALAB" grade matmul "$f" --json r.json -q >/dev/null
+		text=$(grep -o "\"seed\": *[0-9-]*" r.json | grep -o "[0-9-]*$") &&
+		[ "$(jq .seed r.json)" = "$text" ] && [ "$text" -ge 0 ] && [ "$text" -le 9007199254740991 ] ||
+			{ say "fresh seed $text, read back as $(jq .seed r.json)"; exit 1; }
+	done
+'
+test_expect_success 'without $USER, the student is the user running it, and show finds the run' '
+	me=$(id -un) && f=$T_ROOT/reference/matmul/fixtures/no-compile &&
+	(unset USER && "$CUDALAB" test matmul --sub "$f" --json r.json -q >/dev/null)
+	[ "$(jq -r .student r.json)" = "$me" ] &&
+	"$CUDALAB" show "$me" >out && grep -q "compile-error" out &&
+	(USER= && "$CUDALAB" test matmul --sub "$f" --json r.json --no-db -q >/dev/null)
+	[ "$(jq -r .student r.json)" = "$me" ] &&
+	(unset USER && "$CUDALAB" questions occupancy) >q &&
+	"$CUDALAB" questions occupancy --student "$me" >q.me && cmp q q.me &&
+	"$CUDALAB" test -h | grep -q "default: \$USER, else the name of"
+'
 test_done

@@ -35,4 +35,27 @@ evil" && printf "\377\376" >"odd/$(printf "\377\376").cu" && ln -s /etc/passwd o
 	[ "$(jq -r .build.status o.json)" = ok ] &&
 	[ "$(jq -r "[.files[].name] | join(\",\")" o.json)" = matmul.cu ]
 '
+test_expect_success 'a source that is not text, before nvcc sees it: file, offset and line' '
+	mkdir bin && head -c 70000 /dev/zero >bin/matmul.cu &&
+	refused bin "'\''matmul.cu'\'' is not a text file: a NUL byte at offset 0 (line 1)" &&
+	[ "$(jq -r .build.log r.json)" = null ] && ! grep -q "U+0000" out &&
+	mkdir utf16 && { printf "// k1\n\n"; printf "\0"; } >utf16/matmul.cu &&
+	refused utf16 "a NUL byte at offset 7 (line 3); submit the source as text (ASCII or UTF-8"
+'
+test_expect_success 'compiler output cut at the limit says so' '
+	mkdir warn && {
+		cat "$T_ROOT/student_template/matmul/matmul.cu"
+		for i in $(seq 1500); do echo "#warning this is warning number $i of many"; done
+		echo "int broken = ;"
+	} >warn/matmul.cu &&
+	"$CUDALAB" grade matmul warn --student w -q --json w.json >out 2>&1; [ $? -eq 3 ] &&
+	[ "$(jq -r .build.status w.json)" = compile-error ] &&
+	note="bytes more, not shown: the first 65536 are kept (build_output_limit in lab.conf)" &&
+	jq -j .build.log w.json | tail -n 1 | grep -q "^\[... nvcc printed [0-9]* $note" &&
+	grep -q "^  \[... nvcc printed [0-9]* $note" out &&
+	# within the limit, no note
+	"$CUDALAB" grade matmul "$T_ROOT/reference/matmul/fixtures/no-compile" --student w -q \
+		--json n.json >/dev/null 2>&1
+	jq -r .build.log n.json | grep -q error && ! jq -r .build.log n.json | grep -q "bytes more"
+'
 test_done

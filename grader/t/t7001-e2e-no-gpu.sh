@@ -18,6 +18,12 @@ test_expect_success 'cudalab test exits 4 and writes an incomplete, provisional 
 	[ "$(jq -r .mode r.json)" = none ] &&
 	[ "$(jq -r .gpu.name r.json)" = none ] && [ "$(jq -r .gpu.available r.json)" = false ] &&
 	jq -r .status_reason r.json | grep -q "no CUDA device" &&
+	# no driver at all is not a driver too old: said as such, with the runtime'"'"'s words
+	jq -r .gpu.reason r.json >reason && cat reason &&
+	if [ ! -e /dev/nvidiactl ] && grep -q cudaErrorInsufficientDriver reason; then
+		grep -q "^no NVIDIA GPU or driver found on this machine (the CUDA runtime said: cudaErrorInsufficientDriver: " reason &&
+		grep -q "^gpu         none: no NVIDIA GPU or driver found on this machine" out
+	fi &&
 	[ "$(jq "[.tests[] | select(.status == \"not-run\")] | length" r.json)" = 20 ] &&
 	[ "$(jq .score r.json)" = 0 ] &&
 	[ "$(jq -r .timing.ran r.json)" = false ] &&

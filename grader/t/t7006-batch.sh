@@ -37,13 +37,16 @@ test_expect_success 'a class folder: every student graded, stored, and summed up
 	rm -f "$CUDALAB_DB" &&
 	class ada="$ref" bob="$ref/fixtures/no-bounds" cy="$ref" \
 		dee="$ref/fixtures/includes-reference" &&
-	"$CUDALAB" grade grid class -j 2 >out 2>err &&
-	cat out &&
+	test_must_fail_with 4 "$CUDALAB" grade grid class -j 2 &&
+	cat out err &&
 	row ada | grep -q "43/43 *incomplete *ok *emulated" &&
 	row bob | grep -q "/43 *incomplete *ok" && ! row bob | grep -q "43/43" &&
 	row cy | grep -q "43/43" &&
 	row dee | grep -q "0/43 *not-built *refused" &&
-	grep -q "^4 graded; 1 did not build" out &&
+	grep -q "^4 graded; 1 did not build; 3 provisional, not grades" out &&
+	# no GPU here: the class says it runs emulated, never "on GPU 0"
+	grep -q "^grading 4 submissions of grid, 2 at once, emulated on the CPU: no GPU found; every run provisional, not a grade" err &&
+	grep -q "(2 at once, emulated on the CPU: no GPU found)" out && ! grep -q "on GPU\|, GPU 0" out err &&
 	grep -q "graded per minute" out && grep -q "^time of all gradings: build" out &&
 	[ "$(runs)" = 4 ] &&
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT group_concat(name) FROM (SELECT name FROM students ORDER BY name)")" = ada,bob,cy,dee ] &&
@@ -55,14 +58,14 @@ test_expect_success '--resume skips what the gradebook holds, and grades what ch
 	row dee | grep -q "not-built" &&
 	[ "$(runs)" = 5 ] &&
 	echo "// a change" >>class/cy/grid.cu &&
-	"$CUDALAB" grade grid class --resume >out 2>err &&
+	test_must_fail_with 4 "$CUDALAB" grade grid class --resume &&
 	row cy | grep -q "43/43" && row bob | grep -q skipped &&
 	[ "$(runs)" = 7 ]
 '
 test_expect_success 'several folders, and folders that are submissions themselves' '
 	class eve="$ref" fay="$ref" &&
 	mkdir -p more/gus && cp "$ref/grid.cu" "$ref/answers.txt" more/gus/ &&
-	"$CUDALAB" grade grid class more/gus -j 3 >out 2>err &&
+	test_must_fail_with 4 "$CUDALAB" grade grid class more/gus -j 3 &&
 	row eve | grep -q 43/43 && row fay | grep -q 43/43 && row gus | grep -q 43/43
 '
 test_expect_success 'a student named twice, and one-submission options, are refused' '
@@ -76,7 +79,7 @@ test_expect_success 'a submission that hangs holds up only itself' '
 	# a class starts its folders in name order: the hang first, the rest beside it
 	class hang="$ref/fixtures/host-loop" x1="$ref" x2="$ref" x3="$ref" &&
 	rm -f "$CUDALAB_DB" &&
-	"$CUDALAB" grade grid class -j 2 >out 2>err &&
+	test_must_fail_with 4 "$CUDALAB" grade grid class -j 2 &&
 	row hang | grep -q "/43 *incomplete" &&
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT s.name FROM runs r JOIN submissions u ON u.id = r.submission_id JOIN students s ON s.id = u.student_id ORDER BY r.id DESC LIMIT 1")" = hang ] &&
 	[ "$(runs)" = 4 ]
@@ -96,7 +99,7 @@ test_expect_success 'a batch killed midway keeps every run it stored; --resume g
 	say "killed with $stored runs stored" &&
 	[ "$stored" -ge 2 ] && [ "$stored" -lt 5 ] &&
 	[ "$(sqlite3 "$CUDALAB_DB" "PRAGMA integrity_check")" = ok ] &&
-	"$CUDALAB" grade grid class --resume >out 2>err &&
+	test_must_fail_with 4 "$CUDALAB" grade grid class --resume &&
 	[ "$(grep -c " skipped .* already in the gradebook$" out)" = "$stored" ] &&
 	[ "$(runs)" = 5 ] &&
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(DISTINCT submission_id) FROM runs")" = 5 ]

@@ -315,6 +315,39 @@ START_TEST(test_db_survives_a_killed_writer)
 }
 END_TEST
 
+/* A file that is something else is refused whole, and left as it was. */
+START_TEST(test_db_refuses_what_is_no_gradebook)
+{
+	static const char text[] = "student,score\nada,43\n";
+	char out[256];
+	size_t len;
+
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	report_quiet = true;
+	ck_assert_ptr_null(db_open(path, unit_root()));
+	char *now = read_file(path, &len);
+	ck_assert_str_eq(now, text);
+	free(now);
+	ck_assert_int_eq(unlink(path), 0);
+
+	/* another program's SQLite database: no tables of the gradebook added to it */
+	unit_sqlite(path, "CREATE TABLE grades(student, score)", out, sizeof(out));
+	ck_assert_ptr_null(db_open(path, unit_root()));
+	ck_assert_ptr_null(db_open(dir, unit_root()));   /* a folder */
+	report_quiet = false;
+	ck_assert_str_eq(unit_sqlite(path, "SELECT group_concat(name) FROM sqlite_master", out,
+				     sizeof(out)), "grades\n");
+
+	/* an empty file is a new gradebook */
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(write_file_atomic(path, "", 0), 0);
+	struct db *db = db_open(path, unit_root());
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(db_check_writable(db), 0);
+	db_close(db);
+}
+END_TEST
+
 Suite *db_suite(void)
 {
 	Suite *s = suite_create("db");
@@ -328,6 +361,7 @@ Suite *db_suite(void)
 	tcase_add_test(tc, test_db_migrates_version_4_timings);
 	tcase_add_test(tc, test_db_refuses_a_newer_schema);
 	tcase_add_test(tc, test_db_survives_a_killed_writer);
+	tcase_add_test(tc, test_db_refuses_what_is_no_gradebook);
 	suite_add_tcase(s, tc);
 	return s;
 }

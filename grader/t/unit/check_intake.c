@@ -104,6 +104,36 @@ START_TEST(test_intake_refuses_oversize_and_odd_files)
 }
 END_TEST
 
+/* A source with a NUL byte is no text: refused with where the first one is. */
+START_TEST(test_intake_refuses_a_source_that_is_not_text)
+{
+	static const char utf16[] = "/\0/\0 \0a\0\n\0";   /* "// a\n", as UTF-16 */
+	char *p = xasprintf("%s/a.cu", sub);
+	struct intake in;
+
+	put("b.h", "");
+	put("a.cu", "int a;\nint b;\n");
+	ck_assert_int_eq(intake_copy(sub, &files, 1 << 20, work, &in), 0);
+	ck_assert(in.accepted);
+	intake_release(&in);
+
+	ck_assert_int_eq(write_file_atomic(p, "int a;\nint b\0;\n", 16), 0);
+	ck_assert_int_eq(intake_copy(sub, &files, 1 << 20, work, &in), 0);
+	ck_assert(!in.accepted);
+	ck_assert_str_eq(in.refusal, "'a.cu' is not a text file: a NUL byte at offset 12 (line 2); "
+				     "submit the source as text (ASCII or UTF-8, not a binary, nor "
+				     "UTF-16)");
+	intake_release(&in);
+
+	ck_assert_int_eq(write_file_atomic(p, utf16, sizeof(utf16) - 1), 0);
+	ck_assert_int_eq(intake_copy(sub, &files, 1 << 20, work, &in), 0);
+	ck_assert(!in.accepted);
+	ck_assert_ptr_nonnull(strstr(in.refusal, "a NUL byte at offset 1 (line 1)"));
+	intake_release(&in);
+	free(p);
+}
+END_TEST
+
 /* Includes by name only: no absolute path, no "..", no macro. */
 START_TEST(test_intake_checks_includes)
 {
@@ -159,6 +189,7 @@ Suite *intake_suite(void)
 	tcase_add_test(tc, test_intake_refuses_symlink);
 	tcase_add_test(tc, test_intake_refuses_oversize_and_odd_files);
 	tcase_add_test(tc, test_intake_checks_includes);
+	tcase_add_test(tc, test_intake_refuses_a_source_that_is_not_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

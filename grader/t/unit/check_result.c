@@ -208,6 +208,32 @@ START_TEST(test_result_driver_version)
 }
 END_TEST
 
+/* "Driver insufficient" with no driver at all says no GPU was found; other reasons stay. */
+START_TEST(test_result_no_gpu_reason)
+{
+	static const char insufficient[] = "cudaErrorInsufficientDriver: CUDA driver version is "
+					   "insufficient for CUDA runtime version";
+	char *v = probe_explain(insufficient, false, NULL);
+
+	ck_assert_str_eq(v, "no NVIDIA GPU or driver found on this machine (the CUDA runtime said: "
+			    "cudaErrorInsufficientDriver: CUDA driver version is insufficient for "
+			    "CUDA runtime version)");
+	free(v);
+	v = probe_explain(insufficient, true, "535.104.05");
+	ck_assert_ptr_nonnull(strstr(v, "the NVIDIA driver here (version 535.104.05) cannot serve "
+					"this CUDA runtime: it is older than the runtime needs"));
+	ck_assert_ptr_nonnull(strstr(v, insufficient));
+	free(v);
+	v = probe_explain("cudaErrorNoDevice: no CUDA-capable device is detected", false, NULL);
+	ck_assert_str_eq(v, "cudaErrorNoDevice: no CUDA-capable device is detected");
+	free(v);
+	v = probe_explain("cudaErrorInsufficientDriverX: not the same error", false, NULL);
+	ck_assert_str_eq(v, "cudaErrorInsufficientDriverX: not the same error");
+	free(v);
+	ck_assert_ptr_null(probe_explain(NULL, false, NULL));
+}
+END_TEST
+
 /* Bytes a submission controls that are not UTF-8 reach the document as U+FFFD. */
 START_TEST(test_result_json_survives_bad_utf8)
 {
@@ -250,6 +276,7 @@ Suite *result_suite(void)
 	tcase_add_test(tc, test_result_score_text);
 	tcase_add_test(tc, test_result_json_document);
 	tcase_add_test(tc, test_result_driver_version);
+	tcase_add_test(tc, test_result_no_gpu_reason);
 	tcase_add_test(tc, test_result_json_survives_bad_utf8);
 	suite_add_tcase(s, tc);
 	return s;
