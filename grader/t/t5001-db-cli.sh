@@ -35,7 +35,7 @@ test_expect_success 'db show lists the newest first by when each run began, then
 	"$CUDALAB" db show --db order.db >out && [ "$(listed 1 out)" = "1 3 2 " ] &&
 	"$CUDALAB" db show --db order.db --limit 1 >out && [ "$(listed 1 out)" = "1 " ] &&
 	"$CUDALAB" show ada --db order.db >out && [ "$(listed 2 out)" = "2 1 " ] &&
-	grep -q "latest: matmul 0/50 (run 1," out
+	grep -q "latest: matmul 0 / 50 (run 1," out
 '
 test_expect_success 'db show --run prints the stored result document' '
 	"$CUDALAB" db show --db g.db --run 1 >doc.json &&

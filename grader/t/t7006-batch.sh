@@ -39,10 +39,10 @@ test_expect_success 'a class folder: every student graded, stored, and summed up
 		dee="$ref/fixtures/includes-reference" &&
 	test_must_fail_with 4 "$CUDALAB" grade grid class -j 2 &&
 	cat out err &&
-	row ada | grep -q "43/43 *incomplete *ok *emulated" &&
-	row bob | grep -q "/43 *incomplete *ok" && ! row bob | grep -q "43/43" &&
-	row cy | grep -q "43/43" &&
-	row dee | grep -q "0/43 *not-built *refused" &&
+	row ada | grep -q "43 / 43 *incomplete *ok *emulated" &&
+	row bob | grep -q "/ 43 *incomplete *ok" && ! row bob | grep -q "43 / 43" &&
+	row cy | grep -q "43 / 43" &&
+	row dee | grep -q "0 / 43 *not-built *refused" &&
 	grep -q "^4 graded; 1 did not build; 3 provisional, not grades" out &&
 	# no GPU here: the class says it runs emulated, never "on GPU 0"
 	grep -q "^grading 4 submissions of grid, 2 at once, emulated on the CPU: no GPU found; every run provisional, not a grade" err &&
@@ -59,14 +59,14 @@ test_expect_success '--resume skips what the gradebook holds, and grades what ch
 	[ "$(runs)" = 5 ] &&
 	echo "// a change" >>class/cy/grid.cu &&
 	test_must_fail_with 4 "$CUDALAB" grade grid class --resume &&
-	row cy | grep -q "43/43" && row bob | grep -q skipped &&
+	row cy | grep -q "43 / 43" && row bob | grep -q skipped &&
 	[ "$(runs)" = 7 ]
 '
 test_expect_success 'several folders, and folders that are submissions themselves' '
 	class eve="$ref" fay="$ref" &&
 	mkdir -p more/gus && cp "$ref/grid.cu" "$ref/answers.txt" more/gus/ &&
 	test_must_fail_with 4 "$CUDALAB" grade grid class more/gus -j 3 &&
-	row eve | grep -q 43/43 && row fay | grep -q 43/43 && row gus | grep -q 43/43
+	row eve | grep -q "43 / 43" && row fay | grep -q "43 / 43" && row gus | grep -q "43 / 43"
 '
 test_expect_success 'a student named twice, and one-submission options, are refused' '
 	mkdir -p twice/eve && cp "$ref/grid.cu" "$ref/answers.txt" twice/eve/ &&
@@ -80,7 +80,7 @@ test_expect_success 'a submission that hangs holds up only itself' '
 	class hang="$ref/fixtures/host-loop" x1="$ref" x2="$ref" x3="$ref" &&
 	rm -f "$CUDALAB_DB" &&
 	test_must_fail_with 4 "$CUDALAB" grade grid class -j 2 &&
-	row hang | grep -q "/43 *incomplete" &&
+	row hang | grep -q "/ 43 *incomplete" &&
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT s.name FROM runs r JOIN submissions u ON u.id = r.submission_id JOIN students s ON s.id = u.student_id ORDER BY r.id DESC LIMIT 1")" = hang ] &&
 	[ "$(runs)" = 4 ]
 '
