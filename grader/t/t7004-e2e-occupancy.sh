@@ -37,6 +37,7 @@ test_expect_success 'the key of a student is what the grader expects from them' 
 	"$CUDALAB" grade occupancy ada --student ada -q --json a.json >/dev/null &&
 	[ "$(jq .score a.json)" = 16 ] &&
 	"$CUDALAB" grade occupancy ada --student bob -q --json b.json >/dev/null
+	validate_doc a.json b.json &&
 	[ "$(jq "[.tests[] | select(.part == \"questions\" and .status == \"pass\")] | length" b.json)" -lt 6 ]
 '
 test_expect_success 'for 300 students, the reference calculator agrees with cuda_occupancy.h on every answer' '
