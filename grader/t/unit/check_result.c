@@ -198,8 +198,8 @@ static void assert_enum(json_t *schema, const char *path, const char *const *nam
 {
 	json_t *e = schema_enum(schema, path);
 
-	ck_assert_msg(json_array_size(e) == (size_t)n, "%s: %zu values in the schema, %d in the code",
-		      path, json_array_size(e), n);
+	ck_assert_msg(json_array_size(e) == (size_t)n,
+		      "%s: %zu values in the schema, %d in the code", path, json_array_size(e), n);
 	for (int i = 0; i < n; i++) {
 		bool found = false;
 		for (size_t j = 0; j < json_array_size(e); j++) {
@@ -241,7 +241,8 @@ END_TEST
  */
 static int validate(const struct result *r, char *out, size_t len)
 {
-	char *dir = unit_tmpdir(), *path = xasprintf("%s/r.json", dir), *json = result_to_json(r, true);
+	char *dir = unit_tmpdir(), *path = xasprintf("%s/r.json", dir);
+	char *json = result_to_json(r, true);
 	/* Debian's python3, for which python3-jsonschema is installed */
 	char *cmd = xasprintf("py=/usr/bin/python3; [ -x $py ] || py=python3; "
 			      "$py '%s/grader/t/helpers/validate-doc.py' '%s' 2>&1",
