@@ -23,14 +23,24 @@ SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                       "cudalab-result-1.schema.json")
 MAX_ERRORS = 20   # per document: the first ones say what is wrong
 
-# where the GPU machine's recipe unpacked the Debian packages (ci/deps.sh)
+
+def fail(message):
+    """Exit 2, which no verdict on a document gives."""
+    print("validate-doc: %s" % message, file=sys.stderr)
+    sys.exit(2)
+
+
+# where a machine without package access unpacked the Debian packages
+# (ci/deps.sh): python3-jsonschema and the two it needs import from there
+# into another python3 too (pyrsistent falls back from its C extension)
 if os.environ.get("DEPS_PREFIX"):
     sys.path.append(os.path.join(os.environ["DEPS_PREFIX"], "usr/lib/python3/dist-packages"))
 try:
     import jsonschema
-except ImportError:
-    sys.exit("validate-doc: python3-jsonschema is missing for %s (ci/debian-packages.txt "
-             "lists it; make deps installs it)" % sys.executable)
+except ImportError as e:
+    fail("%s cannot import jsonschema (%s): python3-jsonschema, python3-attr and "
+         "python3-pyrsistent are in ci/debian-packages.txt, and make deps installs them"
+         % (sys.executable, e))
 
 
 def where(doc, path):
@@ -89,7 +99,7 @@ def main(argv):
     bad = unreadable = 0
     if argv[:1] == ["--db"]:
         if len(argv) < 2:
-            sys.exit("usage: validate-doc.py --db GRADEBOOK...")
+            fail("usage: validate-doc.py --db GRADEBOOK...")
         for db in argv[1:]:
             if not os.path.exists(db):
                 print("%s: no such gradebook" % db)
@@ -103,7 +113,7 @@ def main(argv):
             con.close()
     else:
         if not argv:
-            sys.exit("usage: validate-doc.py FILE... | --db GRADEBOOK... | --fields")
+            fail("usage: validate-doc.py FILE... | --db GRADEBOOK... | --fields")
         for path in argv:
             try:
                 text = sys.stdin.read() if path == "-" else open(path).read()
