@@ -392,10 +392,11 @@ char *result_to_json(const struct result *r, bool indent)
 					      str_or_null(r->processes_why)));
 	json_object_set_new(doc, "seed", json_integer((json_int_t)r->seed));
 
+	/* what the probe did not tell is "none" in each, never null: the schema's string */
 	gpu = json_object();
 	json_object_set_new(gpu, "available", json_boolean(r->gpu.available));
 	json_object_set_new(gpu, "name", str_or_null(r->gpu.name ? r->gpu.name : "none"));
-	json_object_set_new(gpu, "compute_capability", str_or_null(r->gpu.cc));
+	json_object_set_new(gpu, "compute_capability", str_or_null(r->gpu.cc ? r->gpu.cc : "none"));
 	json_object_set_new(gpu, "driver", json_string(r->gpu.driver ? r->gpu.driver : "none"));
 	json_object_set_new(gpu, "cuda_runtime", json_string(r->gpu.runtime ? r->gpu.runtime : "none"));
 	if (r->gpu.reason)

@@ -98,15 +98,30 @@ test_slots() {
 	[ "${CUDALAB_TEST_MODE:-cpu}" != gpu ] || echo --slots 8
 }
 
+# validate_doc JSON...: each result document conforms to its schema
+# (grader/cudalab-result-1.schema.json), else fails with the validator's
+# message for each field that does not; validate_doc --db DB...: every run
+# each gradebook holds. Every document the tests make is held to it.
+validate_doc() {
+	# python3-jsonschema is installed for Debian's python3, which a python3
+	# of pyenv or a venv earlier on PATH does not see
+	local py=/usr/bin/python3
+	[ -x "$py" ] || py=python3
+	"$py" "$T_ROOT/grader/t/helpers/validate-doc.py" "$@"
+}
+
 # grade_fixture DIR JSON [EXTRA ARGS]: grades DIR (for the lab its path names),
-# keeps its exit code in JSON.exit. With CUDALAB_TEST_LANES set (make
-# check-gpu LANES=N), with --lanes N.
+# keeps its exit code in JSON.exit; fails when the document it wrote does not
+# conform (validate_doc). With CUDALAB_TEST_LANES set (make check-gpu
+# LANES=N), with --lanes N.
 grade_fixture() {
 	local dir=$1 json=$2
 	shift 2
+	rm -f "$json"   # a document left by an earlier grading is never taken for this one's
 	"$CUDALAB" grade "$(lab_of "$dir")" "$dir" --student "fixture-$(basename "$dir")" -q $(test_slots) \
 		--json "$json" ${CUDALAB_TEST_LANES:+--lanes "$CUDALAB_TEST_LANES"} "$@" >"$json.txt" 2>&1
 	echo $? >"$json.exit"
+	[ ! -f "$json" ] || validate_doc "$json"
 }
 
 # exit_code_of JSON: the exit code of the grading that wrote JSON: the
@@ -222,8 +237,9 @@ class_run() {
 }
 
 # class_result LAB NAME JSON: fixture NAME's run in the class gradebook of
-# LAB (grade_class): its result document into JSON and, since a class keeps
-# no report, what the document says of it into JSON.txt (report_of).
+# LAB (grade_class): its result document into JSON, held to the schema
+# (validate_doc), and, since a class keeps no report, what the document says
+# of it into JSON.txt (report_of).
 class_result() {
 	local lab=$1 name=$2 json=$3 run
 	run=$(class_run "$lab" "$name")
@@ -234,7 +250,7 @@ class_result() {
 		return 1
 	fi
 	rm -f "$json.exit"   # the exit code is the document's
-	"$CUDALAB" db show --db "$lab-class.db" --run "$run" >"$json" &&
+	"$CUDALAB" db show --db "$lab-class.db" --run "$run" >"$json" && validate_doc "$json" &&
 		report_of "$json" "run $run of the class" >"$json.txt"
 }
 
@@ -310,9 +326,10 @@ processes_limited() {
 	local run
 	run=$(class_run "$1")
 	if [ -n "$run" ]; then
-		"$CUDALAB" db show --db "$1-class.db" --run "$run" >limits.json
+		"$CUDALAB" db show --db "$1-class.db" --run "$run" >limits.json &&
+			validate_doc limits.json || return 1
 	else
-		grade_fixture "$T_ROOT/reference/$1" limits.json
+		grade_fixture "$T_ROOT/reference/$1" limits.json || return 1
 	fi
 	[ "$(jq '.sandbox.processes.limit // 0' limits.json)" -gt 0 ] || {
 		say "no process limit here: $(jq -r '.sandbox.processes.reason // "?"' limits.json)"

@@ -6,7 +6,7 @@
 
 refused() {  # refused DIR TEXT
 	"$CUDALAB" grade matmul "$1" --student s -q --json r.json >out 2>&1
-	[ $? -eq 3 ] && [ "$(jq -r .build.status r.json)" = refused ] &&
+	[ $? -eq 3 ] && validate_doc r.json && [ "$(jq -r .build.status r.json)" = refused ] &&
 		jq -r .build.message r.json | grep -qF "$2" && grep -qF "$2" out
 }
 
@@ -25,14 +25,15 @@ test_expect_success 'a directory where the file should be' '
 	mkdir -p dir/matmul.cu && refused dir "not a regular file"
 '
 test_expect_success 'every refusal is in the gradebook' '
-	[ "$("$CUDALAB" db show --student s | grep -c " refused ")" = 4 ]
+	[ "$("$CUDALAB" db show --student s | grep -c " refused ")" = 4 ] &&
+	validate_doc --db "$CUDALAB_DB"
 '
 test_expect_success 'files the lab does not ask for, odd names included, are never read' '
 	mkdir odd && cp "$T_ROOT/student_template/matmul/matmul.cu" odd/ &&
 	: >"odd/matmul.cu
 evil" && printf "\377\376" >"odd/$(printf "\377\376").cu" && ln -s /etc/passwd odd/passwd &&
 	"$CUDALAB" grade matmul odd --student s --no-emulate -q --json o.json >/dev/null 2>&1
-	[ "$(jq -r .build.status o.json)" = ok ] &&
+	validate_doc o.json && [ "$(jq -r .build.status o.json)" = ok ] &&
 	[ "$(jq -r "[.files[].name] | join(\",\")" o.json)" = matmul.cu ]
 '
 test_expect_success 'a source that is not text, before nvcc sees it: file, offset and line' '

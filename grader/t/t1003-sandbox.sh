@@ -67,7 +67,8 @@ stop_listener() { kill "$listener" 2>/dev/null; wait "$listener" 2>/dev/null; tr
 
 test_expect_success 'in the sandbox, a submission cannot reach the network, not even loopback' '
 	start_listener &&
-	grade_fixture "$T_ROOT/reference/grid/fixtures/opens-socket" r.json; stop_listener &&
+	grade_fixture "$T_ROOT/reference/grid/fixtures/opens-socket" r.json; graded=$?
+	stop_listener && [ $graded = 0 ] &&
 	sandbox_works &&
 	check_expect r.json "$T_ROOT/reference/grid/fixtures/opens-socket/expect" &&
 	! [ -s heard ]
@@ -75,7 +76,8 @@ test_expect_success 'in the sandbox, a submission cannot reach the network, not 
 test_expect_success 'unsandboxed, the same submission connects: the fixture is a real attack' '
 	start_listener &&
 	CUDALAB_NO_SANDBOX=1 grade_fixture "$T_ROOT/reference/grid/fixtures/opens-socket" u.json
-	stop_listener &&
+	graded=$?
+	stop_listener && [ $graded = 0 ] &&
 	grep -q "escaped opens-socket" heard &&
 	[ "$(jq -r ".tests[] | select(.part == \"picture\" and .name == \"exact\") | .status" u.json)" = fail ]
 '
@@ -90,13 +92,14 @@ test_expect_success 'in the sandbox, a submission cannot read another student'"'
 	class_folder &&
 	"$CUDALAB" grade grid "$PWD/class/mallory" --student mallory -q --json r.json >r.json.txt 2>&1
 	echo $? >r.json.exit &&
-	sandbox_works &&
+	validate_doc r.json && sandbox_works &&
 	check_expect r.json "$T_ROOT/reference/grid/fixtures/reads-other/expect"
 '
 test_expect_success 'unsandboxed, it reads alice'"'"'s grid.cu: the fixture is a real attack' '
 	class_folder &&
 	CUDALAB_NO_SANDBOX=1 "$CUDALAB" grade grid "$PWD/class/mallory" --student mallory -q \
 		--json u.json >u.json.txt 2>&1
+	validate_doc u.json &&
 	[ "$(jq -r ".tests[] | select(.part == \"picture\" and .name == \"exact\") | .status" u.json)" = fail ]
 '
 rm -f "$escaped"

@@ -30,7 +30,7 @@ test_expect_success 'a class of reference copies and fixtures, graded at once' '
 test_expect_success 'each fixture in the class got its own verdict' '
 	for f in kernel-fault slow-k4 cached-result; do
 		run=$(sqlite3 "$CUDALAB_DB" "SELECT r.id FROM runs r JOIN submissions s ON s.id = r.submission_id JOIN students st ON st.id = s.student_id WHERE st.name = '"'"'$f'"'"'") &&
-		"$CUDALAB" db show --run "$run" >$f.json &&
+		"$CUDALAB" db show --run "$run" >$f.json && validate_doc $f.json &&
 		report_of $f.json "run $run of the class" >$f.json.txt &&
 		check_expect $f.json "$T_ROOT/reference/matmul/fixtures/$f/expect" || exit 1
 	done

@@ -41,7 +41,8 @@ test_expect_success 'db show --run prints the stored result document' '
 	"$CUDALAB" db show --db g.db --run 1 >doc.json &&
 	[ "$(jq -r .schema doc.json)" = cudalab-result/1 ] &&
 	[ "$(jq -r .student doc.json)" = ada ] &&
-	[ "$(jq -r .build.status doc.json)" = compile-error ]
+	[ "$(jq -r .build.status doc.json)" = compile-error ] &&
+	validate_doc doc.json && validate_doc --db g.db
 '
 test_expect_success 'db show --run of a run that does not exist fails' '
 	! "$CUDALAB" db show --db g.db --run 99 2>err && grep -q "no run 99" err

@@ -59,6 +59,7 @@ test_expect_success 'regrade: the latest folders graded again as new runs, with 
 	{ "$CUDALAB" regrade grid -q >out 2>&1; [ $? = 4 ]; } &&
 	grep -q "nothing: every score and verdict is what it was" out &&
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = $((before + 5)) ] &&
+	validate_doc --db "$CUDALAB_DB" &&
 	test_must_fail_with 2 "$CUDALAB" regrade matmul
 '
 test_expect_success 'show: a student'"'"'s history, oldest first, with each change of score' '
@@ -91,11 +92,12 @@ test_expect_success 'deadline: times from a file, extensions, the penalty stored
 	jq -e ".score == 34.4 and (.output | contains(\"2 day(s) late\"))" bob.json >/dev/null &&
 	{ "$late" grade grid late/bob --student zed --json one.json -q >/dev/null; [ $? = 4 ]; } &&
 	jq -e ".late.applied == false and .final_score == 43" one.json >/dev/null &&
+	validate_doc one.json &&
 	{ "$late" regrade grid --student bob -q >/dev/null 2>&1; [ $? = 4 ]; } &&
 	[ "$(sqlite3 late.db "SELECT submitted_at, late_days FROM runs ORDER BY id DESC LIMIT 1")" = "2026-12-06T09:00:00Z|2" ] &&
 	echo "bob = 3d" >>course/root/labs/grid/lab.conf &&
 	{ "$late" regrade grid --student bob -q >out 2>&1; [ $? = 4 ]; } &&
-	grep -q "^  bob: final 34.4 -> 43$" out &&
+	grep -q "^  bob: final 34.4 -> 43$" out && validate_doc --db late.db &&
 	"$late" show cy >out && grep -q "^grid .* 0 / 43 (late: -43) " out &&
 	grep -q "^latest: grid 0 / 43 (late: -43) (run [0-9]*, incomplete)" out &&
 	printf "%s\n" "Student,Time" "ada,2026-12-06 10:00 Z" "bob,in a while" >bad.csv &&

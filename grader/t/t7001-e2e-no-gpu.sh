@@ -13,10 +13,11 @@ test_expect_success 'make test LAB=matmul grades the stub: incomplete, exit 4' '
 '
 test_expect_success 'cudalab test exits 4 and writes an incomplete, provisional result' '
 	"$CUDALAB" test matmul --sub "$T_ROOT/reference/matmul" --no-emulate --json r.json >out 2>&1
-	[ $? -eq 4 ] &&
+	[ $? -eq 4 ] && validate_doc r.json &&
 	[ "$(jq -r .status r.json)" = incomplete ] && [ "$(jq .provisional r.json)" = true ] &&
 	[ "$(jq -r .mode r.json)" = none ] &&
 	[ "$(jq -r .gpu.name r.json)" = none ] && [ "$(jq -r .gpu.available r.json)" = false ] &&
+	[ "$(jq -r .gpu.compute_capability r.json)" = none ] &&
 	jq -r .status_reason r.json | grep -q "no CUDA device" &&
 	# no driver at all is not a driver too old: said as such, with the runtime'"'"'s words
 	jq -r .gpu.reason r.json >reason && cat reason &&

@@ -41,6 +41,7 @@ test_expect_success 'a test that sleeps forever is ended after its limit, not th
 test_expect_success 'a test that passed short of device memory says so, and no other test does' '
 	"$CUDALAB" grade grid "$T_ROOT/reference/grid/fixtures/probes-memory" --keep \
 		--db probe.db >probe.out 2>&1
+	validate_doc --db probe.db &&
 	work=$(sed -n "s/^work folder kept: //p" probe.out) && [ -d "$work/logs" ] &&
 	short=$(grep -l "^out of memory\$" "$work"/logs/*.done | xargs -n1 basename | sort | xargs) &&
 	rm -rf "$work" &&

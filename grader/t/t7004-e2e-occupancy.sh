@@ -44,6 +44,7 @@ test_expect_success 'the key of a student is what the grader expects from them' 
 	"$CUDALAB" grade occupancy ada --student ada -q --json a.json >/dev/null &&
 	[ "$(jq .score a.json)" = 16 ] &&
 	"$CUDALAB" grade occupancy ada --student bob -q --json b.json >/dev/null
+	validate_doc a.json b.json &&
 	[ "$(jq "[.tests[] | select(.part == \"questions\" and .status == \"pass\")] | length" b.json)" -lt 6 ]
 '
 # the questions are per student: answers right for one are wrong for another,

@@ -66,7 +66,8 @@ test_expect_success 'several folders, and folders that are submissions themselve
 	class eve="$ref" fay="$ref" &&
 	mkdir -p more/gus && cp "$ref/grid.cu" "$ref/answers.txt" more/gus/ &&
 	test_must_fail_with 4 "$CUDALAB" grade grid class more/gus -j 3 &&
-	row eve | grep -q "43 / 43" && row fay | grep -q "43 / 43" && row gus | grep -q "43 / 43"
+	row eve | grep -q "43 / 43" && row fay | grep -q "43 / 43" && row gus | grep -q "43 / 43" &&
+	validate_doc --db "$CUDALAB_DB"
 '
 test_expect_success 'a student named twice, and one-submission options, are refused' '
 	mkdir -p twice/eve && cp "$ref/grid.cu" "$ref/answers.txt" twice/eve/ &&
@@ -82,7 +83,7 @@ test_expect_success 'a submission that hangs holds up only itself' '
 	test_must_fail_with 4 "$CUDALAB" grade grid class -j 2 &&
 	row hang | grep -q "/ 43 *incomplete" &&
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT s.name FROM runs r JOIN submissions u ON u.id = r.submission_id JOIN students s ON s.id = u.student_id ORDER BY r.id DESC LIMIT 1")" = hang ] &&
-	[ "$(runs)" = 4 ]
+	[ "$(runs)" = 4 ] && validate_doc --db "$CUDALAB_DB"
 '
 test_expect_success 'a batch killed midway keeps every run it stored; --resume grades the rest' '
 	{ class k1="$ref" k2="$ref" k3="$ref" k4="$ref" k5="$ref" && rm -f "$CUDALAB_DB"; } ||
@@ -102,7 +103,8 @@ test_expect_success 'a batch killed midway keeps every run it stored; --resume g
 	test_must_fail_with 4 "$CUDALAB" grade grid class --resume &&
 	[ "$(grep -c " skipped .* already in the gradebook$" out)" = "$stored" ] &&
 	[ "$(runs)" = 5 ] &&
-	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(DISTINCT submission_id) FROM runs")" = 5 ]
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(DISTINCT submission_id) FROM runs")" = 5 ] &&
+	validate_doc --db "$CUDALAB_DB"
 '
 test_expect_success 'a failure of the grader is tried again, reported, and never stored' '
 	class s1="$ref" s2="$ref" &&

@@ -48,6 +48,7 @@ test_expect_success 'a fresh copy builds, and make test grades the stub and then
 	grep -q "score       0 / 43" stub.txt || { cat stub.txt; exit 1; } &&
 	cp "$T_ROOT/reference/grid/grid.cu" "$T_ROOT/reference/grid/answers.txt" grid/ &&
 	{ build/bin/cudalab test grid --no-db --json r.json -q >/dev/null; [ $? = 4 ]; } &&
+	validate_doc r.json &&
 	jq -e ".score == 43 and .max_score == 43" r.json >/dev/null
 '
 # the matmul solution (its timing driver linked with the reference's objects
@@ -63,6 +64,7 @@ test_expect_success 'ci/grade-push.sh: a solution passes with timing pending a G
 	grep -q "^| k1 | time@1024 | pending (GPU) | -/2.5 |$" step.md &&
 	jq -e ".exit_code == 4 and ([.tests[] | select(.kind == \"correctness\" and .status != \"pass\")] |
 		length == 0)" cudalab-results/matmul.json >/dev/null &&
+	validate_doc cudalab-results/grid.json cudalab-results/matmul.json &&
 	for l in grid matmul; do
 		xmllint --noout cudalab-results/junit-$l.xml && jq -e ".student == \"ada\"" cudalab-results/$l.json >/dev/null || exit 1
 	done &&

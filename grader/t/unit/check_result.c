@@ -5,7 +5,10 @@
 #include "unit.h"
 
 #include <jansson.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 static struct lab_config cfg;
 
@@ -180,6 +183,7 @@ START_TEST(test_result_json_document)
 	json_t *gpu = json_object_get(doc, "gpu");
 	ck_assert_str_eq(json_string_value(json_object_get(gpu, "name")), "none");
 	ck_assert_str_eq(json_string_value(json_object_get(gpu, "driver")), "none");
+	ck_assert_str_eq(json_string_value(json_object_get(gpu, "compute_capability")), "none");
 	json_t *t = json_array_get(json_object_get(doc, "tests"), 1);
 	ck_assert_str_eq(json_string_value(json_object_get(t, "status")), "crash");
 	ck_assert_str_eq(json_string_value(json_object_get(t, "message")),
@@ -266,6 +270,223 @@ START_TEST(test_result_json_survives_bad_utf8)
 }
 END_TEST
 
+/* The schema of the document, grader/cudalab-result-1.schema.json. */
+static json_t *load_schema(void)
+{
+	char *path = xasprintf("%s/grader/cudalab-result-1.schema.json", unit_root());
+	json_error_t err;
+	json_t *schema = json_load_file(path, 0, &err);
+
+	ck_assert_msg(schema != NULL, "%s: %s (line %d)", path, err.text, err.line);
+	free(path);
+	return schema;
+}
+
+/* The enum of the schema's property at the JSON pointer path. */
+static json_t *schema_enum(json_t *schema, const char *path)
+{
+	json_t *node = schema;
+	char *copy = xstrdup(path), *save = NULL;
+
+	for (char *key = strtok_r(copy, "/", &save); key; key = strtok_r(NULL, "/", &save))
+		node = json_object_get(node, key);
+	ck_assert_msg(json_is_array(json_object_get(node, "enum")), "no enum at %s", path);
+	free(copy);
+	return json_object_get(node, "enum");
+}
+
+/* The schema's enum at path holds exactly the n names in names. */
+static void assert_enum(json_t *schema, const char *path, const char *const *names, int n)
+{
+	json_t *e = schema_enum(schema, path);
+
+	ck_assert_msg(json_array_size(e) == (size_t)n,
+		      "%s: %zu values in the schema, %d in the code", path, json_array_size(e), n);
+	for (int i = 0; i < n; i++) {
+		bool found = false;
+		for (size_t j = 0; j < json_array_size(e); j++) {
+			const char *v = json_string_value(json_array_get(e, j));
+			found |= v && !strcmp(v, names[i]);
+		}
+		ck_assert_msg(found, "%s: the schema lacks '%s'", path, names[i]);
+	}
+}
+
+/* The names name_of(0) .. name_of(last) of an enum of the code, held to the schema's at path. */
+#define ASSERT_ENUM(schema, path, name_of, last)                                                   \
+	do {                                                                                       \
+		const char *names_[(last) + 1];                                                    \
+		for (int i_ = 0; i_ <= (last); i_++)                                               \
+			names_[i_] = name_of(i_);                                                  \
+		assert_enum(schema, path, names_, (last) + 1);                                     \
+	} while (0)
+
+/* Each value the code names a status, kind or mode by is the schema's, and no other. */
+START_TEST(test_result_schema_names_the_codes_values)
+{
+	json_t *schema = load_schema();
+
+	ck_assert_str_eq(json_string_value(json_object_get(schema, "title")), RESULT_SCHEMA);
+	ASSERT_ENUM(schema, "$defs/test/properties/status", test_status_name, TEST_NOT_RUN);
+	ASSERT_ENUM(schema, "$defs/test/properties/kind", test_kind_name, KIND_SECTORS);
+	ASSERT_ENUM(schema, "properties/build/properties/status", build_state_name,
+		    BUILD_LINK_ERROR);
+	ASSERT_ENUM(schema, "properties/status", run_state_name, RUN_NOT_BUILT);
+	ASSERT_ENUM(schema, "properties/mode", run_mode_name, MODE_CPU);
+	json_decref(schema);
+}
+END_TEST
+
+/*
+ * validate-doc.py's verdict on the document of r (0: it conforms), its
+ * report in out: the validator every end-to-end test holds documents to.
+ */
+static int validate(const struct result *r, char *out, size_t len)
+{
+	char *dir = unit_tmpdir(), *path = xasprintf("%s/r.json", dir);
+	char *json = result_to_json(r, true);
+	/* Debian's python3, for which python3-jsonschema is installed */
+	char *cmd = xasprintf("py=/usr/bin/python3; [ -x $py ] || py=python3; "
+			      "$py '%s/grader/t/helpers/validate-doc.py' '%s' 2>&1",
+			      unit_root(), path);
+
+	ck_assert_int_eq(write_file_atomic(path, json, strlen(json)), 0);
+	FILE *p = popen(cmd, "r");
+	ck_assert_msg(p != NULL, "cannot run: %s", cmd);
+	size_t n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	int status = pclose(p);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) <= 1, "%s: %s", cmd, out);
+	remove_tree(dir);
+	free(cmd);
+	free(json);
+	free(path);
+	free(dir);
+	return WEXITSTATUS(status);
+}
+
+#define SCHEMA_LAB                                                                                 \
+	"[lab]\nname = demo\nfiles = a.cu\n[part a]\ntests = x:3 y:2\nsafety = x\n"             \
+	"[timing t]\npart = a\nsize = 1024\npoints = 2\n"                                         \
+	"[sectors s]\npart = a\ncall = rows\npoints = 1\nmax_load = 4.5\nmax_store = 4.5\n"     \
+	"[deadline]\ndue = 2026-12-04 23:59 +01:00\npenalty_per_day = 10\n"
+
+/*
+ * The schema takes every shape of the document, those only a GPU gives too
+ * (a kernel timed, memory requests counted, the GPU held, its compute
+ * capability), which no test without a GPU writes; and refuses a document
+ * that breaks it.
+ */
+START_TEST(test_result_documents_conform_to_the_schema)
+{
+	struct lab_config lab;
+	struct result r;
+	char out[8192];
+
+	ck_assert_int_eq(unit_parse_lab(SCHEMA_LAB, &lab), 0);
+
+	/* graded on a GPU, every stage ran, submitted late */
+	result_init(&r, &lab);
+	r.student = xstrdup("ada");
+	r.submission = xstrdup("/subs/ada");
+	r.started_at = xstrdup("2026-12-06T08:00:00Z");
+	r.host = xstrdup("gpu1");
+	r.sandbox = xstrdup("bubblewrap");
+	r.processes = 512;
+	r.gpu.available = true;
+	r.gpu.name = xstrdup("NVIDIA H100 80GB HBM3");
+	r.gpu.cc = xstrdup("90");
+	r.gpu.driver = xstrdup("580.65.06");
+	r.gpu.runtime = xstrdup("13.0");
+	r.nfiles = 1;
+	r.files = xcalloc(1, sizeof(*r.files));
+	r.files[0].name = xstrdup("a.cu");
+	memset(r.files[0].sha256, 'a', 64);
+	r.files[0].size = 12;
+	r.mode = MODE_GPU;
+	r.build = BUILD_OK;
+	r.build_log = xstrdup("");
+	r.safety = "ran";
+	r.safety_findings = 1;
+	r.gpu_from = 1.8e9;
+	r.gpu_to = r.gpu_from + 2;
+	r.seed = 0xfedcba9876543210ULL;   /* written as a negative integer */
+	set_all(&r, TEST_PASS);
+	result_find(&r, "a", "y")->status = TEST_FAIL;
+	struct timing_measure *m = result_find(&r, "a", "t")->timing;
+	m->measured = true;
+	m->samples = 12;
+	m->student_ms = m->reference_ms = m->ratio = 1;
+	m->student_gflops = m->reference_gflops = NAN;   /* a kernel without arithmetic */
+	m->floor_ms = m->sm_clock_mhz = NAN;
+	m->subject = xstrdup("your rows");
+	result_find(&r, "a", "t")->points = 2;
+	struct sectors_measure *sm = result_find(&r, "a", "s")->sectors;
+	sm->measured = true;
+	sm->source = "Nsight Compute";
+	sm->load_requests = 4;
+	sm->load_sectors = 16;
+	r.timing.ran = true;
+	r.timing.peak_gflops = 60000;
+	r.timing.ceiling_name = xstrdup("cuBLAS");
+	r.timing.nceilings = 1;
+	r.timing.ceilings = xcalloc(1, sizeof(*r.timing.ceilings));
+	r.timing.ceilings[0] = (struct ceiling){.size = 2048, .ms = 0.5, .gflops = NAN};
+	r.submitted_at = 1796457600;   /* 2026-12-05T08:00:00Z: a day late */
+	r.submitted_from = xstrdup("--submitted-at");
+	result_finish(&r);
+	result_judge_late(&r, &lab.deadline);
+	ck_assert(r.late.applied);
+	ck_assert_msg(validate(&r, out, sizeof(out)) == 0, "%s", out);
+
+	/* a profiled launcher without its counts is refused, and named */
+	result_find(&r, "a", "y")->kind = KIND_SECTORS;
+	ck_assert_int_eq(validate(&r, out, sizeof(out)), 1);
+	ck_assert_msg(strstr(out, "at /tests/1 (a/y): 'sectors' is a required property"), "%s", out);
+	result_release(&r);
+
+	/* refused at intake, with neither sandbox nor process limit nor GPU */
+	result_init(&r, &lab);
+	r.student = xstrdup("bob");
+	r.submission = xstrdup("/subs/bob");
+	r.started_at = xstrdup("2026-12-06T08:00:00Z");
+	r.host = xstrdup("");
+	r.sandbox_why = xstrdup("CUDALAB_NO_SANDBOX is set");
+	r.processes_why = xstrdup("the lab sets no limit (processes = 0)");
+	r.gpu.reason = xstrdup("cudaErrorNoDevice: no CUDA-capable device is detected");
+	r.build = BUILD_REFUSED;
+	r.build_message = xstrdup("missing file 'a.cu': the submission must contain it");
+	result_mark_not_run(&r, "not run: the submission was not built");
+	result_finish(&r);
+	result_judge_late(&r, &lab.deadline);
+	ck_assert_msg(validate(&r, out, sizeof(out)) == 0, "%s", out);
+	result_release(&r);
+
+	/* emulated: no timing, the safety stage not run */
+	result_init(&r, &lab);
+	r.student = xstrdup("cy");
+	r.submission = xstrdup("/subs/cy");
+	r.started_at = xstrdup("2026-12-06T08:00:00Z");
+	r.host = xstrdup("ci");
+	r.sandbox = xstrdup("bubblewrap");
+	r.processes = 64;
+	r.gpu.runtime = xstrdup("13.0");
+	r.build = BUILD_OK;
+	r.mode = MODE_EMULATED;
+	r.safety = "not-run";
+	r.safety_why = xstrdup("CUDALAB_SAFETY=0 is set");
+	r.state_reason = xstrdup("emulated on the CPU");
+	result_find(&r, "a", "x")->status = TEST_PASS;
+	result_find(&r, "a", "y")->status = TEST_TIMEOUT;
+	r.timing.reason = xstrdup("timing needs a GPU");
+	result_mark_not_run(&r, "not run: timing needs a GPU");
+	result_finish(&r);
+	ck_assert_msg(validate(&r, out, sizeof(out)) == 0, "%s", out);
+	result_release(&r);
+	config_free(&lab);
+}
+END_TEST
+
 Suite *result_suite(void)
 {
 	Suite *s = suite_create("result");
@@ -278,6 +499,8 @@ Suite *result_suite(void)
 	tcase_add_test(tc, test_result_driver_version);
 	tcase_add_test(tc, test_result_no_gpu_reason);
 	tcase_add_test(tc, test_result_json_survives_bad_utf8);
+	tcase_add_test(tc, test_result_schema_names_the_codes_values);
+	tcase_add_test(tc, test_result_documents_conform_to_the_schema);
 	suite_add_tcase(s, tc);
 	return s;
 }
