@@ -8,6 +8,7 @@
 #include "export.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,11 @@ static void usage(FILE *out)
 		"Writes each student's latest run of LAB from the gradebook:\n"
 		"  csv         one row per student (score, status, mode, run, and the points of\n"
 		"              every test), for an LMS import; to PATH, else standard output\n"
-		"  gradescope  Gradescope's results.json (score, tests with score, max_score,\n"
-		"              status and output); with --student, to PATH or standard output;\n"
-		"              else one <student>.json per student in the folder PATH\n"
+		"  gradescope  Gradescope's results.json: the final score, a build test, each\n"
+		"              test (bonus as extra credit; one a provisional run could not run\n"
+		"              neither passed nor failed) and what the run was in output and\n"
+		"              extra_data; with --student, to PATH or standard output; else\n"
+		"              one <student>.json per student in the folder PATH\n"
 		"  junit       JUnit XML, a test suite per student, for a CI's test view; to\n"
 		"              PATH, else standard output\n"
 		"\n"
@@ -62,6 +65,55 @@ static char *capture(void (*fn)(FILE *, json_t *const *, const long long *, size
 		fn2(f, docs, n);
 	fclose(f);
 	return buf;
+}
+
+/* Whether path names a folder that exists. */
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return path && !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * Gradescope's documents: one student (--student, or the only one without
+ * --out) to standard output or the file --out names; else a folder, --out,
+ * with one <student>.json each (export_file_stem). An --out that is a
+ * folder already is always one, whatever the number of students.
+ */
+static int export_gradescope_files(const char *out, const char *student, json_t **docs,
+				   const long long *ids, size_t n)
+{
+	int code = 0;
+
+	if (!is_dir(out) && (student || (!out && n == 1))) {
+		char *text = export_gradescope(docs[0], ids[0]);
+		code = emit(out, text);
+		free(text);
+		return code;
+	}
+	if (!out) {
+		error("gradescope: name a folder with --out for %zu students, or one --student", n);
+		return EXIT_USAGE;
+	}
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		error("cannot make the folder '%s': %s", out, strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	if (!is_dir(out)) {
+		error("gradescope: '%s' is not a folder: it would get one file per student", out);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < n && !code; i++) {
+		const char *name = json_string_value(json_object_get(docs[i], "student"));
+		char *stem = export_file_stem(name);
+		char *path = xasprintf("%s/%s.json", out, stem);
+		char *text = export_gradescope(docs[i], ids[i]);
+		code = emit(path, text);
+		free(text);
+		free(path);
+		free(stem);
+	}
+	return code;
 }
 
 int cmd_export(int argc, char **argv)
@@ -129,29 +181,8 @@ int cmd_export(int argc, char **argv)
 
 	if (code) {
 		code = EXIT_INTERNAL;
-	} else if (!strcmp(format, "gradescope") && (student || n == 1 || !out)) {
-		if (!student && n > 1) {
-			error("gradescope: name a folder with --out for %zu students, or one --student", n);
-			code = EXIT_USAGE;
-		} else {
-			char *text = export_gradescope(docs[0]);
-			code = emit(out, text);
-			free(text);
-		}
 	} else if (!strcmp(format, "gradescope")) {
-		if (mkdir(out, 0755) && errno != EEXIST) {
-			error("cannot make the folder '%s': %s", out, strerror(errno));
-			code = EXIT_INTERNAL;
-		}
-		for (size_t i = 0; i < n && !code; i++) {
-			const char *name = json_string_value(json_object_get(docs[i], "student"));
-			char *text = export_gradescope(docs[i]);
-			char *path = xasprintf("%s/%s.json", out, name && *name != '.' && !strchr(name, '/')
-									 ? name : "unnamed");
-			code = emit(path, text);
-			free(path);
-			free(text);
-		}
+		code = export_gradescope_files(out, student, docs, ids, n);
 	} else {
 		char *text = !strcmp(format, "csv") ? capture(export_csv, NULL, docs, ids, n)
 						    : capture(NULL, export_junit, docs, ids, n);

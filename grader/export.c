@@ -101,42 +101,304 @@ void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 	}
 }
 
-char *export_gradescope(json_t *doc)
+/* A number for JSON: a document that lacks one (NAN) gives 0. */
+static json_t *gs_num(double v)
 {
-	json_t *tests = json_array(), *t, *build = json_object_get(doc, "build");
-	size_t i;
-	struct strbuf head = STRBUF_INIT;
+	return json_real(isfinite(v) ? v : 0);
+}
 
-	json_array_foreach(json_object_get(doc, "tests"), i, t) {
-		const char *status = doc_str(t, "status"), *msg = doc_str(t, "message");
-		char *name = xasprintf("%s: %s", doc_str(t, "part"), doc_str(t, "name"));
-		char *output = *msg ? xasprintf("%s: %s", status, msg) : xstrdup(status);
-		json_array_append_new(tests,
-				      json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s}", "name", name,
-						"name_format", "text", "score", doc_num(t, "points"),
-						"max_score", doc_num(t, "max_points"), "status",
-						!strcmp(status, "pass") ? "passed" : "failed", "output",
-						output, "visibility", "visible"));
-		free(name);
-		free(output);
+/* A number as text, as short as it goes ("2.5", "50"). */
+static char *num_text(double v)
+{
+	return xasprintf("%g", isfinite(v) ? v : 0);
+}
+
+/*
+ * Markdown for text of the run (a message, a reason) inside a line of ours:
+ * the characters Markdown gives a meaning to are escaped with a backslash,
+ * and a line break becomes a space, so a student's `*` or `<b>` shows as it
+ * is and never starts a list or a heading.
+ */
+static void md_inline(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\r') {
+			strbuf_addstr(sb, " ");
+			continue;
+		}
+		if (strchr("\\`*_{}[]<>#|~!", *s))
+			strbuf_addstr(sb, "\\");
+		strbuf_add(sb, s, 1);
 	}
-	strbuf_addf(&head, "%s: %s (%s)\n", doc_str(doc, "lab"), doc_str(doc, "status"),
-		    doc_str(doc, "mode"));
-	if (*doc_str(build, "message"))
-		strbuf_addf(&head, "build %s: %s\n", doc_str(build, "status"), doc_str(build, "message"));
-	if (*doc_str(doc, "status_reason"))
-		strbuf_addf(&head, "%s\n", doc_str(doc, "status_reason"));
-	if (doc_late(doc, "days") > 0)
-		strbuf_addf(&head, "submitted %s, %g day(s) late: %g points taken off\n",
-			    doc_str(doc, "submitted_at"), doc_late(doc, "days"), doc_late(doc, "penalty"));
-	json_t *r = json_pack("{s:f, s:f, s:s, s:s, s:s, s:s, s:o}", "score", doc_final_score(doc),
-			      "execution_time", doc_num(doc, "seconds"), "output",
-			      head.buf ? head.buf : "", "output_format", "text", "visibility",
-			      "visible", "stdout_visibility", "hidden", "tests", tests);
+}
+
+/*
+ * A fenced code block holding text as it is (a compiler's log): its fence is
+ * longer than any run of backticks in the text, so no line of it can end
+ * the block early.
+ */
+static void md_code_block(struct strbuf *sb, const char *text)
+{
+	size_t run = 0, longest = 0, fence;
+
+	for (const char *p = text; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	fence = longest < 3 ? 3 : longest + 1;
+	for (size_t i = 0; i < fence; i++)
+		strbuf_addstr(sb, "`");
+	strbuf_addf(sb, "text\n%s", text);
+	if (*text && text[strlen(text) - 1] != '\n')
+		strbuf_addstr(sb, "\n");
+	for (size_t i = 0; i < fence; i++)
+		strbuf_addstr(sb, "`");
+	strbuf_addstr(sb, "\n");
+}
+
+/*
+ * The build as a Gradescope test of its own, worth nothing: passed or
+ * failed, with what the compiler said in a code block. Gradescope's own
+ * advice is to keep such a check visible whatever the others' visibility.
+ */
+static json_t *gs_build_test(json_t *doc)
+{
+	json_t *build = json_object_get(doc, "build");
+	const char *st = doc_str(build, "status"), *msg = doc_str(build, "message");
+	const char *log = doc_str(build, "log");
+	bool ok = !strcmp(st, "ok");
+	struct strbuf out = STRBUF_INIT;
+
+	strbuf_addstr(&out, ok ? "Built." : "**Did not build** (");
+	if (!ok) {
+		md_inline(&out, st);
+		strbuf_addstr(&out, ")");
+		if (*msg) {
+			strbuf_addstr(&out, ": ");
+			md_inline(&out, msg);
+		}
+		strbuf_addstr(&out, ". No test could run, and each scores 0.");
+	}
+	strbuf_addstr(&out, "\n");
+	if (*log) {
+		strbuf_addstr(&out, ok ? "\nThe compiler's warnings:\n\n"
+				       : "\nThe compiler's output:\n\n");
+		md_code_block(&out, log);
+	}
+	json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:[s]}", "name", "build", "number",
+			      "0", "status", ok ? "passed" : "failed", "output", out.buf,
+			      "output_format", "md", "visibility", "visible", "tags", "build");
+	strbuf_release(&out);
+	return t;
+}
+
+/*
+ * One test of the run. Gradescope takes a test below its max_score for a
+ * failure unless status says otherwise, and adds the max_scores up to what
+ * the student could get; so a bonus test is worth 0 there (its points go
+ * above the maximum, as extra credit) and says so in its name and tags, and a
+ * test that a provisional run could not run has no score and no status at
+ * all: it was neither passed nor failed, and its points are pending.
+ * In a run that is not provisional, a test not run lost its points (the
+ * submission did not build, or the part it times failed): failed.
+ */
+static json_t *gs_test(json_t *t, const char *number, bool provisional)
+{
+	const char *status = doc_str(t, "status"), *msg = doc_str(t, "message");
+	const char *kind = doc_str(t, "kind");
+	bool bonus = json_is_true(json_object_get(t, "bonus"));
+	bool not_run = !strcmp(status, "not-run"), pending = not_run && provisional;
+	double points = doc_num(t, "points"), max = doc_num(t, "max_points");
+	char *name = xasprintf("%s: %s%s", doc_str(t, "part"), doc_str(t, "name"),
+			       bonus ? " (bonus)" : "");
+	char *maxs = num_text(max);
+	struct strbuf out = STRBUF_INIT;
+
+	/* not-run messages say "not run: why" already */
+	if (not_run)
+		strbuf_addstr(&out, *msg ? msg : "not run");
+	else if (*msg)
+		strbuf_addf(&out, "%s: %s", status, msg);
+	else
+		strbuf_addstr(&out, status);
+	if (pending)
+		strbuf_addf(&out, "\nworth %s%s points: not counted in this provisional score",
+			    maxs, bonus ? " bonus" : "");
+	else if (bonus)
+		strbuf_addf(&out, "\nbonus: %s points above the maximum at most", maxs);
+
+	json_t *o = json_pack("{s:s, s:s}", "name", name, "number", number);
+	if (!pending) {
+		json_object_set_new(o, "score", gs_num(points));
+		json_object_set_new(o, "max_score", gs_num(bonus ? 0 : max));
+		json_object_set_new(o, "status", json_string(!strcmp(status, "pass") ? "passed"
+										   : "failed"));
+	}
+	json_object_set_new(o, "output", json_string(out.buf));
+	json_object_set_new(o, "output_format", json_string("text"));
+	json_object_set_new(o, "visibility", json_string("visible"));
+	json_t *tags = json_pack("[s, s]", doc_str(t, "part"), *kind ? kind : "correctness");
+	if (bonus)
+		json_array_append_new(tags, json_string("bonus"));
+	if (pending)
+		json_array_append_new(tags, json_string("not-run"));
+	json_object_set_new(o, "tags", tags);
+	json_object_set_new(o, "extra_data",
+			    json_pack("{s:s, s:o, s:o, s:b}", "status", status, "points",
+				      gs_num(points), "max_points", gs_num(max), "bonus", bonus));
+	free(name);
+	free(maxs);
+	strbuf_release(&out);
+	return o;
+}
+
+/*
+ * The text above the tests (Markdown): the score and where it comes from;
+ * for a provisional run, that it is a pre-check and why; a build that
+ * failed, with the compiler's output; lateness.
+ */
+static char *gs_output(json_t *doc)
+{
+	json_t *build = json_object_get(doc, "build");
+	struct strbuf sb = STRBUF_INIT;
+	bool provisional = json_is_true(json_object_get(doc, "provisional"));
+	double bonus = doc_num(doc, "bonus_score"), late = doc_late(doc, "penalty");
+	char *fin = num_text(doc_final_score(doc)), *max = num_text(doc_num(doc, "max_score"));
+
+	strbuf_addstr(&sb, "**");
+	md_inline(&sb, doc_str(doc, "lab"));
+	strbuf_addf(&sb, "**: %s / %s", fin, max);
+	if (bonus > 0)
+		strbuf_addf(&sb, " (%g of it bonus)", bonus);
+	strbuf_addstr(&sb, provisional ? ", **provisional**\n" : "\n");
+	if (provisional) {
+		strbuf_addstr(&sb, "\n**A pre-check, not a grade.** ");
+		if (!strcmp(doc_str(doc, "mode"), "emulated")) {
+			strbuf_addstr(&sb, "There is no GPU here: the tests ran on cudalab's CPU "
+					   "emulator, and what needs a GPU (timing) did not run. ");
+		} else if (*doc_str(doc, "status_reason")) {
+			strbuf_addstr(&sb, "Why: ");
+			md_inline(&sb, doc_str(doc, "status_reason"));
+			strbuf_addstr(&sb, ". ");
+		}
+		strbuf_addstr(&sb, "The course grades this submission again on a GPU; the score "
+				   "may change.\n");
+	}
+	if (strcmp(doc_str(build, "status"), "ok")) {
+		strbuf_addstr(&sb, "\n**Did not build** (");
+		md_inline(&sb, doc_str(build, "status"));
+		strbuf_addstr(&sb, ")");
+		if (*doc_str(build, "message")) {
+			strbuf_addstr(&sb, ": ");
+			md_inline(&sb, doc_str(build, "message"));
+		}
+		strbuf_addstr(&sb, "\n");
+		if (*doc_str(build, "log")) {
+			strbuf_addstr(&sb, "\n");
+			md_code_block(&sb, doc_str(build, "log"));
+		}
+	}
+	if (doc_late(doc, "days") > 0) {
+		strbuf_addstr(&sb, "\nSubmitted ");
+		md_inline(&sb, doc_str(doc, "submitted_at"));
+		strbuf_addf(&sb, ", %g day(s) late: %g points taken off the tests' %g.\n",
+			    doc_late(doc, "days"), late, doc_num(doc, "score"));
+	}
+	free(fin);
+	free(max);
+	return strbuf_detach(&sb);
+}
+
+/* What Gradescope stores beside the result, for the course's own scripts. */
+static json_t *gs_extra_data(json_t *doc, long long run)
+{
+	json_t *files = json_array(), *f, *seed = json_object_get(doc, "seed");
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "files"), i, f)
+		json_array_append_new(files, json_pack("{s:s, s:s}", "name", doc_str(f, "name"),
+						       "sha256", doc_str(f, "sha256")));
+	json_t *x = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b, s:o}", "run", (json_int_t)run,
+			      "lab", doc_str(doc, "lab"), "lab_version",
+			      doc_str(doc, "lab_version"), "student", doc_str(doc, "student"),
+			      "mode", doc_str(doc, "mode"),
+			      "status", doc_str(doc, "status"), "provisional",
+			      json_is_true(json_object_get(doc, "provisional")), "exit_code",
+			      json_is_integer(json_object_get(doc, "exit_code"))
+				      ? json_incref(json_object_get(doc, "exit_code"))
+				      : json_null());
+	/* as text, the unsigned number --seed takes (the document keeps its
+	 * bits in a signed integer): a 64-bit seed does not survive a reader
+	 * that keeps numbers in doubles */
+	json_object_set_new(x, "seed", json_is_integer(seed)
+					       ? json_sprintf("%llu", (unsigned long long)
+								      json_integer_value(seed))
+					       : json_null());
+	json_object_set_new(x, "files", files);
+	json_object_set_new(x, "score", gs_num(doc_num(doc, "score")));
+	json_object_set_new(x, "max_score", gs_num(doc_num(doc, "max_score")));
+	json_object_set_new(x, "bonus_score", gs_num(doc_num(doc, "bonus_score")));
+	json_object_set_new(x, "final_score", gs_num(doc_final_score(doc)));
+	json_object_set_new(x, "late_days", gs_num(doc_late(doc, "days")));
+	json_object_set_new(x, "late_penalty", gs_num(doc_late(doc, "penalty")));
+	json_object_set_new(x, "submitted_at", json_string(doc_str(doc, "submitted_at")));
+	json_object_set_new(x, "started_at", json_string(doc_str(doc, "started_at")));
+	json_object_set_new(x, "gpu", json_string(doc_str(json_object_get(doc, "gpu"), "name")));
+	return x;
+}
+
+char *export_gradescope(json_t *doc, long long run)
+{
+	json_t *tests = json_array(), *t, *parts = json_object();
+	bool provisional = json_is_true(json_object_get(doc, "provisional"));
+	size_t i;
+
+	json_array_append_new(tests, gs_build_test(doc));
+	/* "part.test", parts numbered in the order they first appear, so a
+	 * part's timed kernel sorts beside its correctness tests */
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		const char *part = doc_str(t, "part");
+		json_t *count = json_object_get(parts, part);
+		if (!count) {
+			count = json_pack("[I, I]", (json_int_t)json_object_size(parts) + 1, 0);
+			json_object_set_new(parts, part, count);
+		}
+		json_int_t n = json_integer_value(json_array_get(count, 1)) + 1;
+		json_array_set_new(count, 1, json_integer(n));
+		char *number = xasprintf("%" JSON_INTEGER_FORMAT ".%" JSON_INTEGER_FORMAT,
+					 json_integer_value(json_array_get(count, 0)), n);
+		json_array_append_new(tests, gs_test(t, number, provisional));
+		free(number);
+	}
+	json_decref(parts);
+
+	char *output = gs_output(doc);
+	json_t *r = json_pack("{s:o, s:o, s:s, s:s, s:s, s:s, s:o, s:o}", "score",
+			      gs_num(doc_final_score(doc)), "execution_time",
+			      gs_num(doc_num(doc, "seconds")), "output", output, "output_format",
+			      "md", "visibility", "visible", "stdout_visibility", "hidden",
+			      "extra_data", gs_extra_data(doc, run), "tests", tests);
 	char *s = json_dumps(r, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(r);
-	strbuf_release(&head);
+	free(output);
 	return s;
+}
+
+char *export_file_stem(const char *student)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!student || !*student)
+		return xstrdup("%");
+	for (const char *p = student; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '/' || c == '%' || c < 0x20 || c == 0x7f || (p == student && c == '.'))
+			strbuf_addf(&sb, "%%%02X", c);
+		else
+			strbuf_add(&sb, p, 1);
+	}
+	return strbuf_detach(&sb);
 }
 
 /* Text for XML: the five special characters escaped, and any control

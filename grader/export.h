@@ -17,11 +17,23 @@
 void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n);
 
 /*
- * Gradescope's results.json for one document: score, execution_time, output,
- * visibility, stdout_visibility and one test per test (name, name_format,
- * score, max_score, status passed/failed, output). Allocated text.
+ * Gradescope's results.json for one document, run `run` of the gradebook
+ * (README: "Exports"): the final score, a Markdown output that says what the
+ * run was (a provisional pre-check, a build that failed, with the compiler's
+ * output), extra_data (run, mode, provisional, seed, the files' sha256), a
+ * "build" test, then each test with number, status, tags and visibility; a
+ * bonus test is worth 0 (extra credit), and a test a provisional run could
+ * not run has no score and no status. Allocated text.
  */
-char *export_gradescope(json_t *doc);
+char *export_gradescope(json_t *doc, long long run);
+
+/*
+ * The name of a student's file in an export folder, without its extension:
+ * the student's name with '/', '%', control characters and a leading '.'
+ * written %XX, so it is one file in the folder, never hidden, and no two
+ * students share one. Allocated.
+ */
+char *export_file_stem(const char *student);
 
 /*
  * One JUnit XML document: a <testsuite> per document (the student's run),

@@ -26,18 +26,73 @@ test_expect_success 'csv: a row per student, the latest run, every test a column
 	grep -q "^\"lee, ann\",43,43," grades.csv &&
 	"$CUDALAB" export grid --student bob --out bob.csv && [ "$(wc -l <bob.csv)" = 2 ]
 '
-test_expect_success 'gradescope: results.json with the documented fields, per student' '
+# valid_gradescope FILE...: each is valid against the schema written from
+# Gradescope's specification of results.json
+valid_gradescope() {
+	python3 -c 'import jsonschema' 2>/dev/null ||
+		{ say "python3-jsonschema is not installed (ci/debian-packages.txt lists it)"; return 1; }
+	python3 "$T_ROOT/grader/t/helpers/json-schema-check.py" \
+		"$T_ROOT/grader/t/schemas/gradescope-results.schema.json" "$@"
+}
+# an emulated run: a pre-check, said in the output and in extra_data; a
+# "build" test, then every test passed or failed with its points
+gs_emulated='(.tests | length) == 14 and .tests[0].name == "build" and .tests[0].status == "passed" and
+	([.tests[1:][] | select((.status == "passed" or .status == "failed") and
+		(.score | type) == "number" and (.max_score | type) == "number" and
+		(.number | test("^[0-9]+[.][0-9]+$")) and .visibility == "visible")] | length) == 13 and
+	([.tests[].score // 0] | add) == .score and .stdout_visibility == "hidden" and
+	.output_format == "md" and (.output | contains("A pre-check, not a grade")) and
+	.extra_data.provisional == true and .extra_data.mode == "emulated" and
+	(.extra_data.run | type) == "number" and (.extra_data.seed | test("^[0-9]+$")) and
+	(.extra_data.files[0].sha256 | test("^[0-9a-f]{64}$"))'
+test_expect_success 'gradescope: results.json valid against its specification, per student; a pre-check says so' '
 	"$CUDALAB" export grid --format gradescope --out gs &&
 	[ "$(ls gs | wc -l)" = 3 ] && [ -f "gs/lee, ann.json" ] &&
-	for f in gs/*.json; do
-		jq -e "(.score | type) == \"number\" and (.tests | length) == 13 and
-			([.tests[] | select((.status == \"passed\" or .status == \"failed\") and
-				(.score | type) == \"number\" and (.max_score | type) == \"number\" and
-				(.name | type) == \"string\" and .visibility == \"visible\")] | length) == 13 and
-			([.tests[].score] | add) == .score and .stdout_visibility == \"hidden\"" "$f" >/dev/null ||
-			{ cat "$f"; exit 1; }
-	done &&
+	valid_gradescope gs/*.json &&
+	for f in gs/*.json; do jq -e "$gs_emulated" "$f" >/dev/null || { cat "$f"; exit 1; }; done &&
 	"$CUDALAB" export grid --format gradescope --student ada | jq -e ".score == 43" >/dev/null
+'
+# a submission that did not build: the build test failed with the compiler's
+# errors in a code block, every test failed with 0 points; bonus tests are
+# worth 0 (extra credit), so the maxima add up to the lab's
+gs_not_built='.score == 0 and .tests[0].name == "build" and .tests[0].status == "failed" and
+	.tests[0].output_format == "md" and (.tests[0].output | contains("```text\n") and
+		contains("error: expected a")) and (.output | contains("error: expected a")) and
+	([.tests[1:][] | select(.status == "failed" and .score == 0)] | length) == 20 and
+	([.tests[].max_score // 0] | add) == 50 and .extra_data.max_score == 50 and
+	([.tests[] | select(.tags | index("bonus")) | select(.max_score == 0 and
+		(.name | endswith("(bonus)")))] | length) == 4'
+nc=$T_ROOT/reference/matmul/fixtures/no-compile
+test_expect_success 'gradescope: a submission that did not build shows the compiler'"'"'s errors; bonus is extra credit' '
+	export CUDALAB_DB=$PWD/mm.db &&
+	test_must_fail_with 3 "$CUDALAB" grade matmul "$nc" --student nc -q &&
+	"$CUDALAB" export matmul --format gradescope --student nc >nc.json &&
+	valid_gradescope nc.json &&
+	jq -e "$gs_not_built" nc.json >/dev/null || { cat nc.json; exit 1; }
+'
+test_expect_success 'gradescope: student names give one file each, never hidden, never shared' '
+	export CUDALAB_DB=$PWD/mm.db &&
+	for s in .dot a/b a%2Fb; do test_must_fail_with 3 "$CUDALAB" grade matmul "$nc" --student "$s" -q ||
+		exit 1; done &&
+	"$CUDALAB" export matmul --format gradescope --out names &&
+	[ "$(ls -A names | LC_ALL=C sort | tr "\n" " ")" = "%2Edot.json a%252Fb.json a%2Fb.json nc.json " ] &&
+	[ "$(jq -r .extra_data.student names/a%2Fb.json)" = a/b ] &&
+	[ "$(jq -r .extra_data.student names/a%252Fb.json)" = a%2Fb ] &&
+	[ "$(jq -r .extra_data.student names/%2Edot.json)" = .dot ]
+'
+# a provisional run that ran no test: each test pending, with neither a
+# score nor a status, and what it is worth in its output and extra_data
+gs_pending='.extra_data.provisional == true and .extra_data.mode == "none" and
+	(.output | contains("A pre-check, not a grade")) and .tests[0].status == "passed" and
+	([.tests[1:][] | select(has("score") or has("status") or has("max_score"))] | length) == 0 and
+	([.tests[1:][] | select((.tags | index("not-run")) and (.output | contains("not counted"))
+		and .extra_data.max_points > 0)] | length) == 13'
+test_expect_success 'gradescope: a test a provisional run did not run is neither passed nor failed' '
+	export CUDALAB_DB=$PWD/none.db &&
+	test_must_fail_with 4 "$CUDALAB" grade grid "$ref" --student solo --no-emulate -q &&
+	"$CUDALAB" export grid --format gradescope --out one &&   # one student: still a folder
+	[ -f one/solo.json ] && valid_gradescope one/solo.json &&
+	jq -e "$gs_pending" one/solo.json >/dev/null || { cat one/solo.json; exit 1; }
 '
 test_expect_success 'junit: well-formed XML, a suite per student, failures counted' '
 	"$CUDALAB" grade grid "$ref/fixtures/no-bounds" --student cy -q >/dev/null; [ $? = 4 ] &&
