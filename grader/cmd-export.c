@@ -29,8 +29,10 @@ static void usage(FILE *out)
 		"              neither passed nor failed) and what the run was in output and\n"
 		"              extra_data; with --student, to PATH or standard output; else\n"
 		"              one <student>.json per student in the folder PATH\n"
-		"  junit       JUnit XML, a test suite per student, for a CI's test view; to\n"
-		"              PATH, else standard output\n"
+		"  junit       JUnit XML for a CI's test view: a test suite per student, a build\n"
+		"              test that fails with the compiler's output, points in each test's\n"
+		"              text; the student in each classname without --student; to PATH,\n"
+		"              else standard output\n"
 		"\n"
 		"  --format F     csv (default), gradescope or junit\n"
 		"  --out PATH     where to write (see above)\n"
@@ -49,20 +51,19 @@ static int emit(const char *path, const char *text)
 	return write_file_atomic(path, text, strlen(text)) ? EXIT_INTERNAL : 0;
 }
 
-/* What a FILE-writing exporter wrote, as text. */
-static char *capture(void (*fn)(FILE *, json_t *const *, const long long *, size_t),
-		     void (*fn2)(FILE *, json_t *const *, size_t), json_t **docs,
-		     const long long *ids, size_t n)
+/* What the CSV or JUnit exporter wrote, as text. */
+static char *capture(const char *format, json_t **docs, const long long *ids, size_t n,
+		     bool with_student)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		die("open_memstream: %s", strerror(errno));
-	if (fn)
-		fn(f, docs, ids, n);
+	if (!strcmp(format, "csv"))
+		export_csv(f, docs, ids, n);
 	else
-		fn2(f, docs, n);
+		export_junit(f, docs, ids, n, with_student);
 	fclose(f);
 	return buf;
 }
@@ -184,8 +185,8 @@ int cmd_export(int argc, char **argv)
 	} else if (!strcmp(format, "gradescope")) {
 		code = export_gradescope_files(out, student, docs, ids, n);
 	} else {
-		char *text = !strcmp(format, "csv") ? capture(export_csv, NULL, docs, ids, n)
-						    : capture(NULL, export_junit, docs, ids, n);
+		/* a class's export names the student in each test's classname */
+		char *text = capture(format, docs, ids, n, !student);
 		code = emit(out, text);
 		free(text);
 	}

@@ -401,9 +401,13 @@ char *export_file_stem(const char *student)
 	return strbuf_detach(&sb);
 }
 
-/* Text for XML: the five special characters escaped, and any control
- * character XML 1.0 cannot hold dropped. */
-static void xml_text(FILE *out, const char *s)
+/*
+ * Text for XML: the five special characters escaped, and any control
+ * character XML 1.0 cannot hold dropped. In an attribute, line breaks and
+ * tabs are written as references, which a parser keeps (it turns the
+ * characters themselves into spaces).
+ */
+static void xml_text(FILE *out, const char *s, bool attr)
 {
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -417,55 +421,237 @@ static void xml_text(FILE *out, const char *s)
 			fputs("&quot;", out);
 		else if (c == '\'')
 			fputs("&apos;", out);
+		else if (attr && (c == '\n' || c == '\r' || c == '\t'))
+			fprintf(out, "&#%d;", c);
 		else if (c >= 0x20 || c == '\n' || c == '\t' || c == '\r')
 			fputc(c, out);
 	}
 }
 
-void export_junit(FILE *out, json_t *const *docs, size_t n)
+/* <name>text</name> on a line of its own, indented for a test case. */
+static void xml_element(FILE *out, const char *name, const char *text)
 {
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", out);
+	fprintf(out, "      <%s>", name);
+	xml_text(out, text, false);
+	fprintf(out, "</%s>\n", name);
+}
+
+/*
+ * What a run came to, in plain text, for the build test case (GitLab shows
+ * a test case's output, never a suite's): the final score, why it is
+ * provisional, lateness, the build.
+ */
+static char *junit_summary(json_t *doc)
+{
+	json_t *build = json_object_get(doc, "build");
+	struct strbuf sb = STRBUF_INIT;
+	double bonus = doc_num(doc, "bonus_score");
+
+	strbuf_addf(&sb, "%s, %s: %g / %g", doc_str(doc, "lab"), doc_str(doc, "student"),
+		    doc_final_score(doc), doc_num(doc, "max_score"));
+	if (bonus > 0)
+		strbuf_addf(&sb, " (%g of it bonus)", bonus);
+	strbuf_addf(&sb, "; %s, mode %s\n", doc_str(doc, "status"), doc_str(doc, "mode"));
+	if (json_is_true(json_object_get(doc, "provisional")))
+		strbuf_addf(&sb, "provisional: %s\n", *doc_str(doc, "status_reason")
+								? doc_str(doc, "status_reason")
+								: "a pre-check, not a grade");
+	if (doc_late(doc, "days") > 0)
+		strbuf_addf(&sb,
+			    "submitted %s, %g day(s) late: %g points taken off the tests' %g\n",
+			    doc_str(doc, "submitted_at"), doc_late(doc, "days"),
+			    doc_late(doc, "penalty"), doc_num(doc, "score"));
+	strbuf_addf(&sb, "build %s", doc_str(build, "status"));
+	if (*doc_str(build, "message"))
+		strbuf_addf(&sb, ": %s", doc_str(build, "message"));
+	strbuf_addstr(&sb, "\n");
+	return strbuf_detach(&sb);
+}
+
+/* classname of a test case: the lab, then the student in a class's export
+ * (GitLab keys a test by classname and name, and shows only classname, as
+ * the suite), then the part */
+static void junit_classname(FILE *out, json_t *doc, const char *part, bool with_student)
+{
+	xml_text(out, doc_str(doc, "lab"), true);
+	if (with_student) {
+		fputc('.', out);
+		xml_text(out, doc_str(doc, "student"), true);
+	}
+	if (part) {
+		fputc('.', out);
+		xml_text(out, part, true);
+	}
+}
+
+/* The build as a test case: failed, with nvcc's message and the compiler's
+ * output, when the submission did not build; the run's summary as its output. */
+static void junit_build_case(FILE *out, json_t *doc, bool with_student)
+{
+	json_t *build = json_object_get(doc, "build");
+	const char *st = doc_str(build, "status"), *msg = doc_str(build, "message");
+	double secs = doc_num(build, "seconds");
+	char *summary = junit_summary(doc);
+
+	fputs("    <testcase classname=\"", out);
+	junit_classname(out, doc, NULL, with_student);
+	fprintf(out, "\" name=\"build\" time=\"%.3f\">\n", isfinite(secs) ? secs : 0.0);
+	if (strcmp(st, "ok")) {
+		fputs("      <failure message=\"", out);
+		xml_text(out, st, true);
+		if (*msg) {
+			fputs(": ", out);
+			xml_text(out, msg, true);
+		}
+		fputs("\" type=\"", out);
+		xml_text(out, st, true);
+		fputs("\">", out);
+		xml_text(out, *msg ? msg : st, false);
+		fputs("\n\n", out);
+		xml_text(out, doc_str(build, "log"), false);
+		fputs("</failure>\n", out);
+	}
+	xml_element(out, "system-out", summary);
+	fputs("    </testcase>\n", out);
+	free(summary);
+}
+
+/*
+ * One test as a test case. GitLab shows only the text of <failure>, <error>
+ * and <skipped>, and Jenkins their message attribute, text and <system-out>:
+ * the points go in each, the message in the element that marks the verdict
+ * (in <system-out> for a pass).
+ */
+static void junit_test_case(FILE *out, json_t *doc, json_t *t, bool with_student)
+{
+	const char *st = doc_str(t, "status"), *msg = doc_str(t, "message");
+	double secs = doc_num(t, "seconds");
+	bool bonus = json_is_true(json_object_get(t, "bonus"));
+	bool pending = !strcmp(st, "not-run") && json_is_true(json_object_get(doc, "provisional"));
+	const char *tag = !strcmp(st, "fail")					 ? "failure"
+			  : !strcmp(st, "crash") || !strcmp(st, "timeout") ? "error"
+			  : !strcmp(st, "not-run")				 ? "skipped"
+										 : NULL;
+	char *points = pending ? xasprintf("worth %g%s points, not counted in this provisional "
+					   "score", doc_num(t, "max_points"), bonus ? " bonus" : "")
+			       : xasprintf("%g of %g%s points", doc_num(t, "points"),
+					   doc_num(t, "max_points"), bonus ? " bonus" : "");
+	char *line = xasprintf("%s: %s", st, points);
+
+	fputs("    <testcase classname=\"", out);
+	junit_classname(out, doc, doc_str(t, "part"), with_student);
+	fputs("\" name=\"", out);
+	xml_text(out, doc_str(t, "name"), true);
+	fprintf(out, "\" time=\"%.3f\">\n", isfinite(secs) ? secs : 0.0);
+	if (tag && !strcmp(tag, "skipped")) {
+		/* not-run messages say "not run: why" */
+		fputs("      <skipped message=\"", out);
+		xml_text(out, *msg ? msg : "not run", true);
+		fputs("\">", out);
+		xml_text(out, *msg ? msg : "not run", false);
+		fputs(" (", out);
+		xml_text(out, points, false);
+		fputs(")</skipped>\n", out);
+	} else if (tag) {
+		fprintf(out, "      <%s message=\"", tag);
+		xml_text(out, line, true);
+		fputs("\" type=\"", out);
+		xml_text(out, st, true);
+		fputs("\">", out);
+		xml_text(out, line, false);
+		if (*msg) {
+			fputc('\n', out);
+			xml_text(out, msg, false);
+		}
+		fprintf(out, "</%s>\n", tag);
+	}
+	if (!tag && *msg) {
+		char *text = xasprintf("%s\n%s", line, msg);
+		xml_element(out, "system-out", text);
+		free(text);
+	} else {
+		xml_element(out, "system-out", line);
+	}
+	fputs("    </testcase>\n", out);
+	free(line);
+	free(points);
+}
+
+/* A property of a test suite (Jenkins keeps them; GitLab reads none). */
+static void junit_property(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, "      <property name=\"%s\" value=\"", name);
+	xml_text(out, value, true);
+	fputs("\"/>\n", out);
+}
+
+struct junit_counts {
+	size_t tests, failures, errors, skipped;
+	double seconds;
+};
+
+static void junit_count(json_t *doc, struct junit_counts *c)
+{
+	json_t *t;
+	size_t i;
+
+	c->tests += 1 + json_array_size(json_object_get(doc, "tests"));
+	c->failures += !!strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok");
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		const char *st = doc_str(t, "status");
+		c->failures += !strcmp(st, "fail");
+		c->errors += !strcmp(st, "crash") || !strcmp(st, "timeout");
+		c->skipped += !strcmp(st, "not-run");
+	}
+	if (isfinite(doc_num(doc, "seconds")))
+		c->seconds += doc_num(doc, "seconds");
+}
+
+void export_junit(FILE *out, json_t *const *docs, const long long *runs, size_t n,
+		  bool with_student)
+{
+	struct junit_counts all = {0};
+
+	for (size_t d = 0; d < n; d++)
+		junit_count(docs[d], &all);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cudalab ", out);
+	xml_text(out, n ? doc_str(docs[0], "lab") : "", true);
+	fprintf(out,
+		"\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n",
+		all.tests, all.failures, all.errors, all.skipped, all.seconds);
 	for (size_t d = 0; d < n; d++) {
-		json_t *doc = docs[d], *tests = json_object_get(doc, "tests"), *t;
-		size_t i, failures = 0, errors = 0, skipped = 0;
-		json_array_foreach(tests, i, t) {
-			const char *st = doc_str(t, "status");
-			failures += !strcmp(st, "fail");
-			errors += !strcmp(st, "crash") || !strcmp(st, "timeout");
-			skipped += !strcmp(st, "not-run");
-		}
+		json_t *doc = docs[d], *t;
+		struct junit_counts c = {0};
+		size_t i;
+		char buf[64];
+
+		junit_count(doc, &c);
 		fputs("  <testsuite name=\"", out);
-		xml_text(out, doc_str(doc, "lab"));
+		xml_text(out, doc_str(doc, "lab"), true);
 		fputs(".", out);
-		xml_text(out, doc_str(doc, "student"));
+		xml_text(out, doc_str(doc, "student"), true);
 		fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
-			"time=\"%.3f\" timestamp=\"", json_array_size(tests), failures, errors, skipped,
-			isfinite(doc_num(doc, "seconds")) ? doc_num(doc, "seconds") : 0.0);
-		xml_text(out, doc_str(doc, "started_at"));
-		fputs("\">\n", out);
-		json_array_foreach(tests, i, t) {
-			const char *st = doc_str(t, "status"), *msg = doc_str(t, "message");
-			double secs = doc_num(t, "seconds");
-			fputs("    <testcase classname=\"", out);
-			xml_text(out, doc_str(doc, "lab"));
-			fputc('.', out);
-			xml_text(out, doc_str(t, "part"));
-			fputs("\" name=\"", out);
-			xml_text(out, doc_str(t, "name"));
-			fprintf(out, "\" time=\"%.3f\"", isfinite(secs) ? secs : 0.0);
-			const char *tag = !strcmp(st, "fail") ? "failure"
-					  : !strcmp(st, "crash") || !strcmp(st, "timeout") ? "error"
-					  : !strcmp(st, "not-run") ? "skipped" : NULL;
-			if (!tag) {
-				fputs("/>\n", out);
-				continue;
-			}
-			fprintf(out, ">\n      <%s message=\"", tag);
-			xml_text(out, st);
-			fprintf(out, ": %g of %g points\">", doc_num(t, "points"), doc_num(t, "max_points"));
-			xml_text(out, msg);
-			fprintf(out, "</%s>\n    </testcase>\n", tag);
-		}
+			"time=\"%.3f\" timestamp=\"", c.tests, c.failures, c.errors, c.skipped,
+			c.seconds);
+		xml_text(out, doc_str(doc, "started_at"), true);
+		fputs("\">\n    <properties>\n", out);
+		junit_property(out, "student", doc_str(doc, "student"));
+		snprintf(buf, sizeof(buf), "%lld", runs[d]);
+		junit_property(out, "run", buf);
+		junit_property(out, "mode", doc_str(doc, "mode"));
+		junit_property(out, "status", doc_str(doc, "status"));
+		bool provisional = json_is_true(json_object_get(doc, "provisional"));
+		junit_property(out, "provisional", provisional ? "true" : "false");
+		snprintf(buf, sizeof(buf), "%g", doc_final_score(doc));
+		junit_property(out, "final_score", buf);
+		snprintf(buf, sizeof(buf), "%g", doc_num(doc, "max_score"));
+		junit_property(out, "max_score", buf);
+		snprintf(buf, sizeof(buf), "%g", doc_num(doc, "bonus_score"));
+		junit_property(out, "bonus_score", buf);
+		fputs("    </properties>\n", out);
+		junit_build_case(out, doc, with_student);
+		json_array_foreach(json_object_get(doc, "tests"), i, t)
+			junit_test_case(out, doc, t, with_student);
 		fputs("  </testsuite>\n", out);
 	}
 	fputs("</testsuites>\n", out);

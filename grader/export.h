@@ -7,6 +7,7 @@
 #define EXPORT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /*
@@ -36,10 +37,15 @@ char *export_gradescope(json_t *doc, long long run);
 char *export_file_stem(const char *student);
 
 /*
- * One JUnit XML document: a <testsuite> per document (the student's run),
- * a <testcase> per test, failure for a failed test, error for a crash or
- * timeout, skipped for a test not run.
+ * One JUnit XML document for the CI's test view (GitLab, Jenkins): a
+ * <testsuite> per document (run runs[i]), a "build" test case that fails
+ * with the compiler's output when the submission did not build and carries
+ * the run's summary, then a test case per test: failure for a failed test,
+ * error for a crash or timeout, skipped for a test not run, the points in
+ * each and in <system-out>. with_student puts the student in every
+ * classname (a class's export: GitLab keys tests by classname and name).
  */
-void export_junit(FILE *out, json_t *const *docs, size_t n);
+void export_junit(FILE *out, json_t *const *docs, const long long *runs, size_t n,
+		  bool with_student);
 
 #endif

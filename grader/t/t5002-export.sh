@@ -94,15 +94,39 @@ test_expect_success 'gradescope: a test a provisional run did not run is neither
 	[ -f one/solo.json ] && valid_gradescope one/solo.json &&
 	jq -e "$gs_pending" one/solo.json >/dev/null || { cat one/solo.json; exit 1; }
 '
-test_expect_success 'junit: well-formed XML, a suite per student, failures counted' '
-	"$CUDALAB" grade grid "$ref/fixtures/no-bounds" --student cy -q >/dev/null; [ $? = 4 ] &&
+# valid_junit FILE...: valid against the schema of what GitLab and Jenkins
+# read, with counts that add up and no test case twice
+valid_junit() {
+	xmllint --noout --schema "$T_ROOT/grader/t/schemas/junit.xsd" "$@" &&
+		python3 "$T_ROOT/grader/t/helpers/junit-check.py" "$@"
+}
+test_expect_success 'junit: valid for GitLab and Jenkins; a class names the student in each classname' '
+	test_must_fail_with 4 "$CUDALAB" grade grid "$ref/fixtures/no-bounds" --student cy -q &&
 	"$CUDALAB" export grid --format junit --out grades.xml &&
-	if command -v xmllint >/dev/null; then xmllint --noout grades.xml; else
-		say "xmllint is not installed: the XML is checked by jq-free greps only"; fi &&
+	valid_junit grades.xml &&
 	[ "$(grep -c "<testsuite " grades.xml)" = 4 ] &&
-	grep -q "<testsuite name=\"grid.cy\" tests=\"13\" failures=\"[1-9][0-9]*\"" grades.xml &&
-	grep -q "<failure message=\"fail: 0 of 6 points\">" grades.xml &&
-	[ "$(grep -c "<testcase " grades.xml)" = 52 ]
+	grep -q "<testsuite name=\"grid.cy\" tests=\"14\" failures=\"[1-9][0-9]*\"" grades.xml &&
+	[ "$(grep -c "<testcase " grades.xml)" = 56 ] &&
+	grep -q "<testcase classname=\"grid.cy.picture\" name=\"exact\"" grades.xml &&
+	grep -q "<testcase classname=\"grid.cy\" name=\"build\"" grades.xml &&
+	# the points in the failure'"'"'s text (GitLab shows it) and in system-out
+	grep -q "<failure message=\"fail: 0 of 6 points\" type=\"fail\">fail: 0 of 6 points$" grades.xml &&
+	grep -q "<system-out>pass: 3 of 3 points</system-out>" grades.xml &&
+	"$CUDALAB" export grid --format junit --student cy >cy.xml && valid_junit cy.xml &&
+	grep -q "<testcase classname=\"grid.picture\" name=\"exact\"" cy.xml
+'
+test_expect_success 'junit: a build that failed is a failed test with the compiler'"'"'s errors' '
+	CUDALAB_DB=$PWD/mm.db "$CUDALAB" export matmul --format junit --student nc --out nc.xml &&
+	valid_junit nc.xml &&
+	grep -q "<testsuite name=\"matmul.nc\" tests=\"21\" failures=\"1\" errors=\"0\" skipped=\"20\"" nc.xml &&
+	sed -n "/classname=\"matmul\" name=\"build\"/,/<\/testcase>/p" nc.xml >build.xml &&
+	grep -q "<failure message=\"compile-error: nvcc failed on " build.xml &&
+	grep -q "error: expected a" build.xml &&
+	grep -q "skipped message=\"not run: the submission was not built\">not run: the submission was not built (0 of 4 points)<" nc.xml &&
+	CUDALAB_DB=$PWD/none.db "$CUDALAB" export grid --format junit --out none.xml &&
+	valid_junit none.xml &&
+	grep -q "(worth 6 points, not counted in this provisional score)</skipped>" none.xml &&
+	grep -q "^provisional: no CUDA device" none.xml
 '
 test_expect_success 'regrade: the latest folders graded again as new runs, with what changed' '
 	cp "$ref/fixtures/no-bounds/grid.cu" class/ada/ &&

@@ -62,9 +62,10 @@ test_expect_success 'ci/grade-push.sh: a solution passes with timing not run, a 
 	jq -e ".exit_code == 4 and ([.tests[] | select(.kind == \"correctness\" and .status != \"pass\")] |
 		length == 0)" cudalab-results/matmul.json >/dev/null &&
 	for l in grid matmul; do
-		xmllint --noout cudalab-results/junit-$l.xml && jq -e ".student == \"ada\"" cudalab-results/$l.json >/dev/null || exit 1
+		xmllint --noout --schema "$T_ROOT/grader/t/schemas/junit.xsd" cudalab-results/junit-$l.xml &&
+			jq -e ".student == \"ada\"" cudalab-results/$l.json >/dev/null || exit 1
 	done &&
-	grep -q "<testsuite name=\"grid.ada\" tests=\"13\" failures=\"0\"" cudalab-results/junit-grid.xml
+	grep -q "<testsuite name=\"grid.ada\" tests=\"14\" failures=\"0\"" cudalab-results/junit-grid.xml
 '
 test_expect_success 'ci/grade-push.sh fails the job for lost points and for a build that failed' '
 	cd copy && cp "$T_ROOT/reference/grid/fixtures/no-bounds/grid.cu" grid/ &&

@@ -18,12 +18,12 @@ static json_t *doc_of(const char *mode, bool provisional, const char *build, con
 	    (json_int_t)-1, "files", "name", "a.cu", "sha256", "00ff", "build", "status", build,
 	    "message", strcmp(build, "ok") ? "nvcc failed on 'a.cu'" : "", "log", log, "tests",
 	    "part", "p", "name", "exact", "status", strcmp(build, "ok") ? "not-run" : "pass",
-	    "points", 4.0, "max_points", 4.0, "bonus", 0, "message", "", "kind", "correctness",
-	    "part", "q", "name", "time@64", "status", "not-run", "points", 0.0, "max_points", 2.0,
-	    "bonus", 1, "message", "not run: timing needs a GPU", "kind", "timing", "score", 4.0,
-	    "max_score", 4.0, "bonus_score", 0.0, "final_score", 4.0, "mode", mode, "status",
-	    provisional ? "incomplete" : "complete", "provisional", provisional, "late",
-	    "exit_code", 4);
+	    "points", strcmp(build, "ok") ? 0.0 : 4.0, "max_points", 4.0, "bonus", 0, "message", "",
+	    "kind", "correctness", "part", "q", "name", "time@64", "status", "not-run", "points",
+	    0.0, "max_points", 2.0, "bonus", 1, "message", "not run: timing needs a GPU", "kind",
+	    "timing", "score", 4.0, "max_score", 4.0, "bonus_score", 0.0, "final_score", 4.0,
+	    "mode", mode, "status", provisional ? "incomplete" : "complete", "provisional",
+	    provisional, "late", "exit_code", 4);
 }
 
 START_TEST(test_export_gradescope_pending_and_bonus)
@@ -111,6 +111,47 @@ START_TEST(test_export_file_stem)
 }
 END_TEST
 
+/* The JUnit export of one document, run 3, as text (freed by the caller). */
+static char *junit_of(json_t *doc, bool with_student)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	long long run = 3;
+
+	export_junit(f, &doc, &run, 1, with_student);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_export_junit_build_and_points)
+{
+	json_t *doc = doc_of("none", false, "compile-error", "a.cu(3): error: <x> & y");
+	char *xml = junit_of(doc, false);
+
+	/* the build test case fails with the compiler's output, escaped */
+	ck_assert_msg(strstr(xml, "<testsuite name=\"demo.ada\" tests=\"3\" failures=\"1\" "
+				  "errors=\"0\" skipped=\"2\""),
+		      "%s", xml);
+	ck_assert_msg(strstr(xml, "<testcase classname=\"demo\" name=\"build\""), "%s", xml);
+	ck_assert_msg(strstr(xml, "a.cu(3): error: &lt;x&gt; &amp; y</failure>"), "%s", xml);
+	/* a test not run in a run that is not provisional: its points lost */
+	ck_assert_msg(strstr(xml, "(0 of 4 points)</skipped>"), "%s", xml);
+	free(xml);
+	json_decref(doc);
+
+	doc = doc_of("emulated", true, "ok", "");
+	xml = junit_of(doc, true);
+	ck_assert_msg(strstr(xml, "<testcase classname=\"demo.ada.p\" name=\"exact\""), "%s", xml);
+	ck_assert_msg(strstr(xml, "<system-out>pass: 4 of 4 points</system-out>"), "%s", xml);
+	ck_assert_msg(strstr(xml, "(worth 2 bonus points, not counted in this provisional score)"
+				  "</skipped>"),
+		      "%s", xml);
+	free(xml);
+	json_decref(doc);
+}
+END_TEST
+
 Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -119,6 +160,7 @@ Suite *export_suite(void)
 	tcase_add_test(tc, test_export_gradescope_pending_and_bonus);
 	tcase_add_test(tc, test_export_gradescope_build_log_fenced);
 	tcase_add_test(tc, test_export_file_stem);
+	tcase_add_test(tc, test_export_junit_build_and_points);
 	suite_add_tcase(s, tc);
 	return s;
 }
