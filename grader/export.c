@@ -14,11 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A CSV field, quoted when it must be (RFC 4180). */
-static void csv_field(FILE *out, const char *s, bool last)
+/*
+ * A CSV text cell. A spreadsheet takes a cell that starts with '=', '+',
+ * '-', '@', a tab or a carriage return for a formula, which a student's
+ * name could then be (=HYPERLINK(...)): such a cell gets a leading single
+ * quote, as OWASP's advice on CSV injection has it. Then quoted when it
+ * must be (RFC 4180), and the record ended with CRLF after the last cell.
+ */
+static void csv_text(FILE *out, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\r\n")) {
+	bool guard = *s && strchr("=+-@\t\r", *s), quote = guard;
+
+	/* RFC 4180 leaves unquoted only printable characters (and UTF-8) */
+	for (const char *p = s; *p && !quote; p++)
+		quote = *p == ',' || *p == '"' || (unsigned char)*p < 0x20 || *p == 0x7f;
+	if (quote) {
 		fputc('"', out);
+		if (guard)
+			fputc('\'', out);
 		for (; *s; s++) {
 			if (*s == '"')
 				fputc('"', out);
@@ -28,15 +41,15 @@ static void csv_field(FILE *out, const char *s, bool last)
 	} else {
 		fputs(s, out);
 	}
-	fputc(last ? '\n' : ',', out);
+	fputs(last ? "\r\n" : ",", out);
 }
 
+/* A number cell: never a formula, a minus sign and all; empty when there is none. */
 static void csv_number(FILE *out, double v, bool last)
 {
-	char buf[64] = "";
 	if (isfinite(v))
-		snprintf(buf, sizeof(buf), "%g", v);
-	csv_field(out, buf, last);
+		fprintf(out, "%g", v);
+	fputs(last ? "\r\n" : ",", out);
 }
 
 /* "part/name" of each test of doc */
@@ -45,58 +58,73 @@ static char *test_key(json_t *t)
 	return xasprintf("%s/%s", doc_str(t, "part"), doc_str(t, "name"));
 }
 
+/* The test of tests named key ("part/name"), or NULL. */
+static json_t *test_by_key(json_t *tests, const char *key)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(tests, i, t) {
+		char *k = test_key(t);
+		bool same = !strcmp(k, key);
+		free(k);
+		if (same)
+			return t;
+	}
+	return NULL;
+}
+
 void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 {
-	static const char *const fixed[] = {"student", "score", "max_score", "bonus_score",
-					    "final_score", "late_days", "late_penalty",
-					    "submitted_at", "status", "mode", "provisional", "build", "run",
-					    "started_at", "lab_version"};
-	json_t *columns = n ? json_object_get(docs[0], "tests") : NULL;
+	static const char *const fixed[] = {
+		"student",     "score",	       "max_score",    "bonus_score", "final_score",
+		"late_days",   "late_penalty", "submitted_at", "status",      "mode",
+		"provisional", "build",	       "run",	       "started_at",  "lab_version"};
+	json_t *columns = n ? json_object_get(docs[0], "tests") : NULL, *t;
 	size_t ncol = json_array_size(columns), i;
-	json_t *t;
 
-	for (size_t f = 0; f < sizeof(fixed) / sizeof(fixed[0]); f++)
-		csv_field(out, fixed[f], false);
-	json_array_foreach(columns, i, t) {
-		char *key = test_key(t);
-		csv_field(out, key, i + 1 == ncol);
-		free(key);
+	for (size_t f = 0; f < ARRAY_SIZE(fixed); f++)
+		csv_text(out, fixed[f], f + 1 == ARRAY_SIZE(fixed) && !ncol);
+	/* each test's points, then each test's maximum: the points' columns
+	 * keep the places they had before the maxima were added */
+	for (int max = 0; max < 2; max++) {
+		json_array_foreach(columns, i, t) {
+			char *key = test_key(t), *head = xasprintf("%s%s", key, max ? " max" : "");
+			csv_text(out, head, max && i + 1 == ncol);
+			free(head);
+			free(key);
+		}
 	}
-	if (!ncol)
-		fputc('\n', out);
 	for (size_t d = 0; d < n; d++) {
 		json_t *doc = docs[d], *tests = json_object_get(doc, "tests");
+		bool provisional = json_is_true(json_object_get(doc, "provisional"));
 		char run[32];
+
 		snprintf(run, sizeof(run), "%lld", runs[d]);
-		csv_field(out, doc_str(doc, "student"), false);
+		csv_text(out, doc_str(doc, "student"), false);
 		csv_number(out, doc_num(doc, "score"), false);
 		csv_number(out, doc_num(doc, "max_score"), false);
 		csv_number(out, doc_num(doc, "bonus_score"), false);
 		csv_number(out, doc_final_score(doc), false);
 		csv_number(out, doc_late(doc, "days"), false);
 		csv_number(out, doc_late(doc, "penalty"), false);
-		csv_field(out, doc_str(doc, "submitted_at"), false);
-		csv_field(out, doc_str(doc, "status"), false);
-		csv_field(out, doc_str(doc, "mode"), false);
-		csv_field(out, json_is_true(json_object_get(doc, "provisional")) ? "yes" : "no", false);
-		csv_field(out, doc_str(json_object_get(doc, "build"), "status"), false);
-		csv_field(out, run, false);
-		csv_field(out, doc_str(doc, "started_at"), false);
-		csv_field(out, doc_str(doc, "lab_version"), !ncol);
+		csv_text(out, doc_str(doc, "submitted_at"), false);
+		csv_text(out, doc_str(doc, "status"), false);
+		csv_text(out, doc_str(doc, "mode"), false);
+		csv_text(out, provisional ? "yes" : "no", false);
+		csv_text(out, doc_str(json_object_get(doc, "build"), "status"), false);
+		csv_text(out, run, false);
+		csv_text(out, doc_str(doc, "started_at"), false);
+		csv_text(out, doc_str(doc, "lab_version"), !ncol);
 		/* by the columns' names: another lab version may list other tests */
-		json_array_foreach(columns, i, t) {
-			char *key = test_key(t);
-			double pts = NAN;
-			size_t j;
-			json_t *u;
-			json_array_foreach(tests, j, u) {
-				char *k = test_key(u);
-				if (!strcmp(k, key))
-					pts = doc_num(u, "points");
-				free(k);
+		for (int max = 0; max < 2; max++) {
+			json_array_foreach(columns, i, t) {
+				char *key = test_key(t);
+				json_t *u = test_by_key(tests, key);
+				csv_number(out, u ? doc_num(u, max ? "max_points" : "points") : NAN,
+					   max && i + 1 == ncol);
+				free(key);
 			}
-			csv_number(out, pts, i + 1 == ncol);
-			free(key);
 		}
 	}
 }

@@ -11,9 +11,13 @@
 #include <stdio.h>
 
 /*
- * One row per document: student, score, max_score, bonus_score, status,
- * mode, provisional, build, run, started_at, lab_version, then the points of
- * each test ("part/name"), the columns those of the first document.
+ * A header, then one row per document: student, score, max_score,
+ * bonus_score, final_score, late_days, late_penalty, submitted_at, status,
+ * mode, provisional, build, run, started_at, lab_version, the points of each
+ * test ("part/name"), then each test's maximum ("part/name max"), the
+ * columns those of the first document. RFC 4180: CRLF line ends, quotes
+ * where needed; a text cell a spreadsheet would take for a formula gets a
+ * leading single quote.
  */
 void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n);
 

@@ -26,6 +26,12 @@ test_expect_success 'csv: a row per student, the latest run, every test a column
 	grep -q "^\"lee, ann\",43,43," grades.csv &&
 	"$CUDALAB" export grid --student bob --out bob.csv && [ "$(wc -l <bob.csv)" = 2 ]
 '
+test_expect_success 'csv: RFC 4180 with CRLF, each test'"'"'s maximum in a column of its own' '
+	python3 "$T_ROOT/grader/t/helpers/csv-check.py" grades.csv &&
+	head -1 grades.csv | tr -d "\r" | tr , "\n" | tail -13 >max-columns &&
+	[ "$(head -1 max-columns)" = "index/d1 max" ] && ! grep -qv " max$" max-columns &&
+	[ "$(grep "^ada," grades.csv | tr -d "\r" | awk -F, "{ for (i = NF - 12; i <= NF; i++) s += \$i; print s }")" = 43 ]
+'
 # valid_gradescope FILE...: each is valid against the schema written from
 # Gradescope's specification of results.json
 valid_gradescope() {
@@ -79,6 +85,20 @@ test_expect_success 'gradescope: student names give one file each, never hidden,
 	[ "$(jq -r .extra_data.student names/a%2Fb.json)" = a/b ] &&
 	[ "$(jq -r .extra_data.student names/a%252Fb.json)" = a%2Fb ] &&
 	[ "$(jq -r .extra_data.student names/%2Edot.json)" = .dot ]
+'
+# a student's name a spreadsheet would run: a quoted cell, a quote first
+formula_row=$(cat <<'EOF'
+"'=HYPERLINK(""x"")",0,50,
+EOF
+)
+test_expect_success 'csv: no cell is a spreadsheet formula, whatever the student'"'"'s name' '
+	export CUDALAB_DB=$PWD/mm.db &&
+	for s in "=HYPERLINK(\"x\")" "@SUM(A1)" "-1"; do
+		test_must_fail_with 3 "$CUDALAB" grade matmul "$nc" --student "$s" -q || exit 1; done &&
+	"$CUDALAB" export matmul >mm.csv &&
+	python3 "$T_ROOT/grader/t/helpers/csv-check.py" mm.csv &&
+	grep -qF "$formula_row" mm.csv && grep -q "^\"'"'"'@SUM(A1)\",0,50," mm.csv &&
+	grep -q "^\"'"'"'-1\",0,50," mm.csv
 '
 # a provisional run that ran no test: each test pending, with neither a
 # score nor a status, and what it is worth in its output and extra_data

@@ -152,6 +152,44 @@ START_TEST(test_export_junit_build_and_points)
 }
 END_TEST
 
+START_TEST(test_export_csv_cells)
+{
+	static const char *const names[][2] = {
+	    {"=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""},
+	    {"+1", "\"'+1\""},
+	    {"-x", "\"'-x\""},
+	    {"@SUM(A1)", "\"'@SUM(A1)\""},
+	    {"\tx", "\"'\tx\""},
+	    {"\rx", "\"'\rx\""},
+	    {"a\tb", "\"a\tb\""},
+	    {"lee, ann", "\"lee, ann\""},
+	    {"a=b", "a=b"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		json_t *doc = doc_of("gpu", false, "ok", "");
+		char *buf = NULL, *want = xasprintf("\r\n%s,4,4,-1,", names[i][1]);
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		long long run = 1;
+
+		json_object_set_new(doc, "student", json_string(names[i][0]));
+		/* a negative number is a number, never guarded */
+		json_object_set_new(doc, "bonus_score", json_real(-1));
+		export_csv(f, &doc, &run, 1);
+		fclose(f);
+		ck_assert_msg(strstr(buf, want), "'%s' gave %s", names[i][0], buf);
+		ck_assert_msg(strstr(buf, ",4,4,-1,"), "%s", buf);
+		/* points, then maxima, and CRLF after the last */
+		ck_assert_msg(strstr(buf, ",p/exact,q/time@64,p/exact max,q/time@64 max\r\n"), "%s",
+			      buf);
+		ck_assert_msg(len > 6 && !strcmp(buf + len - 6, ",4,2\r\n"), "%s", buf);
+		free(want);
+		free(buf);
+		json_decref(doc);
+	}
+}
+END_TEST
+
 Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -161,6 +199,7 @@ Suite *export_suite(void)
 	tcase_add_test(tc, test_export_gradescope_build_log_fenced);
 	tcase_add_test(tc, test_export_file_stem);
 	tcase_add_test(tc, test_export_junit_build_and_points);
+	tcase_add_test(tc, test_export_csv_cells);
 	suite_add_tcase(s, tc);
 	return s;
 }
