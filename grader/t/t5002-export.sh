@@ -148,6 +148,21 @@ test_expect_success 'junit: a build that failed is a failed test with the compil
 	grep -q "(worth 6 points, not counted in this provisional score)</skipped>" none.xml &&
 	grep -q "^provisional: no CUDA device" none.xml
 '
+test_expect_success 'the validators refuse what the platforms would not read' '
+	jq ".tests[1].status = \"not-run\"" nc.json >bad1.json && ! valid_gradescope bad1.json >out &&
+	grep -q "tests/1/status" out &&
+	jq ".tests[1].max_points = 4" nc.json >bad2.json && ! valid_gradescope bad2.json >out &&
+	jq "del(.score)" nc.json >bad3.json && ! valid_gradescope bad3.json >out &&
+	sed "0,/ classname=\"[^\"]*\"/s///" nc.xml >bad.xml && ! valid_junit bad.xml 2>/dev/null &&
+	sed "0,/tests=\"21\"/s//tests=\"20\"/" nc.xml >bad.xml && xmllint --noout bad.xml &&
+	! valid_junit bad.xml >out 2>&1 && grep -q "testsuites: tests=20, but the suites have 21" out &&
+	sed "s/<testcase classname=\"grid.cy.picture\"/<testcase classname=\"grid.ada.picture\"/" \
+		grades.xml >bad.xml && ! valid_junit bad.xml >out 2>&1 && grep -q "appears twice" out &&
+	tr -d "\r" <grades.csv >bad.csv && ! python3 "$T_ROOT/grader/t/helpers/csv-check.py" bad.csv &&
+	printf "a,b\r\n=1+1,2\r\n" >bad.csv && ! python3 "$T_ROOT/grader/t/helpers/csv-check.py" bad.csv &&
+	printf "a,b\r\n\"x\"y,2\r\n" >bad.csv && ! python3 "$T_ROOT/grader/t/helpers/csv-check.py" bad.csv &&
+	printf "a,b\r\n1\r\n" >bad.csv && ! python3 "$T_ROOT/grader/t/helpers/csv-check.py" bad.csv
+'
 test_expect_success 'regrade: the latest folders graded again as new runs, with what changed' '
 	cp "$ref/fixtures/no-bounds/grid.cu" class/ada/ &&
 	before=$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs") &&
