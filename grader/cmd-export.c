@@ -8,8 +8,8 @@
 #include "export.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

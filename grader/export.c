@@ -2,8 +2,10 @@
  * export.c - the formats grades leave the gradebook in (export.h).
  *
  * Owns: the mapping from the result document (README: "The result
- * document") to CSV, Gradescope's results.json and JUnit XML. Knows nothing
- * of SQLite or of files.
+ * document") to CSV, Gradescope's results.json and JUnit XML, each saying
+ * what the run was (a provisional pre-check, a build that failed, a test
+ * not run, bonus points) in what its platform shows. Knows nothing of
+ * SQLite or of files.
  */
 #include "export.h"
 
