@@ -156,7 +156,7 @@ UNIT_BIN  := $(BUILD)/t/unit-tests
 DEPS_OK   := $(BUILD)/.deps-ok
 
 .PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format handout \
-	project-tests FORCE
+	gradescope project-tests FORCE
 
 all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(PROFILE_RSPS) $(QUESTION_BINS) $(EMU_RSPS) \
 	$(TOOLCHAIN)
@@ -167,6 +167,7 @@ help:
 	@echo '  make deps            install missing Debian packages (as root), else print the apt-get line'
 	@echo '  make test LAB=name   grade <name>/ (a handout) or student_template/<name>, or SUB=dir'
 	@echo '  make handout HANDOUT=dir   the student repository: stubs, harness, grader, CI files'
+	@echo '  make gradescope LAB=name   the Gradescope autograder of a lab (GRADESCOPE=file.zip)'
 	@echo '  make check           the project'"'"'s own tests; no GPU needed (what CI runs)'
 	@echo '  make check-gpu       end-to-end tests on a GPU: reference, stub and fixtures'
 	@echo '  make clean           remove build/'
@@ -215,6 +216,13 @@ HANDOUT ?= handout
 REF_LABS = $(sort $(BENCH_LABS) $(QUESTION_LABS))
 handout: all $(foreach l,$(REF_LABS),$(call ref_objs,$(l)))
 	$(Q)CUDA_ARCHS='$(CUDA_ARCHS)' REF_LABS='$(REF_LABS)' ci/handout.sh $(HANDOUT) $(BUILD)
+
+# The Gradescope autograder of one lab (ci/gradescope.sh): a zip to upload,
+# made of what the handout has of that lab and the grader.
+GRADESCOPE ?= $(BUILD)/gradescope-$(LAB).zip
+gradescope: all $(foreach l,$(REF_LABS),$(call ref_objs,$(l)))
+	$(if $(LAB),,$(error usage: make gradescope LAB=<lab> [GRADESCOPE=file.zip]; labs: $(LABS)))
+	$(Q)CUDA_ARCHS='$(CUDA_ARCHS)' REF_LABS='$(REF_LABS)' ci/gradescope.sh $(LAB) $(GRADESCOPE) $(BUILD)
 
 # The emulator's own tests (x86-64 only): a CUDA source built like a submission.
 EMU_TEST := $(BUILD)/emu/t/check_emu

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +22,18 @@ static void usage(FILE *out)
 		"                          [--db PATH]\n"
 		"\n"
 		"Writes each student's latest run of LAB from the gradebook:\n"
-		"  csv         one row per student (score, status, mode, run, and the points of\n"
-		"              every test), for an LMS import; to PATH, else standard output\n"
-		"  gradescope  Gradescope's results.json (score, tests with score, max_score,\n"
-		"              status and output); with --student, to PATH or standard output;\n"
-		"              else one <student>.json per student in the folder PATH\n"
-		"  junit       JUnit XML, a test suite per student, for a CI's test view; to\n"
-		"              PATH, else standard output\n"
+		"  csv         one row per student (score, status, mode, run, the points and\n"
+		"              the maximum of every test), for an LMS import; CRLF, and no cell\n"
+		"              a spreadsheet formula; to PATH, else standard output\n"
+		"  gradescope  Gradescope's results.json: the final score, a build test, each\n"
+		"              test (bonus as extra credit; one a provisional run could not run\n"
+		"              neither passed nor failed) and what the run was in output and\n"
+		"              extra_data; with --student, to PATH or standard output; else\n"
+		"              one <student>.json per student in the folder PATH\n"
+		"  junit       JUnit XML for a CI's test view: a test suite per student, a build\n"
+		"              test that fails with the compiler's output, points in each test's\n"
+		"              text; the student in each classname without --student; to PATH,\n"
+		"              else standard output\n"
 		"\n"
 		"  --format F     csv (default), gradescope or junit\n"
 		"  --out PATH     where to write (see above)\n"
@@ -46,22 +52,70 @@ static int emit(const char *path, const char *text)
 	return write_file_atomic(path, text, strlen(text)) ? EXIT_INTERNAL : 0;
 }
 
-/* What a FILE-writing exporter wrote, as text. */
-static char *capture(void (*fn)(FILE *, json_t *const *, const long long *, size_t),
-		     void (*fn2)(FILE *, json_t *const *, size_t), json_t **docs,
-		     const long long *ids, size_t n)
+/* What the CSV or JUnit exporter wrote, as text. */
+static char *capture(const char *format, json_t **docs, const long long *ids, size_t n,
+		     bool with_student)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		die("open_memstream: %s", strerror(errno));
-	if (fn)
-		fn(f, docs, ids, n);
+	if (!strcmp(format, "csv"))
+		export_csv(f, docs, ids, n);
 	else
-		fn2(f, docs, n);
+		export_junit(f, docs, ids, n, with_student);
 	fclose(f);
 	return buf;
+}
+
+/* Whether path names a folder that exists. */
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return path && !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * Gradescope's documents: one student (--student, or the only one without
+ * --out) to standard output or the file --out names; else a folder, --out,
+ * with one <student>.json each (export_file_stem). An --out that is a
+ * folder already is always one, whatever the number of students.
+ */
+static int export_gradescope_files(const char *out, const char *student, json_t **docs,
+				   const long long *ids, size_t n)
+{
+	int code = 0;
+
+	if (!is_dir(out) && (student || (!out && n == 1))) {
+		char *text = export_gradescope(docs[0], ids[0]);
+		code = emit(out, text);
+		free(text);
+		return code;
+	}
+	if (!out) {
+		error("gradescope: name a folder with --out for %zu students, or one --student", n);
+		return EXIT_USAGE;
+	}
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		error("cannot make the folder '%s': %s", out, strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	if (!is_dir(out)) {
+		error("gradescope: '%s' is not a folder: it would get one file per student", out);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < n && !code; i++) {
+		const char *name = json_string_value(json_object_get(docs[i], "student"));
+		char *stem = export_file_stem(name);
+		char *path = xasprintf("%s/%s.json", out, stem);
+		char *text = export_gradescope(docs[i], ids[i]);
+		code = emit(path, text);
+		free(text);
+		free(path);
+		free(stem);
+	}
+	return code;
 }
 
 int cmd_export(int argc, char **argv)
@@ -129,32 +183,11 @@ int cmd_export(int argc, char **argv)
 
 	if (code) {
 		code = EXIT_INTERNAL;
-	} else if (!strcmp(format, "gradescope") && (student || n == 1 || !out)) {
-		if (!student && n > 1) {
-			error("gradescope: name a folder with --out for %zu students, or one --student", n);
-			code = EXIT_USAGE;
-		} else {
-			char *text = export_gradescope(docs[0]);
-			code = emit(out, text);
-			free(text);
-		}
 	} else if (!strcmp(format, "gradescope")) {
-		if (mkdir(out, 0755) && errno != EEXIST) {
-			error("cannot make the folder '%s': %s", out, strerror(errno));
-			code = EXIT_INTERNAL;
-		}
-		for (size_t i = 0; i < n && !code; i++) {
-			const char *name = json_string_value(json_object_get(docs[i], "student"));
-			char *text = export_gradescope(docs[i]);
-			char *path = xasprintf("%s/%s.json", out, name && *name != '.' && !strchr(name, '/')
-									 ? name : "unnamed");
-			code = emit(path, text);
-			free(path);
-			free(text);
-		}
+		code = export_gradescope_files(out, student, docs, ids, n);
 	} else {
-		char *text = !strcmp(format, "csv") ? capture(export_csv, NULL, docs, ids, n)
-						    : capture(NULL, export_junit, docs, ids, n);
+		/* a class's export names the student in each test's classname */
+		char *text = capture(format, docs, ids, n, !student);
 		code = emit(out, text);
 		free(text);
 	}

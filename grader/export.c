@@ -2,8 +2,10 @@
  * export.c - the formats grades leave the gradebook in (export.h).
  *
  * Owns: the mapping from the result document (README: "The result
- * document") to CSV, Gradescope's results.json and JUnit XML. Knows nothing
- * of SQLite or of files.
+ * document") to CSV, Gradescope's results.json and JUnit XML, each saying
+ * what the run was (a provisional pre-check, a build that failed, a test
+ * not run, bonus points) in what its platform shows. Knows nothing of
+ * SQLite or of files.
  */
 #include "export.h"
 
@@ -14,11 +16,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A CSV field, quoted when it must be (RFC 4180). */
-static void csv_field(FILE *out, const char *s, bool last)
+/*
+ * A CSV text cell. A spreadsheet takes a cell that starts with '=', '+',
+ * '-', '@', a tab or a carriage return for a formula, which a student's
+ * name could then be (=HYPERLINK(...)): such a cell gets a leading single
+ * quote, as OWASP's advice on CSV injection has it. Then quoted when it
+ * must be (RFC 4180), and the record ended with CRLF after the last cell.
+ */
+static void csv_text(FILE *out, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\r\n")) {
+	bool guard = *s && strchr("=+-@\t\r", *s), quote = guard;
+
+	/* RFC 4180 leaves unquoted only printable characters (and UTF-8) */
+	for (const char *p = s; *p && !quote; p++)
+		quote = *p == ',' || *p == '"' || (unsigned char)*p < 0x20 || *p == 0x7f;
+	if (quote) {
 		fputc('"', out);
+		if (guard)
+			fputc('\'', out);
 		for (; *s; s++) {
 			if (*s == '"')
 				fputc('"', out);
@@ -28,15 +43,15 @@ static void csv_field(FILE *out, const char *s, bool last)
 	} else {
 		fputs(s, out);
 	}
-	fputc(last ? '\n' : ',', out);
+	fputs(last ? "\r\n" : ",", out);
 }
 
+/* A number cell: never a formula, a minus sign and all; empty when there is none. */
 static void csv_number(FILE *out, double v, bool last)
 {
-	char buf[64] = "";
 	if (isfinite(v))
-		snprintf(buf, sizeof(buf), "%g", v);
-	csv_field(out, buf, last);
+		fprintf(out, "%g", v);
+	fputs(last ? "\r\n" : ",", out);
 }
 
 /* "part/name" of each test of doc */
@@ -45,103 +60,384 @@ static char *test_key(json_t *t)
 	return xasprintf("%s/%s", doc_str(t, "part"), doc_str(t, "name"));
 }
 
+/* The test of tests named key ("part/name"), or NULL. */
+static json_t *test_by_key(json_t *tests, const char *key)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(tests, i, t) {
+		char *k = test_key(t);
+		bool same = !strcmp(k, key);
+		free(k);
+		if (same)
+			return t;
+	}
+	return NULL;
+}
+
 void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 {
-	static const char *const fixed[] = {"student", "score", "max_score", "bonus_score",
-					    "final_score", "late_days", "late_penalty",
-					    "submitted_at", "status", "mode", "provisional", "build", "run",
-					    "started_at", "lab_version"};
-	json_t *columns = n ? json_object_get(docs[0], "tests") : NULL;
+	static const char *const fixed[] = {
+		"student",     "score",	       "max_score",    "bonus_score", "final_score",
+		"late_days",   "late_penalty", "submitted_at", "status",      "mode",
+		"provisional", "build",	       "run",	       "started_at",  "lab_version"};
+	json_t *columns = n ? json_object_get(docs[0], "tests") : NULL, *t;
 	size_t ncol = json_array_size(columns), i;
-	json_t *t;
 
-	for (size_t f = 0; f < sizeof(fixed) / sizeof(fixed[0]); f++)
-		csv_field(out, fixed[f], false);
-	json_array_foreach(columns, i, t) {
-		char *key = test_key(t);
-		csv_field(out, key, i + 1 == ncol);
-		free(key);
+	for (size_t f = 0; f < ARRAY_SIZE(fixed); f++)
+		csv_text(out, fixed[f], f + 1 == ARRAY_SIZE(fixed) && !ncol);
+	/* each test's points, then each test's maximum: the points' columns
+	 * keep the places they had before the maxima were added */
+	for (int max = 0; max < 2; max++) {
+		json_array_foreach(columns, i, t) {
+			char *key = test_key(t), *head = xasprintf("%s%s", key, max ? " max" : "");
+			csv_text(out, head, max && i + 1 == ncol);
+			free(head);
+			free(key);
+		}
 	}
-	if (!ncol)
-		fputc('\n', out);
 	for (size_t d = 0; d < n; d++) {
 		json_t *doc = docs[d], *tests = json_object_get(doc, "tests");
+		bool provisional = json_is_true(json_object_get(doc, "provisional"));
 		char run[32];
+
 		snprintf(run, sizeof(run), "%lld", runs[d]);
-		csv_field(out, doc_str(doc, "student"), false);
+		csv_text(out, doc_str(doc, "student"), false);
 		csv_number(out, doc_num(doc, "score"), false);
 		csv_number(out, doc_num(doc, "max_score"), false);
 		csv_number(out, doc_num(doc, "bonus_score"), false);
 		csv_number(out, doc_final_score(doc), false);
 		csv_number(out, doc_late(doc, "days"), false);
 		csv_number(out, doc_late(doc, "penalty"), false);
-		csv_field(out, doc_str(doc, "submitted_at"), false);
-		csv_field(out, doc_str(doc, "status"), false);
-		csv_field(out, doc_str(doc, "mode"), false);
-		csv_field(out, json_is_true(json_object_get(doc, "provisional")) ? "yes" : "no", false);
-		csv_field(out, doc_str(json_object_get(doc, "build"), "status"), false);
-		csv_field(out, run, false);
-		csv_field(out, doc_str(doc, "started_at"), false);
-		csv_field(out, doc_str(doc, "lab_version"), !ncol);
+		csv_text(out, doc_str(doc, "submitted_at"), false);
+		csv_text(out, doc_str(doc, "status"), false);
+		csv_text(out, doc_str(doc, "mode"), false);
+		csv_text(out, provisional ? "yes" : "no", false);
+		csv_text(out, doc_str(json_object_get(doc, "build"), "status"), false);
+		csv_text(out, run, false);
+		csv_text(out, doc_str(doc, "started_at"), false);
+		csv_text(out, doc_str(doc, "lab_version"), !ncol);
 		/* by the columns' names: another lab version may list other tests */
-		json_array_foreach(columns, i, t) {
-			char *key = test_key(t);
-			double pts = NAN;
-			size_t j;
-			json_t *u;
-			json_array_foreach(tests, j, u) {
-				char *k = test_key(u);
-				if (!strcmp(k, key))
-					pts = doc_num(u, "points");
-				free(k);
+		for (int max = 0; max < 2; max++) {
+			json_array_foreach(columns, i, t) {
+				char *key = test_key(t);
+				json_t *u = test_by_key(tests, key);
+				csv_number(out, u ? doc_num(u, max ? "max_points" : "points") : NAN,
+					   max && i + 1 == ncol);
+				free(key);
 			}
-			csv_number(out, pts, i + 1 == ncol);
-			free(key);
 		}
 	}
 }
 
-char *export_gradescope(json_t *doc)
+/* A number for JSON: a document that lacks one (NAN) gives 0. */
+static json_t *gs_num(double v)
 {
-	json_t *tests = json_array(), *t, *build = json_object_get(doc, "build");
-	size_t i;
-	struct strbuf head = STRBUF_INIT;
+	return json_real(isfinite(v) ? v : 0);
+}
 
-	json_array_foreach(json_object_get(doc, "tests"), i, t) {
-		const char *status = doc_str(t, "status"), *msg = doc_str(t, "message");
-		char *name = xasprintf("%s: %s", doc_str(t, "part"), doc_str(t, "name"));
-		char *output = *msg ? xasprintf("%s: %s", status, msg) : xstrdup(status);
-		json_array_append_new(tests,
-				      json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s}", "name", name,
-						"name_format", "text", "score", doc_num(t, "points"),
-						"max_score", doc_num(t, "max_points"), "status",
-						!strcmp(status, "pass") ? "passed" : "failed", "output",
-						output, "visibility", "visible"));
-		free(name);
-		free(output);
+/* A number as text, as short as it goes ("2.5", "50"). */
+static char *num_text(double v)
+{
+	return xasprintf("%g", isfinite(v) ? v : 0);
+}
+
+/*
+ * Markdown for text of the run (a message, a reason) inside a line of ours:
+ * the characters Markdown gives a meaning to are escaped with a backslash,
+ * and a line break becomes a space, so a student's `*` or `<b>` shows as it
+ * is and never starts a list or a heading.
+ */
+static void md_inline(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\r') {
+			strbuf_addstr(sb, " ");
+			continue;
+		}
+		if (strchr("\\`*_{}[]<>#|~!", *s))
+			strbuf_addstr(sb, "\\");
+		strbuf_add(sb, s, 1);
 	}
-	strbuf_addf(&head, "%s: %s (%s)\n", doc_str(doc, "lab"), doc_str(doc, "status"),
-		    doc_str(doc, "mode"));
-	if (*doc_str(build, "message"))
-		strbuf_addf(&head, "build %s: %s\n", doc_str(build, "status"), doc_str(build, "message"));
-	if (*doc_str(doc, "status_reason"))
-		strbuf_addf(&head, "%s\n", doc_str(doc, "status_reason"));
-	if (doc_late(doc, "days") > 0)
-		strbuf_addf(&head, "submitted %s, %g day(s) late: %g points taken off\n",
-			    doc_str(doc, "submitted_at"), doc_late(doc, "days"), doc_late(doc, "penalty"));
-	json_t *r = json_pack("{s:f, s:f, s:s, s:s, s:s, s:s, s:o}", "score", doc_final_score(doc),
-			      "execution_time", doc_num(doc, "seconds"), "output",
-			      head.buf ? head.buf : "", "output_format", "text", "visibility",
-			      "visible", "stdout_visibility", "hidden", "tests", tests);
+}
+
+/*
+ * A fenced code block holding text as it is (a compiler's log): its fence is
+ * longer than any run of backticks in the text, so no line of it can end
+ * the block early.
+ */
+static void md_code_block(struct strbuf *sb, const char *text)
+{
+	size_t run = 0, longest = 0, fence;
+
+	for (const char *p = text; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	fence = longest < 3 ? 3 : longest + 1;
+	for (size_t i = 0; i < fence; i++)
+		strbuf_addstr(sb, "`");
+	strbuf_addf(sb, "text\n%s", text);
+	if (*text && text[strlen(text) - 1] != '\n')
+		strbuf_addstr(sb, "\n");
+	for (size_t i = 0; i < fence; i++)
+		strbuf_addstr(sb, "`");
+	strbuf_addstr(sb, "\n");
+}
+
+/*
+ * The build as a Gradescope test of its own, worth nothing: passed or
+ * failed, with what the compiler said in a code block. Gradescope's own
+ * advice is to keep such a check visible whatever the others' visibility.
+ */
+static json_t *gs_build_test(json_t *doc)
+{
+	json_t *build = json_object_get(doc, "build");
+	const char *st = doc_str(build, "status"), *msg = doc_str(build, "message");
+	const char *log = doc_str(build, "log");
+	bool ok = !strcmp(st, "ok");
+	struct strbuf out = STRBUF_INIT;
+
+	strbuf_addstr(&out, ok ? "Built." : "**Did not build** (");
+	if (!ok) {
+		md_inline(&out, st);
+		strbuf_addstr(&out, ")");
+		if (*msg) {
+			strbuf_addstr(&out, ": ");
+			md_inline(&out, msg);
+		}
+		strbuf_addstr(&out, ". No test could run, and each scores 0.");
+	}
+	strbuf_addstr(&out, "\n");
+	if (*log) {
+		strbuf_addstr(&out, ok ? "\nThe compiler's warnings:\n\n"
+				       : "\nThe compiler's output:\n\n");
+		md_code_block(&out, log);
+	}
+	json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:[s]}", "name", "build", "number",
+			      "0", "status", ok ? "passed" : "failed", "output", out.buf,
+			      "output_format", "md", "visibility", "visible", "tags", "build");
+	strbuf_release(&out);
+	return t;
+}
+
+/*
+ * One test of the run. Gradescope takes a test below its max_score for a
+ * failure unless status says otherwise, and adds the max_scores up to what
+ * the student could get; so a bonus test is worth 0 there (its points go
+ * above the maximum, as extra credit) and says so in its name and tags, and a
+ * test that a provisional run could not run has no score and no status at
+ * all: it was neither passed nor failed, and its points are pending.
+ * In a run that is not provisional, a test not run lost its points (the
+ * submission did not build, or the part it times failed): failed.
+ */
+static json_t *gs_test(json_t *t, const char *number, bool provisional)
+{
+	const char *status = doc_str(t, "status"), *msg = doc_str(t, "message");
+	const char *kind = doc_str(t, "kind");
+	bool bonus = json_is_true(json_object_get(t, "bonus"));
+	bool not_run = !strcmp(status, "not-run"), pending = not_run && provisional;
+	double points = doc_num(t, "points"), max = doc_num(t, "max_points");
+	char *name = xasprintf("%s: %s%s", doc_str(t, "part"), doc_str(t, "name"),
+			       bonus ? " (bonus)" : "");
+	char *maxs = num_text(max);
+	struct strbuf out = STRBUF_INIT;
+
+	/* not-run messages say "not run: why" already */
+	if (not_run)
+		strbuf_addstr(&out, *msg ? msg : "not run");
+	else if (*msg)
+		strbuf_addf(&out, "%s: %s", status, msg);
+	else
+		strbuf_addstr(&out, status);
+	if (pending)
+		strbuf_addf(&out, "\nworth %s%s points: not counted in this provisional score",
+			    maxs, bonus ? " bonus" : "");
+	else if (bonus)
+		strbuf_addf(&out, "\nbonus: %s points above the maximum at most", maxs);
+
+	json_t *o = json_pack("{s:s, s:s}", "name", name, "number", number);
+	if (!pending) {
+		json_object_set_new(o, "score", gs_num(points));
+		json_object_set_new(o, "max_score", gs_num(bonus ? 0 : max));
+		json_object_set_new(o, "status", json_string(!strcmp(status, "pass") ? "passed"
+										   : "failed"));
+	}
+	json_object_set_new(o, "output", json_string(out.buf));
+	json_object_set_new(o, "output_format", json_string("text"));
+	json_object_set_new(o, "visibility", json_string("visible"));
+	json_t *tags = json_pack("[s, s]", doc_str(t, "part"), *kind ? kind : "correctness");
+	if (bonus)
+		json_array_append_new(tags, json_string("bonus"));
+	if (pending)
+		json_array_append_new(tags, json_string("not-run"));
+	json_object_set_new(o, "tags", tags);
+	json_object_set_new(o, "extra_data",
+			    json_pack("{s:s, s:o, s:o, s:b}", "status", status, "points",
+				      gs_num(points), "max_points", gs_num(max), "bonus", bonus));
+	free(name);
+	free(maxs);
+	strbuf_release(&out);
+	return o;
+}
+
+/*
+ * The text above the tests (Markdown): the score and where it comes from;
+ * for a provisional run, that it is a pre-check and why; a build that
+ * failed, with the compiler's output; lateness.
+ */
+static char *gs_output(json_t *doc)
+{
+	json_t *build = json_object_get(doc, "build");
+	struct strbuf sb = STRBUF_INIT;
+	bool provisional = json_is_true(json_object_get(doc, "provisional"));
+	double bonus = doc_num(doc, "bonus_score"), late = doc_late(doc, "penalty");
+	char *fin = num_text(doc_final_score(doc)), *max = num_text(doc_num(doc, "max_score"));
+
+	strbuf_addstr(&sb, "**");
+	md_inline(&sb, doc_str(doc, "lab"));
+	strbuf_addf(&sb, "**: %s / %s", fin, max);
+	if (bonus > 0)
+		strbuf_addf(&sb, " (%g of it bonus)", bonus);
+	strbuf_addstr(&sb, provisional ? ", **provisional**\n" : "\n");
+	if (provisional) {
+		strbuf_addstr(&sb, "\n**A pre-check, not a grade.** ");
+		if (!strcmp(doc_str(doc, "mode"), "emulated")) {
+			strbuf_addstr(&sb, "There is no GPU here: the tests ran on cudalab's CPU "
+					   "emulator, and what needs a GPU (timing) did not run. ");
+		} else if (*doc_str(doc, "status_reason")) {
+			strbuf_addstr(&sb, "Why: ");
+			md_inline(&sb, doc_str(doc, "status_reason"));
+			strbuf_addstr(&sb, ". ");
+		}
+		strbuf_addstr(&sb, "The course grades this submission again on a GPU; the score "
+				   "may change.\n");
+	}
+	if (strcmp(doc_str(build, "status"), "ok")) {
+		strbuf_addstr(&sb, "\n**Did not build** (");
+		md_inline(&sb, doc_str(build, "status"));
+		strbuf_addstr(&sb, ")");
+		if (*doc_str(build, "message")) {
+			strbuf_addstr(&sb, ": ");
+			md_inline(&sb, doc_str(build, "message"));
+		}
+		strbuf_addstr(&sb, "\n");
+		if (*doc_str(build, "log")) {
+			strbuf_addstr(&sb, "\n");
+			md_code_block(&sb, doc_str(build, "log"));
+		}
+	}
+	if (doc_late(doc, "days") > 0) {
+		strbuf_addstr(&sb, "\nSubmitted ");
+		md_inline(&sb, doc_str(doc, "submitted_at"));
+		strbuf_addf(&sb, ", %g day(s) late: %g points taken off the tests' %g.\n",
+			    doc_late(doc, "days"), late, doc_num(doc, "score"));
+	}
+	free(fin);
+	free(max);
+	return strbuf_detach(&sb);
+}
+
+/* What Gradescope stores beside the result, for the course's own scripts. */
+static json_t *gs_extra_data(json_t *doc, long long run)
+{
+	json_t *files = json_array(), *f, *seed = json_object_get(doc, "seed");
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "files"), i, f)
+		json_array_append_new(files, json_pack("{s:s, s:s}", "name", doc_str(f, "name"),
+						       "sha256", doc_str(f, "sha256")));
+	json_t *x = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b, s:o}", "run", (json_int_t)run,
+			      "lab", doc_str(doc, "lab"), "lab_version",
+			      doc_str(doc, "lab_version"), "student", doc_str(doc, "student"),
+			      "mode", doc_str(doc, "mode"),
+			      "status", doc_str(doc, "status"), "provisional",
+			      json_is_true(json_object_get(doc, "provisional")), "exit_code",
+			      json_is_integer(json_object_get(doc, "exit_code"))
+				      ? json_incref(json_object_get(doc, "exit_code"))
+				      : json_null());
+	/* as text, the unsigned number --seed takes (the document keeps its
+	 * bits in a signed integer): a 64-bit seed does not survive a reader
+	 * that keeps numbers in doubles */
+	json_object_set_new(x, "seed", json_is_integer(seed)
+					       ? json_sprintf("%llu", (unsigned long long)
+								      json_integer_value(seed))
+					       : json_null());
+	json_object_set_new(x, "files", files);
+	json_object_set_new(x, "score", gs_num(doc_num(doc, "score")));
+	json_object_set_new(x, "max_score", gs_num(doc_num(doc, "max_score")));
+	json_object_set_new(x, "bonus_score", gs_num(doc_num(doc, "bonus_score")));
+	json_object_set_new(x, "final_score", gs_num(doc_final_score(doc)));
+	json_object_set_new(x, "late_days", gs_num(doc_late(doc, "days")));
+	json_object_set_new(x, "late_penalty", gs_num(doc_late(doc, "penalty")));
+	json_object_set_new(x, "submitted_at", json_string(doc_str(doc, "submitted_at")));
+	json_object_set_new(x, "started_at", json_string(doc_str(doc, "started_at")));
+	json_object_set_new(x, "gpu", json_string(doc_str(json_object_get(doc, "gpu"), "name")));
+	return x;
+}
+
+char *export_gradescope(json_t *doc, long long run)
+{
+	json_t *tests = json_array(), *t, *parts = json_object();
+	bool provisional = json_is_true(json_object_get(doc, "provisional"));
+	size_t i;
+
+	json_array_append_new(tests, gs_build_test(doc));
+	/* "part.test", parts numbered in the order they first appear, so a
+	 * part's timed kernel sorts beside its correctness tests */
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		const char *part = doc_str(t, "part");
+		json_t *count = json_object_get(parts, part);
+		if (!count) {
+			count = json_pack("[I, I]", (json_int_t)json_object_size(parts) + 1, 0);
+			json_object_set_new(parts, part, count);
+		}
+		json_int_t n = json_integer_value(json_array_get(count, 1)) + 1;
+		json_array_set_new(count, 1, json_integer(n));
+		char *number = xasprintf("%" JSON_INTEGER_FORMAT ".%" JSON_INTEGER_FORMAT,
+					 json_integer_value(json_array_get(count, 0)), n);
+		json_array_append_new(tests, gs_test(t, number, provisional));
+		free(number);
+	}
+	json_decref(parts);
+
+	char *output = gs_output(doc);
+	json_t *r = json_pack("{s:o, s:o, s:s, s:s, s:s, s:s, s:o, s:o}", "score",
+			      gs_num(doc_final_score(doc)), "execution_time",
+			      gs_num(doc_num(doc, "seconds")), "output", output, "output_format",
+			      "md", "visibility", "visible", "stdout_visibility", "hidden",
+			      "extra_data", gs_extra_data(doc, run), "tests", tests);
 	char *s = json_dumps(r, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(r);
-	strbuf_release(&head);
+	free(output);
 	return s;
 }
 
-/* Text for XML: the five special characters escaped, and any control
- * character XML 1.0 cannot hold dropped. */
-static void xml_text(FILE *out, const char *s)
+char *export_file_stem(const char *student)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!student || !*student)
+		return xstrdup("%");
+	for (const char *p = student; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '/' || c == '%' || c < 0x20 || c == 0x7f || (p == student && c == '.'))
+			strbuf_addf(&sb, "%%%02X", c);
+		else
+			strbuf_add(&sb, p, 1);
+	}
+	return strbuf_detach(&sb);
+}
+
+/*
+ * Text for XML: the five special characters escaped, and any control
+ * character XML 1.0 cannot hold dropped. In an attribute, line breaks and
+ * tabs are written as references, which a parser keeps (it turns the
+ * characters themselves into spaces).
+ */
+static void xml_text(FILE *out, const char *s, bool attr)
 {
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -155,55 +451,237 @@ static void xml_text(FILE *out, const char *s)
 			fputs("&quot;", out);
 		else if (c == '\'')
 			fputs("&apos;", out);
+		else if (attr && (c == '\n' || c == '\r' || c == '\t'))
+			fprintf(out, "&#%d;", c);
 		else if (c >= 0x20 || c == '\n' || c == '\t' || c == '\r')
 			fputc(c, out);
 	}
 }
 
-void export_junit(FILE *out, json_t *const *docs, size_t n)
+/* <name>text</name> on a line of its own, indented for a test case. */
+static void xml_element(FILE *out, const char *name, const char *text)
 {
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", out);
+	fprintf(out, "      <%s>", name);
+	xml_text(out, text, false);
+	fprintf(out, "</%s>\n", name);
+}
+
+/*
+ * What a run came to, in plain text, for the build test case (GitLab shows
+ * a test case's output, never a suite's): the final score, why it is
+ * provisional, lateness, the build.
+ */
+static char *junit_summary(json_t *doc)
+{
+	json_t *build = json_object_get(doc, "build");
+	struct strbuf sb = STRBUF_INIT;
+	double bonus = doc_num(doc, "bonus_score");
+
+	strbuf_addf(&sb, "%s, %s: %g / %g", doc_str(doc, "lab"), doc_str(doc, "student"),
+		    doc_final_score(doc), doc_num(doc, "max_score"));
+	if (bonus > 0)
+		strbuf_addf(&sb, " (%g of it bonus)", bonus);
+	strbuf_addf(&sb, "; %s, mode %s\n", doc_str(doc, "status"), doc_str(doc, "mode"));
+	if (json_is_true(json_object_get(doc, "provisional")))
+		strbuf_addf(&sb, "provisional: %s\n", *doc_str(doc, "status_reason")
+								? doc_str(doc, "status_reason")
+								: "a pre-check, not a grade");
+	if (doc_late(doc, "days") > 0)
+		strbuf_addf(&sb,
+			    "submitted %s, %g day(s) late: %g points taken off the tests' %g\n",
+			    doc_str(doc, "submitted_at"), doc_late(doc, "days"),
+			    doc_late(doc, "penalty"), doc_num(doc, "score"));
+	strbuf_addf(&sb, "build %s", doc_str(build, "status"));
+	if (*doc_str(build, "message"))
+		strbuf_addf(&sb, ": %s", doc_str(build, "message"));
+	strbuf_addstr(&sb, "\n");
+	return strbuf_detach(&sb);
+}
+
+/* classname of a test case: the lab, then the student in a class's export
+ * (GitLab keys a test by classname and name, and shows only classname, as
+ * the suite), then the part */
+static void junit_classname(FILE *out, json_t *doc, const char *part, bool with_student)
+{
+	xml_text(out, doc_str(doc, "lab"), true);
+	if (with_student) {
+		fputc('.', out);
+		xml_text(out, doc_str(doc, "student"), true);
+	}
+	if (part) {
+		fputc('.', out);
+		xml_text(out, part, true);
+	}
+}
+
+/* The build as a test case: failed, with nvcc's message and the compiler's
+ * output, when the submission did not build; the run's summary as its output. */
+static void junit_build_case(FILE *out, json_t *doc, bool with_student)
+{
+	json_t *build = json_object_get(doc, "build");
+	const char *st = doc_str(build, "status"), *msg = doc_str(build, "message");
+	double secs = doc_num(build, "seconds");
+	char *summary = junit_summary(doc);
+
+	fputs("    <testcase classname=\"", out);
+	junit_classname(out, doc, NULL, with_student);
+	fprintf(out, "\" name=\"build\" time=\"%.3f\">\n", isfinite(secs) ? secs : 0.0);
+	if (strcmp(st, "ok")) {
+		fputs("      <failure message=\"", out);
+		xml_text(out, st, true);
+		if (*msg) {
+			fputs(": ", out);
+			xml_text(out, msg, true);
+		}
+		fputs("\" type=\"", out);
+		xml_text(out, st, true);
+		fputs("\">", out);
+		xml_text(out, *msg ? msg : st, false);
+		fputs("\n\n", out);
+		xml_text(out, doc_str(build, "log"), false);
+		fputs("</failure>\n", out);
+	}
+	xml_element(out, "system-out", summary);
+	fputs("    </testcase>\n", out);
+	free(summary);
+}
+
+/*
+ * One test as a test case. GitLab shows only the text of <failure>, <error>
+ * and <skipped>, and Jenkins their message attribute, text and <system-out>:
+ * the points go in each, the message in the element that marks the verdict
+ * (in <system-out> for a pass).
+ */
+static void junit_test_case(FILE *out, json_t *doc, json_t *t, bool with_student)
+{
+	const char *st = doc_str(t, "status"), *msg = doc_str(t, "message");
+	double secs = doc_num(t, "seconds");
+	bool bonus = json_is_true(json_object_get(t, "bonus"));
+	bool pending = !strcmp(st, "not-run") && json_is_true(json_object_get(doc, "provisional"));
+	const char *tag = !strcmp(st, "fail")					 ? "failure"
+			  : !strcmp(st, "crash") || !strcmp(st, "timeout") ? "error"
+			  : !strcmp(st, "not-run")				 ? "skipped"
+										 : NULL;
+	char *points = pending ? xasprintf("worth %g%s points, not counted in this provisional "
+					   "score", doc_num(t, "max_points"), bonus ? " bonus" : "")
+			       : xasprintf("%g of %g%s points", doc_num(t, "points"),
+					   doc_num(t, "max_points"), bonus ? " bonus" : "");
+	char *line = xasprintf("%s: %s", st, points);
+
+	fputs("    <testcase classname=\"", out);
+	junit_classname(out, doc, doc_str(t, "part"), with_student);
+	fputs("\" name=\"", out);
+	xml_text(out, doc_str(t, "name"), true);
+	fprintf(out, "\" time=\"%.3f\">\n", isfinite(secs) ? secs : 0.0);
+	if (tag && !strcmp(tag, "skipped")) {
+		/* not-run messages say "not run: why" */
+		fputs("      <skipped message=\"", out);
+		xml_text(out, *msg ? msg : "not run", true);
+		fputs("\">", out);
+		xml_text(out, *msg ? msg : "not run", false);
+		fputs(" (", out);
+		xml_text(out, points, false);
+		fputs(")</skipped>\n", out);
+	} else if (tag) {
+		fprintf(out, "      <%s message=\"", tag);
+		xml_text(out, line, true);
+		fputs("\" type=\"", out);
+		xml_text(out, st, true);
+		fputs("\">", out);
+		xml_text(out, line, false);
+		if (*msg) {
+			fputc('\n', out);
+			xml_text(out, msg, false);
+		}
+		fprintf(out, "</%s>\n", tag);
+	}
+	if (!tag && *msg) {
+		char *text = xasprintf("%s\n%s", line, msg);
+		xml_element(out, "system-out", text);
+		free(text);
+	} else {
+		xml_element(out, "system-out", line);
+	}
+	fputs("    </testcase>\n", out);
+	free(line);
+	free(points);
+}
+
+/* A property of a test suite (Jenkins keeps them; GitLab reads none). */
+static void junit_property(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, "      <property name=\"%s\" value=\"", name);
+	xml_text(out, value, true);
+	fputs("\"/>\n", out);
+}
+
+struct junit_counts {
+	size_t tests, failures, errors, skipped;
+	double seconds;
+};
+
+static void junit_count(json_t *doc, struct junit_counts *c)
+{
+	json_t *t;
+	size_t i;
+
+	c->tests += 1 + json_array_size(json_object_get(doc, "tests"));
+	c->failures += !!strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok");
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		const char *st = doc_str(t, "status");
+		c->failures += !strcmp(st, "fail");
+		c->errors += !strcmp(st, "crash") || !strcmp(st, "timeout");
+		c->skipped += !strcmp(st, "not-run");
+	}
+	if (isfinite(doc_num(doc, "seconds")))
+		c->seconds += doc_num(doc, "seconds");
+}
+
+void export_junit(FILE *out, json_t *const *docs, const long long *runs, size_t n,
+		  bool with_student)
+{
+	struct junit_counts all = {0};
+
+	for (size_t d = 0; d < n; d++)
+		junit_count(docs[d], &all);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cudalab ", out);
+	xml_text(out, n ? doc_str(docs[0], "lab") : "", true);
+	fprintf(out,
+		"\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n",
+		all.tests, all.failures, all.errors, all.skipped, all.seconds);
 	for (size_t d = 0; d < n; d++) {
-		json_t *doc = docs[d], *tests = json_object_get(doc, "tests"), *t;
-		size_t i, failures = 0, errors = 0, skipped = 0;
-		json_array_foreach(tests, i, t) {
-			const char *st = doc_str(t, "status");
-			failures += !strcmp(st, "fail");
-			errors += !strcmp(st, "crash") || !strcmp(st, "timeout");
-			skipped += !strcmp(st, "not-run");
-		}
+		json_t *doc = docs[d], *t;
+		struct junit_counts c = {0};
+		size_t i;
+		char buf[64];
+
+		junit_count(doc, &c);
 		fputs("  <testsuite name=\"", out);
-		xml_text(out, doc_str(doc, "lab"));
+		xml_text(out, doc_str(doc, "lab"), true);
 		fputs(".", out);
-		xml_text(out, doc_str(doc, "student"));
+		xml_text(out, doc_str(doc, "student"), true);
 		fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
-			"time=\"%.3f\" timestamp=\"", json_array_size(tests), failures, errors, skipped,
-			isfinite(doc_num(doc, "seconds")) ? doc_num(doc, "seconds") : 0.0);
-		xml_text(out, doc_str(doc, "started_at"));
-		fputs("\">\n", out);
-		json_array_foreach(tests, i, t) {
-			const char *st = doc_str(t, "status"), *msg = doc_str(t, "message");
-			double secs = doc_num(t, "seconds");
-			fputs("    <testcase classname=\"", out);
-			xml_text(out, doc_str(doc, "lab"));
-			fputc('.', out);
-			xml_text(out, doc_str(t, "part"));
-			fputs("\" name=\"", out);
-			xml_text(out, doc_str(t, "name"));
-			fprintf(out, "\" time=\"%.3f\"", isfinite(secs) ? secs : 0.0);
-			const char *tag = !strcmp(st, "fail") ? "failure"
-					  : !strcmp(st, "crash") || !strcmp(st, "timeout") ? "error"
-					  : !strcmp(st, "not-run") ? "skipped" : NULL;
-			if (!tag) {
-				fputs("/>\n", out);
-				continue;
-			}
-			fprintf(out, ">\n      <%s message=\"", tag);
-			xml_text(out, st);
-			fprintf(out, ": %g of %g points\">", doc_num(t, "points"), doc_num(t, "max_points"));
-			xml_text(out, msg);
-			fprintf(out, "</%s>\n    </testcase>\n", tag);
-		}
+			"time=\"%.3f\" timestamp=\"", c.tests, c.failures, c.errors, c.skipped,
+			c.seconds);
+		xml_text(out, doc_str(doc, "started_at"), true);
+		fputs("\">\n    <properties>\n", out);
+		junit_property(out, "student", doc_str(doc, "student"));
+		snprintf(buf, sizeof(buf), "%lld", runs[d]);
+		junit_property(out, "run", buf);
+		junit_property(out, "mode", doc_str(doc, "mode"));
+		junit_property(out, "status", doc_str(doc, "status"));
+		bool provisional = json_is_true(json_object_get(doc, "provisional"));
+		junit_property(out, "provisional", provisional ? "true" : "false");
+		snprintf(buf, sizeof(buf), "%g", doc_final_score(doc));
+		junit_property(out, "final_score", buf);
+		snprintf(buf, sizeof(buf), "%g", doc_num(doc, "max_score"));
+		junit_property(out, "max_score", buf);
+		snprintf(buf, sizeof(buf), "%g", doc_num(doc, "bonus_score"));
+		junit_property(out, "bonus_score", buf);
+		fputs("    </properties>\n", out);
+		junit_build_case(out, doc, with_student);
+		json_array_foreach(json_object_get(doc, "tests"), i, t)
+			junit_test_case(out, doc, t, with_student);
 		fputs("  </testsuite>\n", out);
 	}
 	fputs("</testsuites>\n", out);

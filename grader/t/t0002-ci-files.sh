@@ -1,7 +1,7 @@
 #!/bin/bash
 # The CI files a student repository gets (ci/github-workflow.yml,
-# ci/gitlab-ci.yml): well-formed YAML, and every command they call exists,
-# parses, and writes what they collect.
+# ci/gitlab-ci.yml): well-formed YAML, every command they call exists,
+# parses, and writes what they collect, and GitLab makes one pipeline per push.
 . "$(dirname "$0")/lib.sh"
 cpu_only
 command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null ||
@@ -48,7 +48,7 @@ test_expect_success 'github: its steps call scripts the handout has, and keep wh
 	grep -q "cudalab-results" "$T_ROOT/ci/grade-push.sh"
 '
 test_expect_success 'gitlab: one job without a GPU by default, one on the tagged GPU runner' '
-	[ "$(yaml_query "$gl" "sorted(k for k in d if not k.startswith(\".\") and k != \"variables\")")" = "$(printf "cudalab\ncudalab-gpu")" ] &&
+	[ "$(yaml_query "$gl" "sorted(k for k in d if not k.startswith(\".\") and k not in (\"variables\", \"workflow\"))")" = "$(printf "cudalab\ncudalab-gpu")" ] &&
 	[ "$(yaml_query "$gl" "d[\"cudalab\"][\"extends\"]")" = .cudalab ] &&
 	[ "$(yaml_query "$gl" "d[\"cudalab-gpu\"][\"tags\"][0]")" = "\$CUDALAB_RUNNER_TAG" ] &&
 	yaml_query "$gl" "d[\"cudalab\"][\"rules\"][0][\"if\"]" | grep -q "CUDALAB_RUNNER_TAG == null" &&
@@ -58,6 +58,82 @@ test_expect_success 'gitlab: its script calls scripts the handout has; JUnit goe
 	yaml_query "$gl" "d[\".cudalab\"][\"script\"]" | commands_exist &&
 	[ "$(yaml_query "$gl" "d[\".cudalab\"][\"artifacts\"][\"reports\"][\"junit\"]")" = "cudalab-results/junit-*.xml" ] &&
 	grep -q "junit-\$l.xml" "$T_ROOT/ci/grade-push.sh"
+'
+# gitlab_jobs FILE VAR=VALUE...: the jobs GitLab would run in a pipeline
+# with these predefined variables, as its documentation says rules are read:
+# workflow:rules first (the first rule that matches decides; none, or
+# when: never, and there is no pipeline), then each job's rules. Understands
+# the expressions the file uses: $VAR (set and not empty), == and != with a
+# string or null, && and || (&& first), parentheses. Prints "no pipeline"
+# or the jobs, one a line.
+gitlab_jobs() {
+	python3 - "$@" <<-'PY'
+	import re, sys, yaml
+	d = yaml.safe_load(open(sys.argv[1]))
+	env = dict(a.split("=", 1) for a in sys.argv[2:])
+	def ev(expr):
+	    toks = re.findall(r'\$\w+|"[^"]*"|\'[^\']*\'|==|!=|&&|\|\||\(|\)|null', expr)
+	    assert "".join(toks) == re.sub(r"\s+", "", expr), f"cannot read: {expr}"
+	    pos = 0
+	    def peek():
+	        return toks[pos] if pos < len(toks) else None
+	    def take():
+	        nonlocal pos
+	        pos += 1
+	        return toks[pos - 1]
+	    def value(t):
+	        if t == "null":
+	            return None
+	        if t[0] in "\"'":
+	            return t[1:-1]
+	        return env.get(t[1:])
+	    def atom():
+	        if peek() == "(":
+	            take(); v = orx(); assert take() == ")"; return v
+	        left = value(take())
+	        if peek() in ("==", "!="):
+	            op, right = take(), value(take())
+	            return (left == right) == (op == "==")
+	        return bool(left)
+	    def andx():
+	        v = atom()
+	        while peek() == "&&":
+	            take(); v = atom() and v
+	        return v
+	    def orx():
+	        v = andx()
+	        while peek() == "||":
+	            take(); v = andx() or v
+	        return v
+	    v = orx()
+	    assert pos == len(toks), f"cannot read: {expr}"
+	    return v
+	def runs(rules):
+	    for r in rules:
+	        if "if" not in r or ev(r["if"]):
+	            return r.get("when", "on_success") != "never"
+	    return False
+	if "workflow" in d and not runs(d["workflow"]["rules"]):
+	    print("no pipeline")
+	else:
+	    for name, job in d.items():
+	        if name.startswith(".") or name in ("variables", "workflow", "default"):
+	            continue
+	        if "rules" not in job or runs(job["rules"]):
+	            print(name)
+	PY
+}
+test_expect_success 'gitlab: one pipeline per push, also with a merge request open' '
+	push="CI_PIPELINE_SOURCE=push CI_COMMIT_BRANCH=main" mr="CI_OPEN_MERGE_REQUESTS=s/r!1" &&
+	# a push to a branch with a merge request open: the branch pipeline is
+	# not made, the merge request pipeline is
+	[ "$(gitlab_jobs "$gl" $push $mr)" = "no pipeline" ] &&
+	[ "$(gitlab_jobs "$gl" CI_PIPELINE_SOURCE=merge_request_event CI_MERGE_REQUEST_IID=1 $mr)" = cudalab ] &&
+	# without one, the branch pipeline; a tag'"'"'s pipeline; the GPU runner'"'"'s job
+	[ "$(gitlab_jobs "$gl" $push)" = cudalab ] &&
+	[ "$(gitlab_jobs "$gl" CI_PIPELINE_SOURCE=push CI_COMMIT_TAG=v1)" = cudalab ] &&
+	[ "$(gitlab_jobs "$gl" $push CUDALAB_RUNNER_TAG=gpu)" = cudalab-gpu ] &&
+	[ "$(gitlab_jobs "$gl" CI_PIPELINE_SOURCE=merge_request_event $mr CUDALAB_RUNNER_TAG=gpu)" = cudalab-gpu ]
 '
 test_expect_success 'a file that is not YAML is refused by the same reader' '
 	printf "jobs:\n  grade: [unclosed\n" >bad.yml &&

@@ -27,28 +27,142 @@ test_expect_success 'csv: a row per student, the latest run, every test a column
 	grep -q "^\"lee, ann\",43,43," grades.csv &&
 	"$CUDALAB" export grid --student bob --out bob.csv && [ "$(wc -l <bob.csv)" = 2 ]
 '
-test_expect_success 'gradescope: results.json with the documented fields, per student' '
+test_expect_success 'csv: RFC 4180 with CRLF, each test'"'"'s maximum in a column of its own' '
+	python3 "$T_ROOT/grader/t/helpers/csv-check.py" grades.csv &&
+	head -1 grades.csv | tr -d "\r" | tr , "\n" | tail -13 >max-columns &&
+	[ "$(head -1 max-columns)" = "index/d1 max" ] && ! grep -qv " max$" max-columns &&
+	[ "$(grep "^ada," grades.csv | tr -d "\r" | awk -F, "{ for (i = NF - 12; i <= NF; i++) s += \$i; print s }")" = 43 ]
+'
+# valid_gradescope FILE...: each is valid against the schema written from
+# Gradescope's specification of results.json
+valid_gradescope() {
+	python3 -c 'import jsonschema' 2>/dev/null ||
+		{ say "python3-jsonschema is not installed (ci/debian-packages.txt lists it)"; return 1; }
+	python3 "$T_ROOT/grader/t/helpers/json-schema-check.py" \
+		"$T_ROOT/grader/t/schemas/gradescope-results.schema.json" "$@"
+}
+# an emulated run: a pre-check, said in the output and in extra_data; a
+# "build" test, then every test passed or failed with its points
+gs_emulated='(.tests | length) == 14 and .tests[0].name == "build" and .tests[0].status == "passed" and
+	([.tests[1:][] | select((.status == "passed" or .status == "failed") and
+		(.score | type) == "number" and (.max_score | type) == "number" and
+		(.number | test("^[0-9]+[.][0-9]+$")) and .visibility == "visible")] | length) == 13 and
+	([.tests[].score // 0] | add) == .score and .stdout_visibility == "hidden" and
+	.output_format == "md" and (.output | contains("A pre-check, not a grade")) and
+	.extra_data.provisional == true and .extra_data.mode == "emulated" and
+	(.extra_data.run | type) == "number" and (.extra_data.seed | test("^[0-9]+$")) and
+	(.extra_data.files[0].sha256 | test("^[0-9a-f]{64}$"))'
+test_expect_success 'gradescope: results.json valid against its specification, per student; a pre-check says so' '
 	"$CUDALAB" export grid --format gradescope --out gs &&
 	[ "$(ls gs | wc -l)" = 3 ] && [ -f "gs/lee, ann.json" ] &&
-	for f in gs/*.json; do
-		jq -e "(.score | type) == \"number\" and (.tests | length) == 13 and
-			([.tests[] | select((.status == \"passed\" or .status == \"failed\") and
-				(.score | type) == \"number\" and (.max_score | type) == \"number\" and
-				(.name | type) == \"string\" and .visibility == \"visible\")] | length) == 13 and
-			([.tests[].score] | add) == .score and .stdout_visibility == \"hidden\"" "$f" >/dev/null ||
-			{ cat "$f"; exit 1; }
-	done &&
+	valid_gradescope gs/*.json &&
+	for f in gs/*.json; do jq -e "$gs_emulated" "$f" >/dev/null || { cat "$f"; exit 1; }; done &&
 	"$CUDALAB" export grid --format gradescope --student ada | jq -e ".score == 43" >/dev/null
 '
-test_expect_success 'junit: well-formed XML, a suite per student, failures counted' '
-	"$CUDALAB" grade grid "$ref/fixtures/no-bounds" --student cy -q >/dev/null; [ $? = 4 ] &&
+# a submission that did not build: the build test failed with the compiler's
+# errors in a code block, every test failed with 0 points; bonus tests are
+# worth 0 (extra credit), so the maxima add up to the lab's
+gs_not_built='.score == 0 and .tests[0].name == "build" and .tests[0].status == "failed" and
+	.tests[0].output_format == "md" and (.tests[0].output | contains("```text\n") and
+		contains("error: expected a")) and (.output | contains("error: expected a")) and
+	([.tests[1:][] | select(.status == "failed" and .score == 0)] | length) == 20 and
+	([.tests[].max_score // 0] | add) == 50 and .extra_data.max_score == 50 and
+	([.tests[] | select(.tags | index("bonus")) | select(.max_score == 0 and
+		(.name | endswith("(bonus)")))] | length) == 4'
+nc=$T_ROOT/reference/matmul/fixtures/no-compile
+test_expect_success 'gradescope: a submission that did not build shows the compiler'"'"'s errors; bonus is extra credit' '
+	export CUDALAB_DB=$PWD/mm.db &&
+	test_must_fail_with 3 "$CUDALAB" grade matmul "$nc" --student nc -q &&
+	"$CUDALAB" export matmul --format gradescope --student nc >nc.json &&
+	valid_gradescope nc.json &&
+	jq -e "$gs_not_built" nc.json >/dev/null || { cat nc.json; exit 1; }
+'
+test_expect_success 'gradescope: student names give one file each, never hidden, never shared' '
+	export CUDALAB_DB=$PWD/mm.db &&
+	for s in .dot a/b a%2Fb; do test_must_fail_with 3 "$CUDALAB" grade matmul "$nc" --student "$s" -q ||
+		exit 1; done &&
+	"$CUDALAB" export matmul --format gradescope --out names &&
+	[ "$(ls -A names | LC_ALL=C sort | tr "\n" " ")" = "%2Edot.json a%252Fb.json a%2Fb.json nc.json " ] &&
+	[ "$(jq -r .extra_data.student names/a%2Fb.json)" = a/b ] &&
+	[ "$(jq -r .extra_data.student names/a%252Fb.json)" = a%2Fb ] &&
+	[ "$(jq -r .extra_data.student names/%2Edot.json)" = .dot ]
+'
+# a student's name a spreadsheet would run: a quoted cell, a quote first
+formula_row=$(cat <<'EOF'
+"'=HYPERLINK(""x"")",0,50,
+EOF
+)
+test_expect_success 'csv: no cell is a spreadsheet formula, whatever the student'"'"'s name' '
+	export CUDALAB_DB=$PWD/mm.db &&
+	for s in "=HYPERLINK(\"x\")" "@SUM(A1)" "-1"; do
+		test_must_fail_with 3 "$CUDALAB" grade matmul "$nc" --student "$s" -q || exit 1; done &&
+	"$CUDALAB" export matmul >mm.csv &&
+	python3 "$T_ROOT/grader/t/helpers/csv-check.py" mm.csv &&
+	grep -qF "$formula_row" mm.csv && grep -q "^\"'"'"'@SUM(A1)\",0,50," mm.csv &&
+	grep -q "^\"'"'"'-1\",0,50," mm.csv
+'
+# a provisional run that ran no test: each test pending, with neither a
+# score nor a status, and what it is worth in its output and extra_data
+gs_pending='.extra_data.provisional == true and .extra_data.mode == "none" and
+	(.output | contains("A pre-check, not a grade")) and .tests[0].status == "passed" and
+	([.tests[1:][] | select(has("score") or has("status") or has("max_score"))] | length) == 0 and
+	([.tests[1:][] | select((.tags | index("not-run")) and (.output | contains("not counted"))
+		and .extra_data.max_points > 0)] | length) == 13'
+test_expect_success 'gradescope: a test a provisional run did not run is neither passed nor failed' '
+	export CUDALAB_DB=$PWD/none.db &&
+	test_must_fail_with 4 "$CUDALAB" grade grid "$ref" --student solo --no-emulate -q &&
+	"$CUDALAB" export grid --format gradescope --out one &&   # one student: still a folder
+	[ -f one/solo.json ] && valid_gradescope one/solo.json &&
+	jq -e "$gs_pending" one/solo.json >/dev/null || { cat one/solo.json; exit 1; }
+'
+# valid_junit FILE...: valid against the schema of what GitLab and Jenkins
+# read, with counts that add up and no test case twice
+valid_junit() {
+	xmllint --noout --schema "$T_ROOT/grader/t/schemas/junit.xsd" "$@" &&
+		python3 "$T_ROOT/grader/t/helpers/junit-check.py" "$@"
+}
+test_expect_success 'junit: valid for GitLab and Jenkins; a class names the student in each classname' '
+	test_must_fail_with 4 "$CUDALAB" grade grid "$ref/fixtures/no-bounds" --student cy -q &&
 	"$CUDALAB" export grid --format junit --out grades.xml &&
-	if command -v xmllint >/dev/null; then xmllint --noout grades.xml; else
-		say "xmllint is not installed: the XML is checked by jq-free greps only"; fi &&
+	valid_junit grades.xml &&
 	[ "$(grep -c "<testsuite " grades.xml)" = 4 ] &&
-	grep -q "<testsuite name=\"grid.cy\" tests=\"13\" failures=\"[1-9][0-9]*\"" grades.xml &&
-	grep -q "<failure message=\"fail: 0 of 6 points\">" grades.xml &&
-	[ "$(grep -c "<testcase " grades.xml)" = 52 ]
+	grep -q "<testsuite name=\"grid.cy\" tests=\"14\" failures=\"[1-9][0-9]*\"" grades.xml &&
+	[ "$(grep -c "<testcase " grades.xml)" = 56 ] &&
+	grep -q "<testcase classname=\"grid.cy.picture\" name=\"exact\"" grades.xml &&
+	grep -q "<testcase classname=\"grid.cy\" name=\"build\"" grades.xml &&
+	# the points in the failure'"'"'s text (GitLab shows it) and in system-out
+	grep -q "<failure message=\"fail: 0 of 6 points\" type=\"fail\">fail: 0 of 6 points$" grades.xml &&
+	grep -q "<system-out>pass: 3 of 3 points</system-out>" grades.xml &&
+	"$CUDALAB" export grid --format junit --student cy >cy.xml && valid_junit cy.xml &&
+	grep -q "<testcase classname=\"grid.picture\" name=\"exact\"" cy.xml
+'
+test_expect_success 'junit: a build that failed is a failed test with the compiler'"'"'s errors' '
+	CUDALAB_DB=$PWD/mm.db "$CUDALAB" export matmul --format junit --student nc --out nc.xml &&
+	valid_junit nc.xml &&
+	grep -q "<testsuite name=\"matmul.nc\" tests=\"21\" failures=\"1\" errors=\"0\" skipped=\"20\"" nc.xml &&
+	sed -n "/classname=\"matmul\" name=\"build\"/,/<\/testcase>/p" nc.xml >build.xml &&
+	grep -q "<failure message=\"compile-error: nvcc failed on " build.xml &&
+	grep -q "error: expected a" build.xml &&
+	grep -q "skipped message=\"not run: the submission was not built\">not run: the submission was not built (0 of 4 points)<" nc.xml &&
+	CUDALAB_DB=$PWD/none.db "$CUDALAB" export grid --format junit --out none.xml &&
+	valid_junit none.xml &&
+	grep -q "(worth 6 points, not counted in this provisional score)</skipped>" none.xml &&
+	grep -q "^provisional: no CUDA device" none.xml
+'
+test_expect_success 'the validators refuse what the platforms would not read' '
+	jq ".tests[1].status = \"not-run\"" nc.json >bad1.json && ! valid_gradescope bad1.json >out &&
+	grep -q "tests/1/status" out &&
+	jq ".tests[1].max_points = 4" nc.json >bad2.json && ! valid_gradescope bad2.json >out &&
+	jq "del(.score)" nc.json >bad3.json && ! valid_gradescope bad3.json >out &&
+	sed "0,/ classname=\"[^\"]*\"/s///" nc.xml >bad.xml && ! valid_junit bad.xml 2>/dev/null &&
+	sed "0,/tests=\"21\"/s//tests=\"20\"/" nc.xml >bad.xml && xmllint --noout bad.xml &&
+	! valid_junit bad.xml >out 2>&1 && grep -q "testsuites: tests=20, but the suites have 21" out &&
+	sed "s/<testcase classname=\"grid.cy.picture\"/<testcase classname=\"grid.ada.picture\"/" \
+		grades.xml >bad.xml && ! valid_junit bad.xml >out 2>&1 && grep -q "appears twice" out &&
+	tr -d "\r" <grades.csv >bad.csv && ! python3 "$T_ROOT/grader/t/helpers/csv-check.py" bad.csv &&
+	printf "a,b\r\n=1+1,2\r\n" >bad.csv && ! python3 "$T_ROOT/grader/t/helpers/csv-check.py" bad.csv &&
+	printf "a,b\r\n\"x\"y,2\r\n" >bad.csv && ! python3 "$T_ROOT/grader/t/helpers/csv-check.py" bad.csv &&
+	printf "a,b\r\n1\r\n" >bad.csv && ! python3 "$T_ROOT/grader/t/helpers/csv-check.py" bad.csv
 '
 test_expect_success 'regrade: the latest folders graded again as new runs, with what changed' '
 	cp "$ref/fixtures/no-bounds/grid.cu" class/ada/ &&

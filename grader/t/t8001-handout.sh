@@ -66,9 +66,10 @@ test_expect_success 'ci/grade-push.sh: a solution passes with timing pending a G
 		length == 0)" cudalab-results/matmul.json >/dev/null &&
 	validate_doc cudalab-results/grid.json cudalab-results/matmul.json &&
 	for l in grid matmul; do
-		xmllint --noout cudalab-results/junit-$l.xml && jq -e ".student == \"ada\"" cudalab-results/$l.json >/dev/null || exit 1
+		xmllint --noout --schema "$T_ROOT/grader/t/schemas/junit.xsd" cudalab-results/junit-$l.xml &&
+			jq -e ".student == \"ada\"" cudalab-results/$l.json >/dev/null || exit 1
 	done &&
-	grep -q "<testsuite name=\"grid.ada\" tests=\"13\" failures=\"0\"" cudalab-results/junit-grid.xml
+	grep -q "<testsuite name=\"grid.ada\" tests=\"14\" failures=\"0\"" cudalab-results/junit-grid.xml
 '
 test_expect_success 'ci/grade-push.sh fails the job for lost points and for a build that failed' '
 	cd copy && cp "$T_ROOT/reference/grid/fixtures/no-bounds/grid.cu" grid/ &&

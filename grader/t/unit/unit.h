@@ -19,6 +19,7 @@ Suite *scan_suite(void);
 Suite *late_suite(void);
 Suite *grading_suite(void);
 Suite *safety_suite(void);
+Suite *export_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);
