@@ -10,6 +10,7 @@
 #include "export.h"
 
 #include "doc.h"
+#include "result.h"
 #include "util.h"
 
 #include <math.h>
@@ -293,14 +294,13 @@ static char *gs_output(json_t *doc)
 	json_t *build = json_object_get(doc, "build");
 	struct strbuf sb = STRBUF_INIT;
 	bool provisional = json_is_true(json_object_get(doc, "provisional"));
-	double bonus = doc_num(doc, "bonus_score"), late = doc_late(doc, "penalty");
-	char *fin = num_text(doc_final_score(doc)), *max = num_text(doc_num(doc, "max_score"));
+	struct score_view view = doc_score_view(doc);
+	char score[SCORE_TEXT_MAX];
 
 	strbuf_addstr(&sb, "**");
 	md_inline(&sb, doc_str(doc, "lab"));
-	strbuf_addf(&sb, "**: %s / %s", fin, max);
-	if (bonus > 0)
-		strbuf_addf(&sb, " (%g of it bonus)", bonus);
+	strbuf_addstr(&sb, "**: ");
+	md_inline(&sb, score_text(score, &view));
 	strbuf_addstr(&sb, provisional ? ", **provisional**\n" : "\n");
 	if (provisional) {
 		strbuf_addstr(&sb, "\n**A pre-check, not a grade.** ");
@@ -333,10 +333,8 @@ static char *gs_output(json_t *doc)
 		strbuf_addstr(&sb, "\nSubmitted ");
 		md_inline(&sb, doc_str(doc, "submitted_at"));
 		strbuf_addf(&sb, ", %g day(s) late: %g points taken off the tests' %g.\n",
-			    doc_late(doc, "days"), late, doc_num(doc, "score"));
+			    doc_late(doc, "days"), doc_late(doc, "penalty"), doc_num(doc, "score"));
 	}
-	free(fin);
-	free(max);
 	return strbuf_detach(&sb);
 }
 
@@ -475,13 +473,11 @@ static char *junit_summary(json_t *doc)
 {
 	json_t *build = json_object_get(doc, "build");
 	struct strbuf sb = STRBUF_INIT;
-	double bonus = doc_num(doc, "bonus_score");
+	struct score_view view = doc_score_view(doc);
+	char score[SCORE_TEXT_MAX];
 
-	strbuf_addf(&sb, "%s, %s: %g / %g", doc_str(doc, "lab"), doc_str(doc, "student"),
-		    doc_final_score(doc), doc_num(doc, "max_score"));
-	if (bonus > 0)
-		strbuf_addf(&sb, " (%g of it bonus)", bonus);
-	strbuf_addf(&sb, "; %s, mode %s\n", doc_str(doc, "status"), doc_str(doc, "mode"));
+	strbuf_addf(&sb, "%s, %s: %s; %s, mode %s\n", doc_str(doc, "lab"), doc_str(doc, "student"),
+		    score_text(score, &view), doc_str(doc, "status"), doc_str(doc, "mode"));
 	if (json_is_true(json_object_get(doc, "provisional")))
 		strbuf_addf(&sb, "provisional: %s\n", *doc_str(doc, "status_reason")
 								? doc_str(doc, "status_reason")
