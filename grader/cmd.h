@@ -19,6 +19,8 @@ int cmd_questions(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_regrade(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_slurm(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
 
 /* The toolchain make recorded next to this binary; dies when there is none. */
 const struct toolchain *toolchain(void);
@@ -68,6 +70,18 @@ unsigned positive_option(const char *s);
  * is graded, so a wrong --db costs no grading; reports why not.
  */
 bool gradebook_ready(const char *path);
+/* Whether root has lab; says which labs there are when not. */
+bool lab_exists(const char *root, const char *lab);
+
+/*
+ * A class on Slurm (cmd-collect.c; slurm.h has the spool): follow its
+ * array's progress until no task is queued or running (0, or -1 when
+ * squeue fails); store its results in the gradebook at db_path and list
+ * what has none (returns collect's exit code).
+ */
+struct spool;
+int collect_follow(const struct spool *sp);
+int collect_spool(const struct spool *sp, const char *db_path);
 
 /*
  * Grades one submission, then records it (record.h: the report, the result

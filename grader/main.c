@@ -24,6 +24,8 @@ static const struct command {
 	{"db", cmd_db, "db init|show                  create or read the gradebook"},
 	{"show", cmd_show, "show STUDENT [--lab LAB]      a student's runs, oldest first, and latest scores"},
 	{"regrade", cmd_regrade, "regrade LAB [--student ID]    grade the latest submissions again; what changed"},
+	{"slurm", cmd_slurm, "slurm LAB DIR... --spool DIR   grade a class on a Slurm cluster, a job array"},
+	{"collect", cmd_collect, "collect LAB SPOOL             store what a Slurm array graded in the gradebook"},
 	{"export", cmd_export, "export LAB [--format F]       the latest grades: csv, gradescope, junit"},
 	{"rewrite", cmd_rewrite, "rewrite FILE.cu               the C++ the CPU emulator compiles for it"},
 };

@@ -29,6 +29,11 @@ test_expect_success 'no file of reference/ is in it, nor hidden tests, nor the p
 	[ -z "$(cd "$h" && find . -path "*/reference/*.cu" -o -path "*/tests/hidden/*" -o -path "*/fixtures/*" \
 		-o -path "./grader/t/*" -o -path "./bench/*" -o -name gradebook.db)" ]
 '
+test_expect_success 'its package list is what a build needs: not the project'"'"'s own tests'"'"' (Slurm, schema checkers)' '
+	grep -q "^check " "$h/ci/debian-packages.txt" && grep -q "^bubblewrap " "$h/ci/debian-packages.txt" &&
+	! grep -q "^slurm\|^munge\|^python3-jsonschema\|project.s own tests" "$h/ci/debian-packages.txt" &&
+	grep -q "^slurm-wlm " "$T_ROOT/ci/debian-packages.txt"
+'
 test_expect_success 'the reference objects hold machine code only, for every architecture of the list' '
 	archs=$(sed -n "s/^CUDA_ARCHS ?= //p" "$h/prebuilt/archs.mk") && [ -n "$archs" ] &&
 	for o in "$h"/prebuilt/reference/*/*.o; do

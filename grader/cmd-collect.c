@@ -1,0 +1,262 @@
+/*
+ * cmd-collect.c - `cudalab collect LAB SPOOL`: the result documents the
+ * tasks of a Slurm array published (slurm.h) into the gradebook, by one
+ * writer, once each; and the submissions that have none, with why. Also
+ * home of following an array's progress, which `cudalab slurm` shares.
+ */
+#include "cmd.h"
+
+#include "db.h"
+#include "doc.h"
+#include "intake.h"
+#include "slurm.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FOLLOW_POLL_SECONDS 2
+
+struct counts {
+	size_t done, pending, running, missing;
+};
+
+static struct counts count(const struct entry_status *st, size_t n)
+{
+	struct counts c = {0};
+
+	for (size_t i = 0; i < n; i++) {
+		size_t *k[] = {&c.done, &c.pending, &c.running, &c.missing};
+		(*k[st[i].state])++;
+	}
+	return c;
+}
+
+static void show(const struct counts *c, size_t n, double start, bool tty, bool final)
+{
+	double el = now_seconds() - start, rate = c->done && el > 0 ? c->done / el * 60 : 0;
+	char eta[32] = "?";
+
+	if (c->done && c->done + c->missing < n) {
+		double left = (double)(n - c->done - c->missing) / (c->done / el);
+		snprintf(eta, sizeof(eta), "%d:%02d", (int)left / 60, (int)left % 60);
+	} else if (c->done + c->missing == n) {
+		snprintf(eta, sizeof(eta), "0:00");
+	}
+	if (tty) {
+		int width = 30, filled = n ? (int)(width * (c->done + c->missing) / n) : width;
+		char bar[64];
+		for (int i = 0; i < width; i++)
+			bar[i] = i < filled ? '#' : '.';
+		bar[width] = '\0';
+		fprintf(stderr, "\r\033[K[%s] %zu/%zu graded, %zu running, %zu pending, %zu failed, "
+				"%.1f/min, ETA %s%s", bar, c->done, n, c->running, c->pending, c->missing,
+			rate, eta, final ? "\n" : "");
+	} else {
+		fprintf(stderr, "slurm: %zu/%zu graded, %zu running, %zu pending, %zu failed, %.1f/min, "
+				"ETA %s\n", c->done, n, c->running, c->pending, c->missing, rate, eta);
+	}
+	fflush(stderr);
+}
+
+int collect_follow(const struct spool *sp)
+{
+	struct entry_status *st = xcalloc(sp->n ? sp->n : 1, sizeof(*st));
+	bool tty = isatty(STDERR_FILENO) && !progress_quiet;
+	struct counts last = {(size_t)-1, 0, 0, 0};
+	double start = now_seconds();
+	int ret = 0;
+
+	for (;;) {
+		if (spool_status(sp, st)) {
+			ret = -1;
+			break;
+		}
+		struct counts c = count(st, sp->n);
+		bool over = !c.pending && !c.running;
+		spool_status_free(st, sp->n);
+		if (!progress_quiet && (tty || memcmp(&c, &last, sizeof(c)) || over))
+			show(&c, sp->n, start, tty, over);
+		last = c;
+		if (over)
+			break;
+		sleep(FOLLOW_POLL_SECONDS);
+	}
+	free(st);
+	return ret;
+}
+
+/* The document at path, checked to be this entry's; NULL with an error. */
+static json_t *read_doc(const char *path, const char *lab, const char *student, char origin[80])
+{
+	size_t len;
+	char *text = read_file(path, &len), hex[65];
+	json_error_t jerr;
+	json_t *doc;
+
+	if (!text) {
+		error("cannot read '%s'", path);
+		return NULL;
+	}
+	sha256_hex(text, len, hex);
+	snprintf(origin, 80, "sha256:%s", hex);
+	doc = json_loadb(text, len, 0, &jerr);
+	free(text);
+	if (!doc) {
+		error("'%s' is not a result document: line %d: %s", path, jerr.line, jerr.text);
+		return NULL;
+	}
+	if (strcmp(doc_str(doc, "lab"), lab) || strcmp(doc_str(doc, "student"), student)) {
+		error("'%s' is the result of %s for lab %s, not of %s for lab %s", path,
+		      doc_str(doc, "student"), doc_str(doc, "lab"), student, lab);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+int collect_spool(const struct spool *sp, const char *db_path)
+{
+	struct db *db = db_open(db_path, toolchain()->root);
+	struct entry_status *st = xcalloc(sp->n ? sp->n : 1, sizeof(*st));
+	size_t added = 0, had = 0, bad = 0, missing = 0, built = 0, provisional = 0;
+	int code = 0;
+
+	if (!db || db_check_writable(db)) {
+		db_close(db);
+		free(st);
+		return EXIT_USAGE;
+	}
+	if (spool_status(sp, st)) {
+		code = EXIT_INTERNAL;
+		goto out;
+	}
+	printf("%-20s %-28s %-12s %s\n", "student", "score", "status", "run");
+	for (size_t i = 0; i < sp->n; i++) {
+		const struct spool_entry *e = &sp->e[i];
+		if (st[i].state != ENTRY_DONE)
+			continue;
+		char *path = spool_result_path(sp, e), origin[80], score[SCORE_TEXT_MAX];
+		json_t *doc = read_doc(path, sp->lab, e->student, origin);
+		long long run = -1;
+		int rc = doc ? db_store_doc(db, doc, origin, &run) : -1;
+		free(path);
+		if (rc < 0) {
+			bad++;
+			json_decref(doc);
+			continue;
+		}
+		*(rc ? &had : &added) += 1;
+		struct score_view view = doc_score_view(doc);
+		printf("%-20s %-28s %-12s %lld%s\n", e->student, score_text(score, &view),
+		       doc_str(doc, "status"), run, rc ? " (collected before)" : "");
+		if (!strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok")) {
+			built++;
+			provisional += json_is_true(json_object_get(doc, "provisional"));
+		}
+		json_decref(doc);
+	}
+	for (size_t i = 0; i < sp->n; i++)
+		missing += st[i].state != ENTRY_DONE;
+	fprintf(stderr, "collected %zu new run%s into %s (%zu collected before)%s\n", added,
+		added == 1 ? "" : "s", db_path, had,
+		bad ? "; some result documents were refused (above)" : "");
+	if (missing) {
+		fprintf(stderr, "%zu submission%s without a result (never charged to the student):\n",
+			missing, missing == 1 ? "" : "s");
+		for (size_t i = 0; i < sp->n; i++) {
+			const char *what[] = {"", "still queued", "still grading", ""};
+			if (st[i].state == ENTRY_DONE)
+				continue;
+			fprintf(stderr, "  %s: %s%s%s\n", sp->e[i].student, what[st[i].state],
+				st[i].why && st[i].state != ENTRY_MISSING ? ", " : "",
+				st[i].why ? st[i].why : "");
+		}
+		fprintf(stderr, "grade them again with: cudalab slurm %s --spool %s --resume\n", sp->lab,
+			sp->path);
+	}
+	if (bad)
+		code = EXIT_INTERNAL;
+	else if (missing || (built && provisional == built))
+		code = EXIT_INCOMPLETE;
+out:
+	spool_status_free(st, sp->n);
+	free(st);
+	db_close(db);
+	return code;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: cudalab collect LAB SPOOL [--db PATH] [--wait]\n"
+		"\n"
+		"Stores the result documents the tasks of `cudalab slurm` wrote into the spool\n"
+		"folder SPOOL in the gradebook, each once: collecting again adds nothing. Lists\n"
+		"the submissions that have no result and why (still queued or grading, the task\n"
+		"was killed, reached its time limit, the grader failed), from the tasks' traces\n"
+		"and logs, and from sacct where the cluster keeps accounting. They are graded\n"
+		"again with `cudalab slurm LAB --spool SPOOL --resume`, never charged to the\n"
+		"student. Run it where the gradebook is, as its one writer (README, \"Grading on\n"
+		"a cluster\").\n"
+		"Exit codes: 0 every submission has its run in the gradebook, 4 some have none\n"
+		"yet (or every run is provisional: emulated), 2 usage, 128 a result document\n"
+		"was refused or the gradebook failed.\n"
+		"\n"
+		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
+		"  --wait         follow the array first (graded, running, pending, failed, rate,\n"
+		"                 ETA) until no task of it is queued or running\n"
+		"  -q, --quiet    no progress lines\n"
+		"  -h, --help     this text\n");
+}
+
+int cmd_collect(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"db", required_argument, NULL, 'd'}, {"wait", no_argument, NULL, 'w'},
+		{"quiet", no_argument, NULL, 'q'},    {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *db_path = default_db_path();
+	bool wait = false;
+	struct spool sp;
+	int c, code;
+
+	while ((c = getopt_long(argc, argv, "d:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db_path = optarg;
+			break;
+		case 'w':
+			wait = true;
+			break;
+		case 'q':
+			progress_quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!gradebook_ready(db_path))
+		return EXIT_USAGE;
+	if (spool_open(argv[optind + 1], argv[optind], &sp))
+		return EXIT_USAGE;
+	if (wait && collect_follow(&sp))
+		code = EXIT_INTERNAL;
+	else
+		code = collect_spool(&sp, db_path);
+	spool_free(&sp);
+	return code;
+}

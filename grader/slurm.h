@@ -1,0 +1,109 @@
+/*
+ * slurm.h - a class graded on a Slurm cluster: the spool folder on shared
+ * storage that array tasks publish result documents into, the job script
+ * they run, and what sbatch, squeue and sacct say of them.
+ *
+ * The spool (README, "Grading on a cluster"):
+ *   lab             the lab's name
+ *   roster.tsv      one line per submission: index, student, folder,
+ *                   submission time (ISO 8601 UTC or "-"), tab-separated
+ *   grade.sbatch    the job script (slurm_job_script)
+ *   jobs            one line per array submitted: job id, submissions per task
+ *   state/INDEX     what the task of a submission did: "started JOB_TASK HOST
+ *                   EPOCH", then "ended EXIT EPOCH"
+ *   results/STUDENT.json  the result document, written whole or not at all
+ *   logs/JOB_TASK.log     each task's output
+ * The tasks never write a gradebook on shared storage: `cudalab collect` is
+ * the one writer. Nothing here knows labs or the gradebook.
+ */
+#ifndef SLURM_H
+#define SLURM_H
+
+#include "util.h"
+
+#include <time.h>
+
+struct spool_entry {
+	long index;
+	char *student, *dir;
+	char *submitted_at;          /* ISO 8601 UTC, or NULL: not known */
+};
+
+struct spool {
+	char *path, *lab;
+	struct spool_entry *e;
+	size_t n;
+};
+
+/* One submission of a new spool (dir absolute, submitted_at 0: not known). */
+struct spool_sub {
+	const char *student, *dir;
+	time_t submitted_at;
+};
+
+/*
+ * Makes a new spool at path for lab: its folders and roster. A folder that
+ * already holds a roster is refused (its runs would mix with another
+ * class's), as is a student or folder name holding a tab or a newline.
+ */
+int spool_create(const char *path, const char *lab, const struct spool_sub *subs, size_t n);
+/* Reads the spool at path, which must be lab's. */
+int spool_open(const char *path, const char *lab, struct spool *sp);
+void spool_free(struct spool *sp);
+/* SPOOL/results/STUDENT.json */
+char *spool_result_path(const struct spool *sp, const struct spool_entry *e);
+
+/* How far the grading of one submission is. */
+enum entry_state {
+	ENTRY_DONE,      /* its result document is in the spool */
+	ENTRY_PENDING,   /* its task waits in the queue */
+	ENTRY_RUNNING,   /* its task runs */
+	ENTRY_MISSING,   /* no task of it is queued, and it has no result: why says why */
+};
+
+struct entry_status {
+	enum entry_state state;
+	char *why;       /* ENTRY_MISSING: in words, with the task's log; RUNNING: the node */
+};
+
+/*
+ * The state of every entry of sp, from the spool's files, squeue and, where
+ * the cluster keeps accounting, sacct. Returns 0, or -1 with an error when
+ * squeue cannot be asked.
+ */
+int spool_status(const struct spool *sp, struct entry_status *st);
+void spool_status_free(struct entry_status *st, size_t n);
+
+/*
+ * The job script: bash, readable and copyable, that grades the submissions
+ * of task SLURM_ARRAY_TASK_ID (its first argument: submissions per task)
+ * with `cudalab grade`, passing its other arguments on; into SPOOL/grade.sbatch.
+ */
+int slurm_write_job_script(const struct spool *sp, const char *cudalab);
+
+struct slurm_submit {
+	const char *array;           /* "0-29", "3,5": task ids */
+	unsigned per_task, throttle, minutes;
+	const char *gres;            /* "gpu:1"; NULL: none */
+	char *const *sbatch_args;    /* passed as they are (partition, account...) */
+	size_t nsbatch_args;
+	char *const *grade_args;     /* passed to every `cudalab grade` */
+	size_t ngrade_args;
+};
+
+/* The sbatch command that submits the array s (into argv), and as one shell line. */
+void slurm_sbatch_argv(const struct spool *sp, const struct slurm_submit *s, struct strlist *argv);
+char *slurm_shell_line(const struct strlist *argv);
+
+/*
+ * Submits the spool's job script as an array; records the job in SPOOL/jobs.
+ * Returns 0 with *job set, or -1 with an error quoting sbatch.
+ */
+int slurm_submit(const struct spool *sp, const struct slurm_submit *s, char **job);
+
+/* The largest array index the cluster takes (MaxArraySize - 1); 1000 when it does not say. */
+long slurm_max_array_index(void);
+/* Whether sbatch can be found on PATH (the error says what to do when not). */
+bool slurm_available(void);
+
+#endif

@@ -1,0 +1,102 @@
+#!/bin/bash
+# A class graded on a real Slurm cluster (cudalab slurm, cudalab collect):
+# a single-node Slurm this test starts itself (grader/t/helpers/
+# slurm-cluster.sh), with two fake GPUs kept apart by cgroups. Emulated on the
+# CPU (make check). Skips, saying why, where Slurm cannot start.
+. "$(dirname "$0")/lib.sh"
+cpu_only
+grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+cd "$T_TMP" || exit 1
+cluster=$T_TMP/cluster
+helper=$T_ROOT/grader/t/helpers/slurm-cluster.sh
+bash "$helper" up "$cluster" --fake-gpus 2 2>up.err
+case $? in
+0) ;;
+77) skip_all "$(tail -n 1 up.err)" ;;
+*) say "# the cluster did not start: $(cat up.err)"; exit 1 ;;
+esac
+trap 'scancel --quiet --user=root 2>/dev/null; bash "$helper" down "$cluster"; rm -rf "$T_TMP"' EXIT
+. "$cluster/env"
+spool=$T_TMP/spool db=$T_TMP/class.db
+
+# the class: five correct submissions, the stub, two with the wrong answers
+mkdir class
+for s in ada bob cy dee eve; do cp -r "$T_ROOT/reference/grid" "class/$s"; rm -rf "class/$s/fixtures"; done
+cp -r "$T_ROOT/student_template/grid" class/fay
+cp -r "$T_ROOT/reference/grid/fixtures/swapped" class/gus
+cp -r "$T_ROOT/reference/grid/fixtures/wrong-answers" class/hal
+victim=eve
+
+runs() { sqlite3 "$db" "SELECT count(*) FROM runs${1:+ JOIN submissions s ON s.id = runs.submission_id JOIN students st ON st.id = s.student_id WHERE st.name = '$1'}"; }
+index_of() { awk -F'\t' -v s="$1" '$2 == s { print $1 }' "$spool/roster.tsv"; }
+first_job() { head -n 1 "$spool/jobs" | cut -d" " -f1; }
+
+test_expect_success 'a class of 8 is graded through a job array, each task on a GPU of its own' '
+	"$CUDALAB" slurm grid class/ --spool "$spool" --db "$db" --emulate --throttle 2 \
+		-- --cpus-per-task=1 >out 2>err &
+	pid=$! &&
+	# the victim: its task is cancelled while it grades (as a time limit or scancel would)
+	for _ in $(seq 600); do [ -s "$spool/state/$(index_of $victim)" ] && break; sleep 0.1; done &&
+	job=$(cut -d" " -f1 "$spool/jobs") &&
+	scancel "${job}_$(index_of $victim)" &&
+	{ wait $pid; rc=$?; } && cat out err && [ $rc = 4 ] &&
+	[ "$(wc -l <"$spool/roster.tsv")" = 8 ] &&
+	grep -q "^#SBATCH\|cudalab\" grade" "$spool/grade.sbatch" &&
+	grep -q "slurm: job $job: 8 tasks grading grid.s 8 submissions, 2 at once" err &&
+	grep -q "slurm: 7/8 graded, 0 running, 0 pending, 1 failed" err &&
+	[ "$(runs)" = 7 ] && [ "$(runs $victim)" = 0 ]
+'
+test_expect_success 'each got its verdict, stored once with the spool file it came from' '
+	for s in ada bob cy dee; do grep -q "^$s .*incomplete" out || return 1; done &&
+	sqlite3 "$db" "SELECT st.name, r.status, r.score, r.max_score, r.mode FROM runs r JOIN submissions s ON s.id = r.submission_id JOIN students st ON st.id = s.student_id ORDER BY st.name" >rows &&
+	cat rows &&
+	grep -qx "ada|incomplete|[0-9.]*|[0-9.]*|emulated" rows &&
+	[ "$(sqlite3 "$db" "SELECT count(DISTINCT score) FROM runs r JOIN submissions s ON s.id = r.submission_id JOIN students st ON st.id = s.student_id WHERE st.name IN (\"ada\", \"bob\", \"cy\", \"dee\")")" = 1 ] &&
+	[ "$(sqlite3 "$db" "SELECT score < max_score FROM runs r JOIN submissions s ON s.id = r.submission_id JOIN students st ON st.id = s.student_id WHERE st.name = \"fay\"")" = 1 ] &&
+	jq -e ".tests | map(select(.part == \"picture\" and .status == \"pass\")) | length == 0" "$spool/results/gus.json" >/dev/null &&
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE origin LIKE \"sha256:%\"")" = 7 ] &&
+	validate_doc --db "$db"
+'
+test_expect_success 'the task that died is listed with why, never charged to the student' '
+	grep -q "^  $victim: its task $(first_job)_$(index_of $victim) on $(hostname) began grading it and never finished" err &&
+	grep -q "grade them again with: cudalab slurm grid --spool $spool --resume" err
+'
+test_expect_success 'collecting again adds nothing' '
+	"$CUDALAB" collect grid "$spool" --db "$db" >out2 2>err2; rc=$?
+	cat err2 && [ $rc = 4 ] &&
+	grep -q "collected 0 new runs into $db (7 collected before)" err2 &&
+	[ "$(runs)" = 7 ]
+'
+test_expect_success '--resume grades the one without a result, and only it' '
+	"$CUDALAB" slurm grid --spool "$spool" --resume --db "$db" --emulate >out3 2>err3; rc=$?
+	cat out3 err3 && [ $rc = 4 ] &&
+	grep -q "1 task grading" err3 &&
+	[ "$(cut -d" " -f3 "$spool/jobs" | tail -n 1)" = "$(index_of $victim)" ] &&
+	grep -q "collected 1 new run into $db (7 collected before)" err3 &&
+	[ "$(runs)" = 8 ] && [ "$(runs $victim)" = 1 ] &&
+	[ "$(sqlite3 "$db" "SELECT count(DISTINCT score) FROM runs r JOIN submissions s ON s.id = r.submission_id JOIN students st ON st.id = s.student_id WHERE st.name IN (\"ada\", \"$victim\")")" = 1 ] &&
+	"$CUDALAB" collect grid "$spool" --db "$db" 2>err4; cat err4;
+	grep -q "collected 0 new runs into $db (8 collected before)" err4 && [ "$(runs)" = 8 ]
+'
+test_expect_success 'a spool already holding a class is refused, as is resume with folders' '
+	test_must_fail_with 2 "$CUDALAB" slurm grid class/ --spool "$spool" --db "$db" &&
+	grep -q "already holds a class" err &&
+	test_must_fail_with 2 "$CUDALAB" slurm grid class/ --spool "$spool" --resume &&
+	test_must_fail_with 2 "$CUDALAB" collect matmul "$spool" --db "$db" &&
+	grep -q "lab grid.s, not matmul.s" err
+'
+test_expect_success 'sbatch refusing the array is the user'"'"'s error, in its words (exit 2)' '
+	test_must_fail_with 2 "$CUDALAB" slurm grid class/ --spool "$T_TMP/spool2" --db "$db" \
+		--emulate -- --partition=nosuch &&
+	grep -q "sbatch refused the array.*partition" err
+'
+test_expect_success 'two tasks on different GPUs see GPU 0 each and do not share a GPU lock' '
+	sbatch --parsable --array=0-1 --gres=gpu:1 -o "$T_TMP/gpus-%a.out" --wait \
+		--wrap "\"$CUDALAB\" gpus --json; sleep 2" >/dev/null &&
+	cat "$T_TMP"/gpus-0.out "$T_TMP"/gpus-1.out &&
+	k0=$(jq -r ".gpus[0].lock_key" "$T_TMP/gpus-0.out") && k1=$(jq -r ".gpus[0].lock_key" "$T_TMP/gpus-1.out") &&
+	[ "$(jq -r ".gpus[0].name" "$T_TMP/gpus-0.out")" = 0 ] &&
+	[ "$(jq -r ".gpus[0].name" "$T_TMP/gpus-1.out")" = 0 ] &&
+	[ -n "$k0" ] && [ -n "$k1" ] && [ "$k0" != "$k1" ]
+'
+test_done
