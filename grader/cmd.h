@@ -68,6 +68,12 @@ unsigned positive_option(const char *s);
  * is graded, so a wrong --db costs no grading; reports why not.
  */
 bool gradebook_ready(const char *path);
+/*
+ * gradebook_ready for a class, whose gradings store their runs side by
+ * side: and not on a network filesystem (db_on_network_fs), where only one
+ * writer at a time is safe. Reports why not.
+ */
+bool class_gradebook_ready(const char *path);
 
 /*
  * Grades one submission, then records it (record.h: the report, the result

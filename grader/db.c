@@ -2,7 +2,8 @@
  * db.c - the gradebook: schema, migrations, storing and reading runs.
  *
  * Owns: every SQL statement. One transaction per run (BEGIN IMMEDIATE ...
- * COMMIT) in WAL mode with synchronous=FULL: a grader killed at any point leaves
+ * COMMIT) in WAL mode with synchronous=FULL (rollback mode on a network
+ * filesystem, where WAL does not work): a grader killed at any point leaves
  * either the whole run or none of it, and never loses a committed one. A run
  * is stored from its result document, whoever wrote it: this grader, or an
  * array task of a cluster whose document a collector hands over.
@@ -16,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 struct db {
 	sqlite3 *h;
@@ -250,9 +253,82 @@ static int check_gradebook(struct db *db)
 	return 0;
 }
 
+bool db_on_network_fs(const char *path, const char **fs_name)
+{
+	/* f_type of statfs(2): <linux/magic.h>, and the out-of-tree ones' own */
+	static const struct {
+		uint32_t magic;
+		const char *name;
+	} network[] = {
+		{0x6969, "NFS"},          {0xFF534D42, "SMB/CIFS"}, {0xFE534D42, "SMB2/3"},
+		{0x00C36400, "Ceph"},     {0x65735546, "FUSE"},     {0x01021997, "9p"},
+		{0x5346414F, "AFS"},      {0x0BD00BD0, "Lustre"},   {0x47504653, "GPFS"},
+		{0x19830326, "BeeGFS"},
+	};
+	struct statfs st;
+	int rc = statfs(path, &st);
+
+	if (rc) {   /* no file yet: its folder, where SQLite will make it */
+		const char *slash = strrchr(path, '/');
+		char *dir = !slash ? xstrdup(".")
+				   : xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+		rc = statfs(dir, &st);
+		free(dir);
+	}
+	for (size_t i = 0; !rc && i < ARRAY_SIZE(network); i++)
+		if ((uint32_t)st.f_type == network[i].magic) {
+			if (fs_name)
+				*fs_name = network[i].name;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The journal mode for a gradebook on fs (NULL: a local one): WAL, where
+ * readers never wait for the writer; on a network filesystem, SQLite's WAL
+ * index is shared memory that other hosts cannot see, so the rollback
+ * journal, with its one writer at a time, said once a process.
+ */
+static int set_journal_mode(struct db *db, const char *fs)
+{
+	static bool warned;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!fs)
+		return exec(db, "PRAGMA journal_mode = WAL");
+	if (!warned)
+		warning("the gradebook '%s' is on a network filesystem (%s), where SQLite's WAL "
+			"mode does not work: it is opened in rollback mode instead (journal_mode "
+			"DELETE), and only one cudalab may write it at a time. To grade a class, "
+			"keep the gradebook on a local disk (--db /var/tmp/NAME.db), or on a "
+			"cluster have each grading write its result document (--json) and "
+			"`cudalab collect` them into one gradebook", db->path, fs);
+	warned = true;
+	st = prepare(db, "PRAGMA journal_mode = DELETE", "");
+	if (!st)
+		return -1;
+	/*
+	 * Leaving WAL needs the gradebook to itself: with another connection
+	 * open it fails at once ("database is locked"), busy timeout or not.
+	 * It answers the mode it is in, which must then be delete.
+	 */
+	rc = sqlite3_step(st);
+	const unsigned char *mode = rc == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+	bool done = mode && !strcmp((const char *)mode, "delete");
+	if (rc != SQLITE_ROW)
+		sql_error(db, "cannot leave WAL mode (is another program using it?)");
+	else if (!done)
+		error("gradebook '%s' stays in journal mode %s, not delete", db->path, mode);
+	sqlite3_finalize(st);
+	return done ? 0 : -1;
+}
+
 struct db *db_open(const char *path, const char *root)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
+	const char *fs = NULL;
 	struct stat st;
 
 	db->path = xstrdup(path);
@@ -273,8 +349,10 @@ struct db *db_open(const char *path, const char *root)
 		db_close(db);
 		return NULL;
 	}
-	if (exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
-		     "PRAGMA foreign_keys = ON;") ||
+	if (!db_on_network_fs(path, &fs))
+		fs = NULL;
+	if (set_journal_mode(db, fs) ||
+	    exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;") ||
 	    migrate(db, root)) {
 		db_close(db);
 		return NULL;

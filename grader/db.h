@@ -7,6 +7,7 @@
 #include "result.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 
 struct db;
 
@@ -15,8 +16,20 @@ struct db;
  * to date from <root>/db/schema.sql and <root>/db/migrations/. NULL, with
  * an error naming the file, for a file that is no gradebook (a folder,
  * not SQLite, another program's database) or one that cannot be opened.
+ * In WAL mode; on a network filesystem (db_on_network_fs), where WAL does
+ * not work, in rollback mode (journal_mode DELETE, which turns a WAL
+ * gradebook back), with a warning, once a process, that one cudalab at a
+ * time may write it there.
  */
 struct db *db_open(const char *path, const char *root);
+/*
+ * Whether the gradebook at path is on a network filesystem (statfs(2) of
+ * the file, a link followed, or of its folder when there is no file yet):
+ * NFS, SMB/CIFS, Ceph, FUSE, 9p, AFS, Lustre, GPFS, BeeGFS. *fs_name (when
+ * not NULL) gets its name for people ("NFS"). False where statfs fails: the
+ * folder does not exist, and opening it will say so.
+ */
+bool db_on_network_fs(const char *path, const char **fs_name);
 void db_close(struct db *db);
 /* 0 when runs can be stored in the gradebook, else -1 with an error (a read-only file). */
 int db_check_writable(struct db *db);
