@@ -56,8 +56,11 @@ CREATE TABLE runs (
 	submitted_at TEXT,                    -- ISO 8601 UTC, as the grader was told; NULL: not told
 	submitted_from TEXT,                  -- who said so: --submitted-at, a file of times
 	late_days   INTEGER NOT NULL DEFAULT 0,   -- days late, a day begun counting
-	late_penalty REAL NOT NULL DEFAULT 0      -- points taken off: the student's score is
+	late_penalty REAL NOT NULL DEFAULT 0,     -- points taken off: the student's score is
 	                                          -- score - late_penalty
+	origin      TEXT                      -- where its result document came from, once in the
+	                                      -- gradebook ("sha256:<hex of the file>"); NULL:
+	                                      -- graded by this gradebook's grader
 );
 
 CREATE TABLE test_results (
@@ -104,5 +107,7 @@ CREATE TABLE timings (
 
 CREATE INDEX runs_by_submission ON runs(submission_id);
 CREATE INDEX submissions_by_student ON submissions(student_id, lab_id);
+-- a document is stored once: collecting a spool folder again adds nothing
+CREATE UNIQUE INDEX runs_by_origin ON runs(origin) WHERE origin IS NOT NULL;
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;

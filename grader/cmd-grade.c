@@ -42,6 +42,21 @@ bool gradebook_ready(const char *path)
 	return ready;
 }
 
+bool class_gradebook_ready(const char *path)
+{
+	const char *fs;
+
+	if (db_on_network_fs(path, &fs)) {
+		error("the gradebook '%s' is on a network filesystem (%s), where SQLite cannot "
+		      "take the writes of a class's gradings at once: nothing was graded. Grade "
+		      "the class into a gradebook on a local disk (--db /var/tmp/NAME.db, copied "
+		      "back when it is done), or on a cluster have each grading write its result "
+		      "document (--json) and `cudalab collect` them into one gradebook", path, fs);
+		return false;
+	}
+	return gradebook_ready(path);
+}
+
 int grade_and_record(const char *lab, const struct grade_opts *go, const struct record_opts *ro)
 {
 	const struct toolchain *tc = toolchain();
@@ -268,7 +283,7 @@ int cmd_grade(int argc, char **argv)
 		error("--student and --json are for one submission; a class is stored in the "
 		      "gradebook (--db), each run under its folder's name");
 		code = EXIT_USAGE;
-	} else if (!gradebook_ready(ro.db_path)) {
+	} else if (!class_gradebook_ready(ro.db_path)) {
 		code = EXIT_USAGE;   /* found now, not once every grading is done */
 	} else {
 		bo.db_path = ro.db_path;

@@ -142,7 +142,8 @@ int cmd_regrade(int argc, char **argv)
 	json_t **before, **after;
 	size_t n, m;
 
-	if (!gradebook_ready(bo.db_path))
+	/* its gradings run side by side, as a class's */
+	if (!class_gradebook_ready(bo.db_path))
 		return EXIT_USAGE;
 	if (latest(bo.db_path, lab, student, &before, &n))
 		return EXIT_INTERNAL;

@@ -84,6 +84,13 @@ int collect_follow(const struct spool *sp);
 int collect_spool(const struct spool *sp, const char *db_path);
 
 /*
+ * gradebook_ready for a class, whose gradings store their runs side by
+ * side: and not on a network filesystem (db_on_network_fs), where only one
+ * writer at a time is safe. Reports why not.
+ */
+bool class_gradebook_ready(const char *path);
+
+/*
  * Grades one submission, then records it (record.h: the report, the result
  * document, the gradebook). Returns the exit code (README: "Exit codes").
  */

@@ -2,8 +2,11 @@
  * db.c - the gradebook: schema, migrations, storing and reading runs.
  *
  * Owns: every SQL statement. One transaction per run (BEGIN IMMEDIATE ...
- * COMMIT) in WAL mode with synchronous=FULL: a grader killed at any point
- * leaves either the whole run or none of it, and never loses a committed one.
+ * COMMIT) in WAL mode with synchronous=FULL (rollback mode on a network
+ * filesystem, where WAL does not work): a grader killed at any point leaves
+ * either the whole run or none of it, and never loses a committed one. A run
+ * is stored from its result document, whoever wrote it: this grader, or an
+ * array task of a cluster whose document a collector hands over.
  */
 #include "db.h"
 
@@ -14,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 struct db {
 	sqlite3 *h;
@@ -248,9 +253,82 @@ static int check_gradebook(struct db *db)
 	return 0;
 }
 
+bool db_on_network_fs(const char *path, const char **fs_name)
+{
+	/* f_type of statfs(2): <linux/magic.h>, and the out-of-tree ones' own */
+	static const struct {
+		uint32_t magic;
+		const char *name;
+	} network[] = {
+		{0x6969, "NFS"},          {0xFF534D42, "SMB/CIFS"}, {0xFE534D42, "SMB2/3"},
+		{0x00C36400, "Ceph"},     {0x65735546, "FUSE"},     {0x01021997, "9p"},
+		{0x5346414F, "AFS"},      {0x0BD00BD0, "Lustre"},   {0x47504653, "GPFS"},
+		{0x19830326, "BeeGFS"},
+	};
+	struct statfs st;
+	int rc = statfs(path, &st);
+
+	if (rc) {   /* no file yet: its folder, where SQLite will make it */
+		const char *slash = strrchr(path, '/');
+		char *dir = !slash ? xstrdup(".")
+				   : xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+		rc = statfs(dir, &st);
+		free(dir);
+	}
+	for (size_t i = 0; !rc && i < ARRAY_SIZE(network); i++)
+		if ((uint32_t)st.f_type == network[i].magic) {
+			if (fs_name)
+				*fs_name = network[i].name;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The journal mode for a gradebook on fs (NULL: a local one): WAL, where
+ * readers never wait for the writer; on a network filesystem, SQLite's WAL
+ * index is shared memory that other hosts cannot see, so the rollback
+ * journal, with its one writer at a time, said once a process.
+ */
+static int set_journal_mode(struct db *db, const char *fs)
+{
+	static bool warned;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!fs)
+		return exec(db, "PRAGMA journal_mode = WAL");
+	if (!warned)
+		warning("the gradebook '%s' is on a network filesystem (%s), where SQLite's WAL "
+			"mode does not work: it is opened in rollback mode instead (journal_mode "
+			"DELETE), and only one cudalab may write it at a time. To grade a class, "
+			"keep the gradebook on a local disk (--db /var/tmp/NAME.db), or on a "
+			"cluster have each grading write its result document (--json) and "
+			"`cudalab collect` them into one gradebook", db->path, fs);
+	warned = true;
+	st = prepare(db, "PRAGMA journal_mode = DELETE", "");
+	if (!st)
+		return -1;
+	/*
+	 * Leaving WAL needs the gradebook to itself: with another connection
+	 * open it fails at once ("database is locked"), busy timeout or not.
+	 * It answers the mode it is in, which must then be delete.
+	 */
+	rc = sqlite3_step(st);
+	const unsigned char *mode = rc == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+	bool done = mode && !strcmp((const char *)mode, "delete");
+	if (rc != SQLITE_ROW)
+		sql_error(db, "cannot leave WAL mode (is another program using it?)");
+	else if (!done)
+		error("gradebook '%s' stays in journal mode %s, not delete", db->path, mode);
+	sqlite3_finalize(st);
+	return done ? 0 : -1;
+}
+
 struct db *db_open(const char *path, const char *root)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
+	const char *fs = NULL;
 	struct stat st;
 
 	db->path = xstrdup(path);
@@ -271,8 +349,10 @@ struct db *db_open(const char *path, const char *root)
 		db_close(db);
 		return NULL;
 	}
-	if (exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
-		     "PRAGMA foreign_keys = ON;") ||
+	if (!db_on_network_fs(path, &fs))
+		fs = NULL;
+	if (set_journal_mode(db, fs) ||
+	    exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;") ||
 	    migrate(db, root)) {
 		db_close(db);
 		return NULL;
@@ -306,12 +386,18 @@ static int upsert_id(struct db *db, const char *insert, const char *select, cons
 	return 0;
 }
 
+/* One line of db_files_hash: files named the same way, from a result or a document. */
+static void files_hash_line(struct strbuf *sb, const char *name, const char *sha256)
+{
+	strbuf_addf(sb, "%s %s\n", name, sha256);
+}
+
 void db_files_hash(const struct intake_file *files, size_t n, char out[65])
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s %s\n", files[i].name, files[i].sha256);
+		files_hash_line(&sb, files[i].name, files[i].sha256);
 	sha256_hex(sb.buf ? sb.buf : "", sb.len, out);
 	strbuf_release(&sb);
 }
@@ -319,107 +405,369 @@ void db_files_hash(const struct intake_file *files, size_t n, char out[65])
 int db_has_run(struct db *db, const char *student, const char *lab, const char *version,
 	       const char *files_hash)
 {
+	/*
+	 * A run is stored under the name its document gives the student, whose
+	 * bytes that are not UTF-8 are U+FFFD; a gradebook from before that
+	 * holds the name as it was.
+	 */
+	char *clean = utf8_clean(student);
 	long long n = 0;
-	if (step(db, prepare(db, "SELECT count(*) FROM runs JOIN submissions s ON s.id = "
-				 "runs.submission_id JOIN students st ON st.id = s.student_id JOIN "
-				 "labs l ON l.id = s.lab_id WHERE st.name = ?1 AND l.name = ?2 AND "
-				 "runs.lab_version = ?3 AND s.files_hash = ?4",
-			     "tttt", student, lab, version, files_hash),
-		 &n))
-		return -1;
-	return n > 0;
+	int rc = step(db, prepare(db, "SELECT count(*) FROM runs JOIN submissions s ON s.id = "
+				      "runs.submission_id JOIN students st ON st.id = s.student_id "
+				      "JOIN labs l ON l.id = s.lab_id WHERE st.name IN (?1, ?5) "
+				      "AND l.name = ?2 AND runs.lab_version = ?3 "
+				      "AND s.files_hash = ?4",
+				  "ttttt", student, lab, version, files_hash, clean),
+		      &n);
+	free(clean);
+	return rc ? -1 : n > 0;
 }
 
-static int store(struct db *db, const struct result *r, long long *run_id)
-{
-	long long student, lab, sub = -1;
-	char hash[65], submitted[32], *json;
-	int ret;
+/*
+ * Reading the fields of a result document that the gradebook stores. Each
+ * read names its field; the first one missing or of another type is kept in
+ * bad ("tests[3].points (a number)") and the run is not stored. A field
+ * that may be null (or absent) reads as NULL or NAN, stored as NULL.
+ */
+struct doc_reader {
+	char at[64];   /* the object being read: "" the document, "tests[3]" */
+	char *bad;
+};
 
-	if (upsert_id(db, "INSERT OR IGNORE INTO students(name) VALUES (?1)",
-		      "SELECT id FROM students WHERE name = ?1", r->student ? r->student : "unknown",
-		      NULL, &student) ||
-	    upsert_id(db, "INSERT INTO labs(name, title) VALUES (?1, ?2) "
-			  "ON CONFLICT(name) DO UPDATE SET title = excluded.title",
-		      "SELECT id FROM labs WHERE name = ?1", r->lab, r->lab_title, &lab))
+static void doc_bad(struct doc_reader *rd, const char *key, const char *what)
+{
+	if (!rd->bad)
+		rd->bad = xasprintf("%s%s%s (%s)", rd->at, *rd->at ? "." : "", key, what);
+}
+
+static bool doc_absent(json_t *v)
+{
+	return !v || json_is_null(v);
+}
+
+static const char *rd_str(struct doc_reader *rd, json_t *o, const char *key, bool may_be_null)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (!may_be_null || !doc_absent(v))
+		doc_bad(rd, key, may_be_null ? "a string or null" : "a string");
+	return NULL;
+}
+
+static double rd_num(struct doc_reader *rd, json_t *o, const char *key, bool may_be_null)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_number(v))
+		return json_number_value(v);
+	if (!may_be_null || !doc_absent(v))
+		doc_bad(rd, key, may_be_null ? "a number or null" : "a number");
+	return NAN;
+}
+
+static long long rd_int(struct doc_reader *rd, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	double d = json_number_value(v);
+
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	if (json_is_real(v) && d == floor(d) && fabs(d) < 9007199254740992.0)
+		return (long long)d;   /* 3.0: a whole number all the same */
+	doc_bad(rd, key, "a whole number");
+	return 0;
+}
+
+static bool rd_bool(struct doc_reader *rd, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_boolean(v))
+		doc_bad(rd, key, "true or false");
+	return json_is_true(v);
+}
+
+/* o's object (or array) key; NULL where it may be null and is. */
+static json_t *rd_obj(struct doc_reader *rd, json_t *o, const char *key, bool array,
+		      bool may_be_null)
+{
+	json_t *v = json_object_get(o, key);
+	const char *want = array ? "an array" : may_be_null ? "an object or null" : "an object";
+
+	if (array ? json_is_array(v) : json_is_object(v))
+		return v;
+	if (!may_be_null || !doc_absent(v))
+		doc_bad(rd, key, want);
+	return NULL;
+}
+
+/* The probe's versions: a document says "none" where the gradebook has NULL. */
+static const char *none_null(const char *s)
+{
+	return s && strcmp(s, "none") ? s : NULL;
+}
+
+/* Reports rd's first bad field, if any: -1 then. */
+static int doc_unreadable(struct db *db, struct doc_reader *rd, const char *what)
+{
+	if (!rd->bad)
+		return 0;
+	return error("gradebook '%s': %s lacks %s, which the gradebook needs; nothing was stored",
+		     db->path, what, rd->bad);
+}
+
+/* The submission of doc: its student, lab and files, added where new; its id in *sub. */
+static int store_submission(struct db *db, json_t *doc, struct doc_reader *rd, const char *what,
+			    long long *sub)
+{
+	const char *student = rd_str(rd, doc, "student", true);
+	const char *lab_name = rd_str(rd, doc, "lab", false);
+	const char *title = rd_str(rd, doc, "lab_title", true);
+	const char *started_at = rd_str(rd, doc, "started_at", false);
+	json_t *files = rd_obj(rd, doc, "files", true, false), *f;
+	struct strbuf sb = STRBUF_INIT;
+	long long student_id, lab;
+	char hash[65];
+	size_t i;
+
+	json_array_foreach(files, i, f) {
+		snprintf(rd->at, sizeof(rd->at), "files[%zu]", i);
+		const char *name = rd_str(rd, f, "name", false);
+		const char *sha = rd_str(rd, f, "sha256", false);
+		rd_int(rd, f, "bytes");
+		if (name && sha)
+			files_hash_line(&sb, name, sha);
+	}
+	rd->at[0] = '\0';
+	sha256_hex(sb.buf ? sb.buf : "", sb.len, hash);
+	strbuf_release(&sb);
+	if (doc_unreadable(db, rd, what))
 		return -1;
 
-	db_files_hash(r->files, r->nfiles, hash);
+	/* a run whose student was not told is "unknown"'s, as it always was */
+	if (upsert_id(db, "INSERT OR IGNORE INTO students(name) VALUES (?1)",
+		      "SELECT id FROM students WHERE name = ?1", student ? student : "unknown", NULL,
+		      &student_id) ||
+	    upsert_id(db, "INSERT INTO labs(name, title) VALUES (?1, ?2) ON CONFLICT(name) DO "
+			  "UPDATE SET title = coalesce(excluded.title, labs.title)",
+		      "SELECT id FROM labs WHERE name = ?1", lab_name, title, &lab))
+		return -1;
+	*sub = -1;
 	if (step(db, prepare(db, "INSERT OR IGNORE INTO submissions(student_id, lab_id, files_hash, "
 				 "first_seen) VALUES (?1, ?2, ?3, ?4)",
-			     "iitt", student, lab, hash, r->started_at),
+			     "iitt", student_id, lab, hash, started_at),
 		 NULL) ||
 	    step(db, prepare(db, "SELECT id FROM submissions WHERE student_id = ?1 AND lab_id = ?2 "
-				 "AND files_hash = ?3", "iit", student, lab, hash),
-		 &sub))
+				 "AND files_hash = ?3", "iit", student_id, lab, hash),
+		 sub))
 		return -1;
-	for (size_t i = 0; i < r->nfiles; i++)
+	json_array_foreach(files, i, f)   /* read above: each field is there */
 		if (step(db, prepare(db, "INSERT OR IGNORE INTO submission_files VALUES (?1, ?2, ?3, ?4)",
-				     "itti", sub, r->files[i].name, r->files[i].sha256,
-				     (long long)r->files[i].size),
+				     "itti", *sub, rd_str(rd, f, "name", false),
+				     rd_str(rd, f, "sha256", false), rd_int(rd, f, "bytes")),
 			 NULL))
 			return -1;
-
-	late_format_time(r->submitted_at, submitted, sizeof(submitted));
-	json = result_to_json(r, false);
-	ret = step(db, prepare(db, "INSERT INTO runs(submission_id, lab_version, started_at, seconds, "
-				   "host, mode, gpu, driver, cuda_runtime, build, status, score, "
-				   "max_score, bonus_score, exit_code, n_tests, result_json, "
-				   "submitted_at, submitted_from, late_days, late_penalty) VALUES "
-				   "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-				   "?16, ?17, ?18, ?19, ?20, ?21)",
-			       "ittdtttttttdddiitttid", sub, r->lab_version, r->started_at,
-			       r->seconds, r->host, run_mode_name(r->mode),
-			       r->gpu.name ? r->gpu.name : "none", r->gpu.driver, r->gpu.runtime,
-			       build_state_name(r->build), run_state_name(r->state), r->score,
-			       r->max_score, r->bonus_score, (long long)result_exit_code(r),
-			       (long long)r->ntests, json, r->submitted_at ? submitted : NULL,
-			       r->submitted_from, (long long)(r->late.applied ? r->late.v.days : 0),
-			       r->late.applied ? r->late.v.penalty : 0.0),
-		   NULL);
-	free(json);
-	if (ret)
-		return -1;
-	*run_id = sqlite3_last_insert_rowid(db->h);
-
-	for (size_t i = 0; i < r->ntests; i++) {
-		const struct graded_test *t = &r->tests[i];
-		sqlite3_stmt *st = prepare(db, "INSERT INTO test_results(run_id, part, name, status, "
-					       "points, max_points, bonus, message, kind, seconds) "
-					       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-					   "itttddittd", *run_id, t->part, t->name,
-					   test_status_name(t->status), t->points, t->max_points,
-					   (long long)t->bonus, t->message, test_kind_name(t->kind),
-					   t->seconds >= 0 ? t->seconds : NAN);
-		if (step(db, st, NULL))
-			return -1;
-		const struct timing_measure *m = t->timing;
-		if (!m || !m->measured)
-			continue;
-		if (step(db, prepare(db, "INSERT INTO timings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-					 "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
-					 "?20, ?21)",
-				     "itttiiiddddddddd" "iddtt", *run_id, t->part, t->name, m->kernel,
-				     (long long)m->size, (long long)m->samples, (long long)m->capped,
-				     m->student_ms, m->reference_ms, m->ratio, m->student_spread,
-				     m->reference_spread, m->student_gflops, m->reference_gflops,
-				     m->floor_ms, m->sm_clock_mhz, (long long)m->flagged,
-				     m->student_gbs, m->reference_gbs, m->subject, m->baseline),
-			 NULL))
-			return -1;
-	}
 	return 0;
+}
+
+/* Test i of run (its test_results row, and its timings row when it was timed). */
+static int store_test(struct db *db, long long run, json_t *t, size_t i, struct doc_reader *rd,
+		      const char *what)
+{
+	snprintf(rd->at, sizeof(rd->at), "tests[%zu]", i);
+	const char *part = rd_str(rd, t, "part", false), *name = rd_str(rd, t, "name", false);
+	const char *status = rd_str(rd, t, "status", false);
+	double points = rd_num(rd, t, "points", false);
+	double max_points = rd_num(rd, t, "max_points", false);
+	bool bonus = rd_bool(rd, t, "bonus");
+	const char *message = rd_str(rd, t, "message", true);
+	double seconds = rd_num(rd, t, "seconds", true);
+	/* a document from before test kinds: each test was a correctness test */
+	const char *kind = rd_str(rd, t, "kind", true);
+	json_t *m = rd_obj(rd, t, "timing", false, true);
+	if (doc_unreadable(db, rd, what))
+		return -1;
+	if (step(db, prepare(db, "INSERT INTO test_results(run_id, part, name, status, points, "
+				 "max_points, bonus, message, kind, seconds) VALUES (?1, ?2, ?3, ?4, "
+				 "?5, ?6, ?7, ?8, ?9, ?10)",
+			     "itttddittd", run, part, name, status, points, max_points,
+			     (long long)bonus, message, kind ? kind : "correctness", seconds),
+		 NULL))
+		return -1;
+
+	/* what the timing driver measured: a row only where it measured */
+	snprintf(rd->at, sizeof(rd->at), "tests[%zu].timing", i);
+	if (!m || !rd_bool(rd, m, "measured")) {
+		rd->at[0] = '\0';
+		return doc_unreadable(db, rd, what);
+	}
+	const char *kernel = rd_str(rd, m, "kernel", false);
+	long long size = rd_int(rd, m, "size"), samples = rd_int(rd, m, "samples");
+	bool capped = rd_bool(rd, m, "capped"), flagged = rd_bool(rd, m, "flagged");
+	double student_ms = rd_num(rd, m, "student_ms", true);
+	double reference_ms = rd_num(rd, m, "reference_ms", true);
+	double ratio = rd_num(rd, m, "ratio", true);
+	double student_spread = rd_num(rd, m, "student_spread", true);
+	double reference_spread = rd_num(rd, m, "reference_spread", true);
+	double student_gflops = rd_num(rd, m, "student_gflops", true);
+	double reference_gflops = rd_num(rd, m, "reference_gflops", true);
+	double floor_ms = rd_num(rd, m, "floor_ms", true);
+	double sm_clock_mhz = rd_num(rd, m, "sm_clock_mhz", true);
+	double student_gbs = rd_num(rd, m, "student_gbs", true);
+	double reference_gbs = rd_num(rd, m, "reference_gbs", true);
+	const char *subject = rd_str(rd, m, "subject", true);
+	const char *baseline = rd_str(rd, m, "baseline", true);
+	rd->at[0] = '\0';
+	if (doc_unreadable(db, rd, what))
+		return -1;
+	return step(db, prepare(db, "INSERT INTO timings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+				    "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
+				"itttiiiddddddddd" "iddtt", run, part, name, kernel, size, samples,
+				(long long)capped, student_ms, reference_ms, ratio, student_spread,
+				reference_spread, student_gflops, reference_gflops, floor_ms,
+				sm_clock_mhz, (long long)flagged, student_gbs, reference_gbs, subject,
+				baseline),
+		    NULL);
+}
+
+/* The rows of doc's run, inside the caller's transaction; what names doc in errors. */
+static int store_doc(struct db *db, json_t *doc, const char *origin, const char *what,
+		     long long *run_id)
+{
+	struct doc_reader rd = {.at = ""};
+	long long sub;
+	json_t *t;
+	size_t i;
+	int ret = -1;
+
+	if (store_submission(db, doc, &rd, what, &sub))
+		goto out;
+	const char *lab_version = rd_str(&rd, doc, "lab_version", false);
+	const char *started_at = rd_str(&rd, doc, "started_at", false);
+	double seconds = rd_num(&rd, doc, "seconds", false);
+	const char *host = rd_str(&rd, doc, "host", true);
+	const char *mode = rd_str(&rd, doc, "mode", false);
+	const char *status = rd_str(&rd, doc, "status", false);
+	double score = rd_num(&rd, doc, "score", false);
+	double max_score = rd_num(&rd, doc, "max_score", false);
+	double bonus_score = rd_num(&rd, doc, "bonus_score", false);
+	long long exit_code = rd_int(&rd, doc, "exit_code");
+	const char *submitted_at = rd_str(&rd, doc, "submitted_at", true);
+	const char *submitted_from = rd_str(&rd, doc, "submitted_from", true);
+	json_t *tests = rd_obj(&rd, doc, "tests", true, false);
+	json_t *build = rd_obj(&rd, doc, "build", false, false);
+	json_t *gpu = rd_obj(&rd, doc, "gpu", false, false);
+	/* the late policy's verdict: none (null, or a document from before deadlines), or
+	 * not applied, takes nothing off */
+	json_t *late = rd_obj(&rd, doc, "late", false, true);
+	long long late_days = 0;
+	double late_penalty = 0;
+	strcpy(rd.at, "build");
+	const char *build_status = build ? rd_str(&rd, build, "status", false) : NULL;
+	strcpy(rd.at, "gpu");
+	const char *gpu_name = gpu ? rd_str(&rd, gpu, "name", false) : NULL;
+	const char *driver = gpu ? rd_str(&rd, gpu, "driver", true) : NULL;
+	const char *runtime = gpu ? rd_str(&rd, gpu, "cuda_runtime", true) : NULL;
+	strcpy(rd.at, "late");
+	if (late && rd_bool(&rd, late, "applied")) {
+		late_days = rd_int(&rd, late, "days");
+		late_penalty = rd_num(&rd, late, "penalty", false);
+	}
+	rd.at[0] = '\0';
+	if (doc_unreadable(db, &rd, what))
+		goto out;
+
+	/* the document as the gradebook keeps it: compact, its fields in its order */
+	char *json = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (!json) {
+		error("gradebook '%s': %s cannot be written as JSON text", db->path, what);
+		goto out;
+	}
+	int rc = step(db, prepare(db, "INSERT INTO runs(submission_id, lab_version, started_at, "
+				      "seconds, host, mode, gpu, driver, cuda_runtime, build, status, "
+				      "score, max_score, bonus_score, exit_code, n_tests, result_json, "
+				      "submitted_at, submitted_from, late_days, late_penalty, origin) "
+				      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+				      "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+				  "ittdtttttttdddiitttidt", sub, lab_version, started_at, seconds, host,
+				  mode, gpu_name, none_null(driver), none_null(runtime), build_status,
+				  status, score, max_score, bonus_score, exit_code,
+				  (long long)json_array_size(tests), json, submitted_at, submitted_from,
+				  late_days, late_penalty, origin),
+		      NULL);
+	free(json);
+	if (rc)
+		goto out;
+	*run_id = sqlite3_last_insert_rowid(db->h);
+	json_array_foreach(tests, i, t)
+		if (store_test(db, *run_id, t, i, &rd, what))
+			goto out;
+	ret = 0;
+out:
+	free(rd.bad);
+	return ret;
+}
+
+/* Whether doc is a result document of the schema this cudalab stores; reports why not. */
+static int check_schema(struct db *db, json_t *doc, const char *what)
+{
+	static const char family[] = "cudalab-result/";
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+
+	if (!schema || strncmp(schema, family, strlen(family)))
+		return error("gradebook '%s': %s is not a cudalab result document (it has no "
+			     "\"schema\": \"%s\"); nothing was stored", db->path, what,
+			     RESULT_SCHEMA);
+	if (strcmp(schema, RESULT_SCHEMA))
+		return error("gradebook '%s': %s is of schema '%s', which this cudalab does not "
+			     "store (it stores %s); nothing was stored", db->path, what, schema,
+			     RESULT_SCHEMA);
+	return 0;
+}
+
+int db_store_doc(struct db *db, json_t *doc, const char *origin, long long *run_id)
+{
+	char *what = origin ? xasprintf("the result document from %s", origin)
+			    : xstrdup("the result document");
+	long long have = -1;
+	int ret = -1;
+
+	*run_id = -1;
+	if (check_schema(db, doc, what))
+		goto out;
+	/* IMMEDIATE: the write lock first, so two writers never both find an origin new */
+	if (exec(db, "BEGIN IMMEDIATE"))
+		goto out;
+	if (origin && step(db, prepare(db, "SELECT id FROM runs WHERE origin = ?1", "t", origin),
+			   &have))
+		goto out_rollback;
+	if (have >= 0) {
+		*run_id = have;
+		ret = 1;
+		goto out_rollback;
+	}
+	if (store_doc(db, doc, origin, what, run_id) || exec(db, "COMMIT")) {
+		*run_id = -1;
+		goto out_rollback;
+	}
+	ret = 0;
+	goto out;
+out_rollback:
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+out:
+	free(what);
+	return ret;
 }
 
 int db_store_run(struct db *db, const struct result *r, long long *run_id)
 {
-	if (exec(db, "BEGIN IMMEDIATE"))
-		return -1;
-	if (store(db, r, run_id) || exec(db, "COMMIT")) {
-		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	return 0;
+	json_t *doc = result_document(r);
+	int ret = db_store_doc(db, doc, NULL, run_id);
+
+	json_decref(doc);
+	return ret;
 }
 
 int db_latest_runs(struct db *db, const char *lab, const char *student, long long **ids,

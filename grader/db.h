@@ -6,6 +6,9 @@
 
 #include "result.h"
 
+#include <jansson.h>
+#include <stdbool.h>
+
 struct db;
 
 /*
@@ -13,8 +16,20 @@ struct db;
  * to date from <root>/db/schema.sql and <root>/db/migrations/. NULL, with
  * an error naming the file, for a file that is no gradebook (a folder,
  * not SQLite, another program's database) or one that cannot be opened.
+ * In WAL mode; on a network filesystem (db_on_network_fs), where WAL does
+ * not work, in rollback mode (journal_mode DELETE, which turns a WAL
+ * gradebook back), with a warning, once a process, that one cudalab at a
+ * time may write it there.
  */
 struct db *db_open(const char *path, const char *root);
+/*
+ * Whether the gradebook at path is on a network filesystem (statfs(2) of
+ * the file, a link followed, or of its folder when there is no file yet):
+ * NFS, SMB/CIFS, Ceph, FUSE, 9p, AFS, Lustre, GPFS, BeeGFS. *fs_name (when
+ * not NULL) gets its name for people ("NFS"). False where statfs fails: the
+ * folder does not exist, and opening it will say so.
+ */
+bool db_on_network_fs(const char *path, const char **fs_name);
 void db_close(struct db *db);
 /* 0 when runs can be stored in the gradebook, else -1 with an error (a read-only file). */
 int db_check_writable(struct db *db);
@@ -37,8 +52,26 @@ void db_files_hash(const struct intake_file *files, size_t n, char out[65]);
 int db_latest_runs(struct db *db, const char *lab, const char *student, long long **ids,
 		   size_t *n);
 
-/* Stores one run in one transaction; *run_id gets its id. */
+/*
+ * Stores one run in one transaction; *run_id gets its id. The rows are
+ * db_store_doc's of r's result document (result_document), with no origin.
+ */
 int db_store_run(struct db *db, const struct result *r, long long *run_id);
+/*
+ * Stores the run a result document describes (students, labs, submissions
+ * and their files, runs, test_results, timings: every column from the
+ * document, result_json its compact text) in one transaction (BEGIN
+ * IMMEDIATE ... COMMIT): a writer killed at any point leaves the whole run
+ * or none of it. origin names where the document came from, unique in the
+ * gradebook ("sha256:<hex of the file>"), NULL for none (a run graded
+ * here). Returns 0 when stored, *run_id its id; 1 when the gradebook
+ * already holds a run of this origin, *run_id that run, nothing stored; -1
+ * with an error naming what is wrong for a document that is not a cudalab
+ * result document, is of another schema than RESULT_SCHEMA, or lacks a
+ * field the gradebook needs (or has it of another type), and when the
+ * gradebook fails.
+ */
+int db_store_doc(struct db *db, json_t *doc, const char *origin, long long *run_id);
 
 struct run_summary {
 	long long id;

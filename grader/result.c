@@ -355,10 +355,9 @@ static json_t *timing_summary_json(const struct result *r)
 	return o;
 }
 
-char *result_to_json(const struct result *r, bool indent)
+json_t *result_document(const struct result *r)
 {
 	json_t *doc = json_object(), *files = json_array(), *tests = json_array(), *gpu;
-	char *s;
 
 	json_object_set_new(doc, "schema", json_string(RESULT_SCHEMA));
 	json_object_set_new(doc, "lab", json_string(r->lab));
@@ -448,8 +447,14 @@ char *result_to_json(const struct result *r, bool indent)
 	json_object_set_new(doc, "status_reason", str_or_null(r->state_reason));
 	json_object_set_new(doc, "exit_code", json_integer(result_exit_code(r)));
 	json_object_set_new(doc, "output", str_or_null(r->output));
+	return doc;
+}
 
-	s = json_dumps(doc, (indent ? JSON_INDENT(2) : JSON_COMPACT) | JSON_PRESERVE_ORDER);
+char *result_to_json(const struct result *r, bool indent)
+{
+	json_t *doc = result_document(r);
+	char *s = json_dumps(doc, (indent ? JSON_INDENT(2) : JSON_COMPACT) | JSON_PRESERVE_ORDER);
+
 	json_decref(doc);
 	if (!s)
 		die("cannot serialize the result document");

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "intake.h"
 
+#include <jansson.h>
 #include <stdint.h>
 
 /* Bump when a field changes meaning or goes away; adding fields does not. */
@@ -216,6 +217,8 @@ const char *run_mode_name(enum run_mode m);
 /* The mode a run_mode_name names; MODE_NONE for anything else. */
 enum run_mode run_mode_of(const char *name);
 
+/* The JSON document (a new reference), what the gradebook stores a run from. */
+json_t *result_document(const struct result *r);
 /* The JSON document, as a string (pretty when indent). */
 char *result_to_json(const struct result *r, bool indent);
 void result_release(struct result *r);
