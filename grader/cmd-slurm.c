@@ -308,6 +308,9 @@ int cmd_slurm(int argc, char **argv)
 	    (!o.resume && optind + 1 >= mine)) {
 		if (o.resume && optind + 1 < mine)
 			error("--resume grades the spool's own roster again: give no folders");
+		else if (!o.spool && optind < mine)
+			error("--spool DIR is required: the folder, on storage the nodes share, that "
+			      "the tasks write their results into");
 		usage(stderr);
 		goto out;
 	}
