@@ -96,13 +96,26 @@ test_expect_success 'sbatch refusing the array is the user'"'"'s error, in its w
 		--emulate -- --partition=nosuch &&
 	grep -q "sbatch refused the array.*partition" err
 '
-test_expect_success 'two tasks on different GPUs see GPU 0 each and do not share a GPU lock' '
-	sbatch --parsable --array=0-1 --gres=gpu:1 -o "$T_TMP/gpus-%a.out" --wait \
-		--wrap "\"$CUDALAB\" gpus --json; sleep 2" >/dev/null &&
-	cat "$T_TMP"/gpus-0.out "$T_TMP"/gpus-1.out &&
-	k0=$(jq -r ".gpus[0].lock_key" "$T_TMP/gpus-0.out") && k1=$(jq -r ".gpus[0].lock_key" "$T_TMP/gpus-1.out") &&
-	[ "$(jq -r ".gpus[0].name" "$T_TMP/gpus-0.out")" = 0 ] &&
-	[ "$(jq -r ".gpus[0].name" "$T_TMP/gpus-1.out")" = 0 ] &&
-	[ -n "$k0" ] && [ -n "$k1" ] && [ "$k0" != "$k1" ]
+test_expect_success 'two tasks on different GPUs see GPU 0 each, and hold their GPU locks at once' '
+	# each task: what cudalab gpus says, then its timing lock held 3 s, taken without waiting
+	cat >task.sh <<-EOF &&
+	#!/bin/bash
+	"$CUDALAB" gpus --json >"$T_TMP/gpus-\$SLURM_ARRAY_TASK_ID.json" || exit 1
+	lock=\$(jq -r ".gpus[0].lock_files[0]" "$T_TMP/gpus-\$SLURM_ARRAY_TASK_ID.json")
+	from=\$(date +%s.%N)
+	flock -n -x "\$lock" sleep 3 || { echo "\$lock: held by another task"; exit 1; }
+	echo "\$from \$(date +%s.%N)" >"$T_TMP/held-\$SLURM_ARRAY_TASK_ID"
+	EOF
+	sbatch --parsable --array=0-1 --gres=gpu:1 -o "$T_TMP/task-%a.out" --wait task.sh >/dev/null &&
+	cat task-0.out task-1.out gpus-0.json &&
+	for i in 0 1; do
+		[ "$(jq -r ".gpus | length" gpus-$i.json)" = 1 ] &&
+		[ "$(jq -r ".gpus[0].cuda_visible_devices" gpus-$i.json)" = 0 ] || return 1
+	done &&
+	k0=$(jq -r ".gpus[0].lock_key" gpus-0.json) && k1=$(jq -r ".gpus[0].lock_key" gpus-1.json) &&
+	[ -n "$k0" ] && [ -n "$k1" ] && [ "$k0" != "$k1" ] &&
+	# the two holds overlapped: neither waited for the other
+	read -r a0 b0 <held-0 && read -r a1 b1 <held-1 &&
+	awk -v a0="$a0" -v b0="$b0" -v a1="$a1" -v b1="$b1" "BEGIN { exit !(a0 < b1 && a1 < b0) }"
 '
 test_done
