@@ -346,7 +346,7 @@ $(BUILD)/labs/%/link-trace.rsp: $(EMU_COMMON_OBJS) $(BUILD)/emu/labs/common/prof
 		$(BUILD)/emu/labs/common/profile.o $(EMU_COMMON_OBJS) $(EMU_TRACE_RUNTIME)) \
 		$(EMU_LIBS) > $@
 
-$(PROBE): labs/common/probe.cu $(FLAGS_DIR)/nvcc | $(DEPS_OK)
+$(PROBE): labs/common/probe.cu labs/common/gpu_uuid.h $(FLAGS_DIR)/nvcc | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) NVCC $<
 	$(Q)mkdir -p $(@D)

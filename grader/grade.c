@@ -45,7 +45,7 @@ static int gpu_to_itself(const struct grading *g)
 {
 	if (g->r->mode != MODE_GPU)
 		return -1;
-	return gpulock_timing(g->gpu, &g->r->gpu_wait_seconds);
+	return gpulock_timing(g->gpu_key, &g->r->gpu_wait_seconds);
 }
 
 /*
@@ -179,8 +179,8 @@ static int gpu_phases(const struct grading *g, const char *binary)
 {
 	struct result *r = g->r;
 	bool gpu = r->mode == MODE_GPU;
-	int slot = gpu ? gpulock_slot(g->gpu, g->o->gpu_slots ? g->o->gpu_slots : 4) : -1;
-	int held = gpu ? gpulock_tests(g->gpu, &r->gpu_wait_seconds) : -1, ret;
+	int slot = gpu ? gpulock_slot(g->gpu_key, g->o->gpu_slots ? g->o->gpu_slots : 4) : -1;
+	int held = gpu ? gpulock_tests(g->gpu_key, &r->gpu_wait_seconds) : -1, ret;
 	double t0 = now_seconds();
 
 	if (gpu)
@@ -204,7 +204,7 @@ static int gpu_phases(const struct grading *g, const char *binary)
 	 * gets with the GPU to itself.
 	 */
 	if (!ret && gpu && testrun_any_owed_to_neighbours(r)) {
-		held = gpulock_timing(g->gpu, &r->gpu_wait_seconds);
+		held = gpulock_timing(g->gpu_key, &r->gpu_wait_seconds);
 		ret = testrun_again_alone(g, binary);
 		gpulock_release(held);
 	}
@@ -294,6 +294,8 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		goto out;
 	if (build_phases(&g, &binary))
 		goto out_close;
+	/* the probe ran with the build: the GPU's locks are keyed on what it found */
+	g.gpu_key = gpulock_key(r->gpu.uuid, g.gpu);
 	g.lanes = grading_lanes(o, r->mode, cfg->nparts);
 	if (o->require_gpu && cfg->needs_gpu && r->build == BUILD_OK && r->mode != MODE_GPU) {
 		error("no GPU answered (%s) on a machine that has one: a fault of the machine, not "

@@ -399,6 +399,8 @@ char *result_to_json(const struct result *r, bool indent)
 	json_object_set_new(gpu, "compute_capability", str_or_null(r->gpu.cc ? r->gpu.cc : "none"));
 	json_object_set_new(gpu, "driver", json_string(r->gpu.driver ? r->gpu.driver : "none"));
 	json_object_set_new(gpu, "cuda_runtime", json_string(r->gpu.runtime ? r->gpu.runtime : "none"));
+	/* a later field, and a key (locks, the ceilings' cache): null, never a word, when unknown */
+	json_object_set_new(gpu, "uuid", str_or_null(r->gpu.uuid));
 	if (r->gpu.reason)
 		json_object_set_new(gpu, "reason", str_or_null(r->gpu.reason));
 	json_object_set_new(doc, "gpu", gpu);
@@ -475,6 +477,7 @@ void result_release(struct result *r)
 	free(r->gpu.runtime);
 	free(r->gpu.driver);
 	free(r->gpu.reason);
+	free(r->gpu.uuid);
 	for (size_t i = 0; i < r->nfiles; i++)
 		free(r->files[i].name);
 	free(r->files);

@@ -79,6 +79,15 @@ struct sectors_measure {
 	bool measured;
 };
 
+/* What the GPU probe (probe.h) said of the grading's GPU. */
+struct gpu_info {
+	bool available;
+	char *name, *cc, *runtime, *driver, *reason;
+	char *uuid;            /* "GPU-8f3a1c2d-...", as nvidia-smi writes it; NULL unknown */
+	double clock_mhz;      /* the SM clock it reports as its peak; 0 unknown (a key of
+				  the ceilings' cache, not in the document) */
+};
+
 struct graded_test {
 	char *part, *name;     /* lab.conf's part and test name ("time@2048" when timed) */
 	char *id;              /* Check's test function, or time_<lab>_<part>_<size> */
@@ -108,10 +117,7 @@ struct result {
 	 * limited, with why in processes_why */
 	unsigned long processes;
 	char *processes_why;
-	struct {
-		bool available;
-		char *name, *cc, *runtime, *driver, *reason;
-	} gpu;
+	struct gpu_info gpu;
 	struct intake_file *files;
 	size_t nfiles;
 	enum run_mode mode;
