@@ -19,6 +19,7 @@ int cmd_questions(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_regrade(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_gpus(int argc, char **argv);
 
 /* The toolchain make recorded next to this binary; dies when there is none. */
 const struct toolchain *toolchain(void);

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -181,4 +183,52 @@ void gpulock_release(int fd)
 {
 	if (fd >= 0)
 		close(fd);
+}
+
+/*
+ * From /proc/locks, whose lines read "1: FLOCK  ADVISORY  WRITE 4242
+ * 00:1f:1234 0 EOF", and "1: -> FLOCK ..." for a process blocked on it.
+ */
+int gpulock_state(const char *key, const char *what, struct gpulock_state *st)
+{
+	char *path = gpulock_path(key, what), *text = NULL;
+	struct stat sb;
+	int ret = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (stat(path, &sb))   /* no file: never used, free */
+		goto out;
+	bool quiet = report_quiet;
+	report_quiet = true;
+	text = access("/proc/locks", R_OK) ? NULL : read_file("/proc/locks", NULL);
+	report_quiet = quiet;
+	if (!text) {
+		ret = -1;
+		goto out;
+	}
+	char *save = NULL;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char mode[16];
+		unsigned maj, min;
+		unsigned long long ino;
+		long pid;
+		int n = 0;
+		sscanf(l, "%*d: %n", &n);
+		const char *p = l + n;
+		bool blocked = !strncmp(p, "-> ", 3);
+		if (!n || sscanf(p + (blocked ? 3 : 0), "FLOCK %*s %15s %ld %x:%x:%llu", mode, &pid,
+				 &maj, &min, &ino) != 5 ||
+		    maj != major(sb.st_dev) || min != minor(sb.st_dev) || ino != sb.st_ino)
+			continue;
+		if (blocked)
+			st->waiting++;
+		else if (!strcmp(mode, "WRITE"))
+			st->exclusive = pid > 0 ? pid : -1;
+		else
+			st->shared++;
+	}
+out:
+	free(text);
+	free(path);
+	return ret;
 }

@@ -55,4 +55,18 @@ int gpulock_timing(const char *key, double *waited);
 /* Releases what one of the above returned. */
 void gpulock_release(int fd);
 
+/* Who holds and who waits for one lock file, as the kernel says now. */
+struct gpulock_state {
+	long exclusive;        /* the pid that holds it alone (-1: not visible here); 0: none */
+	unsigned shared;       /* holders beside each other: gradings running tests */
+	unsigned waiting;      /* processes blocked on it */
+};
+
+/*
+ * The state of the lock file what of key (see gpulock_path), read from
+ * /proc/locks, which takes no lock; a file not there is free. 0, or -1 when
+ * the kernel does not say (no /proc/locks).
+ */
+int gpulock_state(const char *key, const char *what, struct gpulock_state *st);
+
 #endif

@@ -26,6 +26,7 @@ static const struct command {
 	{"regrade", cmd_regrade, "regrade LAB [--student ID]    grade the latest submissions again; what changed"},
 	{"export", cmd_export, "export LAB [--format F]       the latest grades: csv, gradescope, junit"},
 	{"rewrite", cmd_rewrite, "rewrite FILE.cu               the C++ the CPU emulator compiles for it"},
+	{"gpus", cmd_gpus, "gpus [--json]                 the GPUs a class here uses, their UUIDs and locks"},
 };
 
 static void usage(FILE *out)
