@@ -12,6 +12,7 @@
 #include "grade.h"
 
 #include "build.h"
+#include "devcache.h"
 #include "gpulock.h"
 #include "intake.h"
 #include "probe.h"
@@ -49,6 +50,39 @@ static int gpu_to_itself(const struct grading *g)
 }
 
 /*
+ * The device's ceilings for the timing phase (devcache.h), with the GPU held
+ * alone: from the node's cache, else measured by the trusted driver and
+ * cached; 0 with dc, or -1 (the timing driver measures them). The cache is
+ * used only for a GPU with a UUID (its key), and only by a sandboxed
+ * grading: unsandboxed, the submission's programs run as the grader's user
+ * and could write the file themselves, for the gradings after theirs.
+ */
+static int device_ceilings(const struct grading *g, struct device_ceilings *dc)
+{
+	struct result *r = g->r;
+	char *measure = xasprintf("%s/labs/%s/bench-device", g->tc->build, g->cfg->name);
+	char *cache = NULL;
+	const char *no_cache = NULL;
+
+	if (!r->gpu.uuid)
+		no_cache = "the GPU has no UUID to key a cache on";
+	else if (!r->gpu.driver || !(r->gpu.clock_mhz > 0))
+		no_cache = "the probe did not say the GPU's driver and clock, which key a cache";
+	else if (!g->run_sandbox.bwrap)
+		no_cache = "unsandboxed, the submission's programs could write the cache: not used";
+	else
+		cache = devcache_path(r->gpu.uuid, g->cfg->name);
+	struct devcache_key key = {.uuid = r->gpu.uuid, .clock_mhz = r->gpu.clock_mhz,
+				   .driver = r->gpu.driver, .lab = g->cfg->name,
+				   .lab_version = r->lab_version};
+	int ret = timing_ceilings(g->cfg, access(measure, X_OK) ? NULL : measure,
+				  (const char *const *)g->env, cache, no_cache, &key, r, dc);
+	free(cache);
+	free(measure);
+	return ret;
+}
+
+/*
  * On a GPU, once the correctness tests ran: links the submission's objects
  * with the lab's timing driver and times every kernel whose part passed.
  */
@@ -82,8 +116,12 @@ static int time_kernels(const struct grading *g)
 	if (ret)
 		goto out;
 	int held = gpu_to_itself(g);
+	struct device_ceilings dc;
+	bool given = !device_ceilings(g, &dc);
 	ret = timing_run(g->cfg, g->workdir, binary, (const char *const *)g->env, &g->run_sandbox,
-			 r);
+			 given ? &dc : NULL, r);
+	if (given)
+		device_ceilings_release(&dc);
 	gpulock_release(held);
 out:
 	free(binary);

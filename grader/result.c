@@ -350,6 +350,11 @@ static json_t *timing_summary_json(const struct result *r)
 						      num_or_null(r->timing.ceilings[i].gflops)));
 	json_object_set_new(o, "ceilings", ceil);
 	json_object_set_new(o, "ceiling_note", str_or_null(r->timing.ceiling_note));
+	json_object_set_new(o, "ceilings_from", str_or_null(r->timing.ceilings_from));
+	time_t at = r->timing.ceilings_measured_at;
+	json_object_set_new(o, "ceilings_measured_at", at ? time_json(at) : json_null());
+	json_object_set_new(o, "ceilings_cache", str_or_null(r->timing.ceilings_cache));
+	json_object_set_new(o, "ceilings_cache_note", str_or_null(r->timing.ceilings_cache_note));
 	json_object_set_new(o, "seconds", json_real(r->timing.seconds));
 	json_object_set_new(o, "flagged", json_boolean(r->timing.flagged));
 	return o;
@@ -502,6 +507,8 @@ void result_release(struct result *r)
 	free(r->timing.ceiling_name);
 	free(r->timing.ceilings);
 	free(r->timing.ceiling_note);
+	free(r->timing.ceilings_cache);
+	free(r->timing.ceilings_cache_note);
 	free(r->tests);
 	free(r->state_reason);
 	free(r->output);

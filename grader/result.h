@@ -145,6 +145,9 @@ struct result {
 		bool ran;          /* the timing driver ran on a GPU */
 		char *reason;      /* why not, when it did not */
 		double peak_gflops, copy_gbs, clock_mhz;   /* the device's, NaN unknown */
+		/* the driver used the copy bandwidth the grader gave it (not in the
+		 * document: ceilings_from says where it came from) */
+		bool copy_given;
 		char *ceiling_name;                        /* "cuBLAS", or NULL */
 		struct ceiling {
 			int size;
@@ -152,6 +155,13 @@ struct result {
 		} *ceilings;
 		size_t nceilings;
 		char *ceiling_note;   /* why the ceiling was not measured */
+		/* where copy_gbs and the ceilings came from (devcache.h): "measured"
+		 * during this grading, or "cache" (reused); NULL where no timing
+		 * driver ran on a GPU */
+		const char *ceilings_from;
+		time_t ceilings_measured_at;  /* when they were measured; 0 unknown */
+		char *ceilings_cache;         /* the cache file read or written; NULL: none */
+		char *ceilings_cache_note;    /* why the cache was not used; NULL when it was */
 		double seconds;       /* wall time of the timing phase */
 		bool flagged;         /* some kernel needs a person's look */
 	} timing;

@@ -465,12 +465,23 @@ START_TEST(test_result_documents_conform_to_the_schema)
 	r.timing.nceilings = 1;
 	r.timing.ceilings = xcalloc(1, sizeof(*r.timing.ceilings));
 	r.timing.ceilings[0] = (struct ceiling){.size = 2048, .ms = 0.5, .gflops = NAN};
+	/* reused from the node's cache (devcache.h) */
+	r.timing.ceilings_from = "cache";
+	r.timing.ceilings_measured_at = 1796537000;
+	r.timing.ceilings_cache = xstrdup("/tmp/cudalab-gpu-GPU-8f3a.ceilings-demo");
 	r.submitted_at = 1796457600;   /* 2026-12-05T08:00:00Z: a day late */
 	r.submitted_from = xstrdup("--submitted-at");
 	result_finish(&r);
 	result_judge_late(&r, &lab.deadline);
 	ck_assert(r.late.applied);
 	ck_assert_msg(validate(&r, out, sizeof(out)) == 0, "%s", out);
+
+	/* reused from the cache, yet with why the cache was not used: refused */
+	r.timing.ceilings_cache_note = xstrdup("no entry for this GPU yet");
+	ck_assert_int_eq(validate(&r, out, sizeof(out)), 1);
+	ck_assert_msg(strstr(out, "at /timing/ceilings_cache_note"), "%s", out);
+	free(r.timing.ceilings_cache_note);
+	r.timing.ceilings_cache_note = NULL;
 
 	/* a profiled launcher without its counts is refused, and named */
 	result_find(&r, "a", "y")->kind = KIND_SECTORS;
