@@ -90,6 +90,11 @@ LAB_RSPS := $(LABS:%=$(BUILD)/labs/%/link.rsp)
 OBJCOPY ?= objcopy
 BENCH_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/bench_$(l).cu),$(l)))
 BENCH_RSPS := $(BENCH_LABS:%=$(BUILD)/labs/%/link-bench.rsp)
+# The same driver with the reference on both sides (each of the lab's
+# `symbols` resolved to the reference's cl_ref_ one): the grader runs it with
+# --device-only to measure a GPU's ceilings for its cache (grader/devcache.c)
+# in a process that holds no submission's code.
+BENCH_DEVICES := $(BENCH_LABS:%=$(BUILD)/labs/%/bench-device)
 BENCH_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread
 BENCH_SELFTEST := $(BUILD)/t/bench-selftest
 # labs with per-student questions: tests/questions_<lab>.cu prints a sheet
@@ -158,8 +163,8 @@ DEPS_OK   := $(BUILD)/.deps-ok
 .PHONY: all help deps npm-tools test check check-unit check-emu check-shell check-gpu clean format handout \
 	gradescope project-tests FORCE
 
-all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(PROFILE_RSPS) $(QUESTION_BINS) $(EMU_RSPS) \
-	$(TOOLCHAIN)
+all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(BENCH_DEVICES) $(PROFILE_RSPS) \
+	$(QUESTION_BINS) $(EMU_RSPS) $(TOOLCHAIN)
 
 help:
 	@echo 'cudalab targets:'
@@ -330,6 +335,11 @@ $(BUILD)/labs/%/link-bench.rsp: $(BUILD)/labs/common/bench.o Makefile | $(DEPS_O
 	$(Q)printf '%s\n' $(abspath $(BUILD)/labs/$*/tests/bench_$*.o $(BUILD)/labs/common/bench.o \
 		$(call ref_objs,$*)) $(BENCH_LIBS) > $@
 
+$(BUILD)/labs/%/bench-device: $(BUILD)/labs/common/bench.o | $(DEPS_OK)
+	$(quiet) LD $@
+	$(Q)$(CXX) -o $@ $(filter %.o,$^) \
+		$(foreach s,$(call lab_symbols,$*),-Wl,--defsym=$(s)=cl_ref_$(s)) $(BENCH_LIBS)
+
 # The profile drivers' response files: on a GPU, and on the trace runtime.
 $(BUILD)/labs/%/link-profile.rsp: $(COMMON_OBJS) $(BUILD)/labs/common/profile.o Makefile \
 		| $(DEPS_OK)
@@ -346,7 +356,7 @@ $(BUILD)/labs/%/link-trace.rsp: $(EMU_COMMON_OBJS) $(BUILD)/emu/labs/common/prof
 		$(BUILD)/emu/labs/common/profile.o $(EMU_COMMON_OBJS) $(EMU_TRACE_RUNTIME)) \
 		$(EMU_LIBS) > $@
 
-$(PROBE): labs/common/probe.cu $(FLAGS_DIR)/nvcc | $(DEPS_OK)
+$(PROBE): labs/common/probe.cu labs/common/gpu_uuid.h $(FLAGS_DIR)/nvcc | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) NVCC $<
 	$(Q)mkdir -p $(@D)
@@ -429,6 +439,8 @@ $(BUILD)/labs/$(1)/link-emu.rsp $(BUILD)/labs/$(1)/link-asan.rsp \
 	$(BUILD)/labs/$(1)/link-safety.rsp: $(call emu_lab_objs,$(1))
 ifneq ($(filter $(1),$(BENCH_LABS)),)
 $(BUILD)/labs/$(1)/link-bench.rsp: $(BUILD)/labs/$(1)/tests/bench_$(1).o $(call ref_objs,$(1)) \
+	labs/$(1)/lab.conf
+$(BUILD)/labs/$(1)/bench-device: $(BUILD)/labs/$(1)/tests/bench_$(1).o $(call ref_objs,$(1)) \
 	labs/$(1)/lab.conf
 endif
 ifneq ($(filter $(1),$(PROFILE_LABS)),)

@@ -244,35 +244,69 @@ void batch_parse_gpus(const char *list, struct strlist *gpus)
 	}
 }
 
+/*
+ * Whether this process may open the device node at path. A Slurm job's
+ * devices cgroup (ConstrainDevices) leaves the node's every /dev/nvidiaN in
+ * place and denies the open (EPERM), and so may a container's: such a GPU
+ * is not this grader's to use.
+ */
+static bool device_node_usable(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 void batch_defaults(struct batch_opts *bo)
 {
-	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+	const char *visible = getenv("CUDA_VISIBLE_DEVICES"), *job = getenv("SLURM_JOB_ID");
 	struct strlist *gpus = &bo->gpus;
+	bool slurm = job && *job;
 
 	if (!bo->jobs) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		bo->jobs = cpus > 0 ? (unsigned)cpus : 1;
 	}
 	bo->gpus_known = true;
+	bo->no_gpu_why[0] = '\0';
 	if (gpus->n)
 		return;
-	if (visible) {
+	/* NoDevFiles: what older Slurm writes for a job without GPUs on a GPU node */
+	if (visible && strcmp(visible, "NoDevFiles")) {
 		char *list = xstrdup(visible);
 		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
 			strlist_push(gpus, tok);
 		free(list);
-	} else {
+	} else if (!visible && !slurm) {
 		for (int i = 0; i < 64; i++) {
 			char path[32];
 			snprintf(path, sizeof(path), "/dev/nvidia%d", i);
-			if (!access(path, F_OK))
+			if (!access(path, F_OK) && device_node_usable(path))
 				strlist_pushf(gpus, "%d", i);
 		}
 	}
-	if (!gpus->n) {
-		bo->gpus_known = false;
-		strlist_push(gpus, "0");
-	}
+	if (gpus->n)
+		return;
+	bo->gpus_known = false;
+	if (slurm)
+		snprintf(bo->no_gpu_why, sizeof(bo->no_gpu_why),
+			 "Slurm job %s was given no GPU (CUDA_VISIBLE_DEVICES %s)", job,
+			 visible ? "names none" : "unset");
+	else if (visible)
+		snprintf(bo->no_gpu_why, sizeof(bo->no_gpu_why),
+			 "CUDA_VISIBLE_DEVICES names no GPU");
+	else
+		snprintf(bo->no_gpu_why, sizeof(bo->no_gpu_why), "no GPU found");
+	/*
+	 * The gradings' CUDA_VISIBLE_DEVICES: where the GPUs are hidden from
+	 * this grader (a job without GPUs, an empty list), hidden from them
+	 * too; an index would reach a GPU of the node that is another job's
+	 * wherever the job's cgroup does not deny it.
+	 */
+	strlist_push(gpus, slurm || visible ? "" : "0");
 }
 
 /* -------------------------------------------------------------- workers */
@@ -524,10 +558,13 @@ static const char *where_tests_run(const struct toolchain *tc, const struct lab_
 		return buf;
 	}
 	if (go->emulate == 0)
-		return "with no tests run: no GPU found, and --no-emulate";
-	if (!tc->emu_cxxflags)
-		return "with no tests run: no GPU found, and no CPU emulator on this machine";
-	return "emulated on the CPU: no GPU found";
+		snprintf(buf, sizeof(buf), "with no tests run: %s, and --no-emulate", bo->no_gpu_why);
+	else if (!tc->emu_cxxflags)
+		snprintf(buf, sizeof(buf), "with no tests run: %s, and no CPU emulator on this "
+			 "machine", bo->no_gpu_why);
+	else
+		snprintf(buf, sizeof(buf), "emulated on the CPU: %s", bo->no_gpu_why);
+	return buf;
 }
 
 static void summary(const struct item *items, size_t n, const struct tally *t, double wall,

@@ -43,14 +43,20 @@ struct batch_opts {
 	struct strlist gpus;        /* the GPUs to use, as CUDA_VISIBLE_DEVICES names them */
 	bool gpus_known;            /* given, or found: a grading that finds none is a
 				       failure of the system, not a reason to emulate */
+	char no_gpu_why[160];       /* when not known, why ("no GPU found") */
 	bool resume;                /* skip what the gradebook already holds */
 	const char *db_path;        /* the gradebook every run is stored in */
 };
 
 /*
  * What options left unset default to: one grading at once per CPU, and
- * every GPU of the machine (CUDA_VISIBLE_DEVICES's list where it is set,
- * else the /dev/nvidiaN device nodes; "0" when none).
+ * every GPU of the machine: CUDA_VISIBLE_DEVICES's list where it is set,
+ * else the /dev/nvidiaN device nodes this process may open (a devices
+ * cgroup denies the others). Inside a Slurm job (SLURM_JOB_ID set), the
+ * job's GPUs: CUDA_VISIBLE_DEVICES's, and none where it is unset (the
+ * node's device nodes are other jobs'). With none, gpus_known is false,
+ * no_gpu_why says why, and the one GPU is "0", or "" (CUDA sees none) where
+ * the GPUs were hidden from the grader (a job without GPUs, an empty list).
  */
 void batch_defaults(struct batch_opts *bo);
 /* The GPUs of a --gpus option, "0,1", into gpus (replacing what was there). */

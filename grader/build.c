@@ -370,7 +370,7 @@ int build_compile(struct grading *g)
 	progress("building %s ...", cfg->files.v[0]);
 	if (run_many(specs, res, n))
 		goto out;
-	probe_read(&specs[0], &res[0], r);
+	probe_read(&specs[0], &res[0], &r->gpu);
 
 	r->build = BUILD_OK;
 	for (size_t i = 1; i < n; i++) {

@@ -29,7 +29,8 @@ static void usage(FILE *out)
 		"\n"
 		"  --student ID   only this student\n"
 		"  -j, --jobs N   gradings at once (default: one per CPU)\n"
-		"  --gpus LIST    the GPUs to use (default: every GPU of the machine)\n"
+		"  --gpus LIST    the GPUs to use (default: every GPU of the machine; in a Slurm\n"
+		"                 job, the job's)\n"
 		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
 		"  -q, --quiet    no progress lines\n"
 		"  -h, --help     this text\n");

@@ -12,6 +12,7 @@
 #include "grade.h"
 
 #include "build.h"
+#include "devcache.h"
 #include "gpulock.h"
 #include "intake.h"
 #include "probe.h"
@@ -45,7 +46,40 @@ static int gpu_to_itself(const struct grading *g)
 {
 	if (g->r->mode != MODE_GPU)
 		return -1;
-	return gpulock_timing(g->gpu, &g->r->gpu_wait_seconds);
+	return gpulock_timing(g->gpu_key, &g->r->gpu_wait_seconds);
+}
+
+/*
+ * The device's ceilings for the timing phase (devcache.h), with the GPU held
+ * alone: from the node's cache, else measured by the trusted driver and
+ * cached; 0 with dc, or -1 (the timing driver measures them). The cache is
+ * used only for a GPU with a UUID (its key), and only by a sandboxed
+ * grading: unsandboxed, the submission's programs run as the grader's user
+ * and could write the file themselves, for the gradings after theirs.
+ */
+static int device_ceilings(const struct grading *g, struct device_ceilings *dc)
+{
+	struct result *r = g->r;
+	char *measure = xasprintf("%s/labs/%s/bench-device", g->tc->build, g->cfg->name);
+	char *cache = NULL;
+	const char *no_cache = NULL;
+
+	if (!r->gpu.uuid)
+		no_cache = "the GPU has no UUID to key a cache on";
+	else if (!r->gpu.driver || !(r->gpu.clock_mhz > 0))
+		no_cache = "the probe did not say the GPU's driver and clock, which key a cache";
+	else if (!g->run_sandbox.bwrap)
+		no_cache = "unsandboxed, the submission's programs could write the cache: not used";
+	else
+		cache = devcache_path(r->gpu.uuid, g->cfg->name);
+	struct devcache_key key = {.uuid = r->gpu.uuid, .clock_mhz = r->gpu.clock_mhz,
+				   .driver = r->gpu.driver, .lab = g->cfg->name,
+				   .lab_version = r->lab_version};
+	int ret = timing_ceilings(g->cfg, access(measure, X_OK) ? NULL : measure,
+				  (const char *const *)g->env, cache, no_cache, &key, r, dc);
+	free(cache);
+	free(measure);
+	return ret;
 }
 
 /*
@@ -82,8 +116,12 @@ static int time_kernels(const struct grading *g)
 	if (ret)
 		goto out;
 	int held = gpu_to_itself(g);
+	struct device_ceilings dc;
+	bool given = !device_ceilings(g, &dc);
 	ret = timing_run(g->cfg, g->workdir, binary, (const char *const *)g->env, &g->run_sandbox,
-			 r);
+			 given ? &dc : NULL, r);
+	if (given)
+		device_ceilings_release(&dc);
 	gpulock_release(held);
 out:
 	free(binary);
@@ -179,8 +217,8 @@ static int gpu_phases(const struct grading *g, const char *binary)
 {
 	struct result *r = g->r;
 	bool gpu = r->mode == MODE_GPU;
-	int slot = gpu ? gpulock_slot(g->gpu, g->o->gpu_slots ? g->o->gpu_slots : 4) : -1;
-	int held = gpu ? gpulock_tests(g->gpu, &r->gpu_wait_seconds) : -1, ret;
+	int slot = gpu ? gpulock_slot(g->gpu_key, g->o->gpu_slots ? g->o->gpu_slots : 4) : -1;
+	int held = gpu ? gpulock_tests(g->gpu_key, &r->gpu_wait_seconds) : -1, ret;
 	double t0 = now_seconds();
 
 	if (gpu)
@@ -204,7 +242,7 @@ static int gpu_phases(const struct grading *g, const char *binary)
 	 * gets with the GPU to itself.
 	 */
 	if (!ret && gpu && testrun_any_owed_to_neighbours(r)) {
-		held = gpulock_timing(g->gpu, &r->gpu_wait_seconds);
+		held = gpulock_timing(g->gpu_key, &r->gpu_wait_seconds);
 		ret = testrun_again_alone(g, binary);
 		gpulock_release(held);
 	}
@@ -294,6 +332,8 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 		goto out;
 	if (build_phases(&g, &binary))
 		goto out_close;
+	/* the probe ran with the build: the GPU's locks are keyed on what it found */
+	g.gpu_key = gpulock_key(r->gpu.uuid, g.gpu);
 	g.lanes = grading_lanes(o, r->mode, cfg->nparts);
 	if (o->require_gpu && cfg->needs_gpu && r->build == BUILD_OK && r->mode != MODE_GPU) {
 		error("no GPU answered (%s) on a machine that has one: a fault of the machine, not "

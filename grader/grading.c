@@ -21,9 +21,10 @@ extern char **environ;
 
 /*
  * The grader's environment without Check's and cudalab's own variables, and
- * one GPU: the grading's, which its probe looks at and its locks are keyed on.
+ * one GPU: the grading's, which its probe looks at (`cudalab gpus` probes
+ * each GPU of a class with it too).
  */
-static char **child_env(const char *gpu)
+char **grading_gpu_env(const char *gpu)
 {
 	struct strlist env = STRLIST_INIT;
 
@@ -148,7 +149,7 @@ int grading_open(struct grading *g, const struct toolchain *tc, const struct lab
 		return -1;
 	}
 	g->gpu = o->gpu ? xstrdup(o->gpu) : gpulock_gpu_name();
-	g->env = child_env(g->gpu);
+	g->env = grading_gpu_env(g->gpu);
 	open_sandboxes(g);
 	return 0;
 }
@@ -165,6 +166,7 @@ void grading_close(struct grading *g)
 	sandbox_release(&g->build_sandbox);
 	grading_free_env(g->env);
 	free(g->gpu);
+	free(g->gpu_key);
 	free(g->workdir);
 	memset(g, 0, sizeof(*g));
 }

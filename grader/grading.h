@@ -51,6 +51,8 @@ struct grading {
 	struct result *r;
 	char *workdir;
 	char *gpu;                 /* CUDA_VISIBLE_DEVICES of every child */
+	char *gpu_key;             /* what its GPU locks are named after (gpulock_key),
+				      once the probe has answered; NULL before */
 	char **env;                /* every child's environment (grading_open) */
 	/* programs that compile the submission may also read the labs (their
 	 * headers, the emulator's); programs that run it see nothing of the
@@ -77,6 +79,13 @@ void grading_close(struct grading *g);
  * the CPU. The one place the default is decided.
  */
 int grading_lanes(const struct grade_opts *o, enum run_mode mode, size_t nparts);
+
+/*
+ * Every child's environment on one GPU (gpu as CUDA_VISIBLE_DEVICES names
+ * it): the grader's, without Check's and cudalab's variables; free it with
+ * grading_free_env.
+ */
+char **grading_gpu_env(const char *gpu);
 
 /*
  * g's environment with extra ("KEY=value", NULL-terminated; NULL: none)

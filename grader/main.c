@@ -28,6 +28,7 @@ static const struct command {
 	{"collect", cmd_collect, "collect LAB SPOOL             store what a Slurm array graded in the gradebook"},
 	{"export", cmd_export, "export LAB [--format F]       the latest grades: csv, gradescope, junit"},
 	{"rewrite", cmd_rewrite, "rewrite FILE.cu               the C++ the CPU emulator compiles for it"},
+	{"gpus", cmd_gpus, "gpus [--json]                 the GPUs a class here uses, their UUIDs and locks"},
 };
 
 static void usage(FILE *out)

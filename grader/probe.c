@@ -109,29 +109,81 @@ char *probe_explain(const char *reason, bool device_nodes, const char *driver)
 			 driver ? "version " : "version unknown", driver ? driver : "", reason);
 }
 
-void probe_read(const struct run_spec *spec, const struct run_result *pr, struct result *r)
+/* The UUID the probe wrote, when it has the form gpu_uuid.h gives it; else NULL. */
+static char *probe_uuid(const char *out)
+{
+	char *u = probe_value(out, "uuid");
+	bool ok = u && strlen(u) == 40 && !strncmp(u, "GPU-", 4);
+
+	for (size_t i = 4; ok && i < 40; i++)
+		ok = i == 12 || i == 17 || i == 22 || i == 27 ? u[i] == '-'
+							    : u[i] && strchr("0123456789abcdef", u[i]);
+	if (!ok) {
+		free(u);
+		return NULL;
+	}
+	return u;
+}
+
+void probe_read(const struct run_spec *spec, const struct run_result *pr, struct gpu_info *gpu)
 {
 	enum probe_answer a;
 	char *why;
 
-	r->gpu.runtime = probe_value(pr->output ? pr->output : "", "runtime");
+	gpu->runtime = probe_value(pr->output ? pr->output : "", "runtime");
 	a = probe_answer(spec, pr, &why);
 	if (a == PROBE_NO_GPU) {
 		char *driver = driver_version();
-		r->gpu.reason = probe_explain(why, !access("/dev/nvidiactl", F_OK), driver);
+		gpu->reason = probe_explain(why, !access("/dev/nvidiactl", F_OK), driver);
 		free(driver);
 		free(why);
 	} else {
-		r->gpu.reason = why;
+		gpu->reason = why;
 	}
 	if (a == PROBE_GPU) {
-		r->gpu.available = true;
-		r->gpu.name = probe_value(pr->output, "name");
-		r->gpu.cc = probe_value(pr->output, "cc");
-		r->gpu.driver = driver_version();
-		if (!r->gpu.driver)
-			r->gpu.driver = probe_value(pr->output, "driver_api");
+		gpu->available = true;
+		gpu->name = probe_value(pr->output, "name");
+		gpu->cc = probe_value(pr->output, "cc");
+		gpu->uuid = probe_uuid(pr->output);
+		char *clock = probe_value(pr->output, "clock_mhz");
+		gpu->clock_mhz = clock ? strtod(clock, NULL) : 0;
+		if (!(gpu->clock_mhz > 0))
+			gpu->clock_mhz = 0;
+		free(clock);
+		gpu->driver = driver_version();
+		if (!gpu->driver)
+			gpu->driver = probe_value(pr->output, "driver_api");
 	}
+}
+
+int probe_gpu(const char *probe, const char *gpu, struct gpu_info *info)
+{
+	const char *argv[] = {probe, NULL};
+	char **env = grading_gpu_env(gpu);
+	struct run_spec spec = {.argv = argv, .envp = (const char *const *)env,
+				.timeout = PROBE_TIMEOUT, .output_limit = 4096};
+	struct run_result pr;
+	int ret;
+
+	memset(info, 0, sizeof(*info));
+	ret = run_one(&spec, &pr);
+	if (!ret) {
+		probe_read(&spec, &pr, info);
+		run_result_release(&pr);
+	}
+	grading_free_env(env);
+	return ret;
+}
+
+void gpu_info_release(struct gpu_info *info)
+{
+	free(info->name);
+	free(info->cc);
+	free(info->runtime);
+	free(info->driver);
+	free(info->reason);
+	free(info->uuid);
+	memset(info, 0, sizeof(*info));
 }
 
 int probe_gpu_still_there(const struct grading *g)

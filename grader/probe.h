@@ -11,8 +11,16 @@
 /* The probe of g's GPU: argv (two slots) and spec to run, alongside the build. */
 void probe_spec(const struct grading *g, const char *argv[2], struct run_spec *spec);
 
-/* What the probe run pr said, into r->gpu. */
-void probe_read(const struct run_spec *spec, const struct run_result *pr, struct result *r);
+/* What the probe run pr said, into gpu (a grading's: r->gpu). */
+void probe_read(const struct run_spec *spec, const struct run_result *pr, struct gpu_info *gpu);
+
+/*
+ * Runs the probe (the toolchain's) on one GPU, as CUDA_VISIBLE_DEVICES names
+ * it, outside any grading: what it says goes into info (release it with
+ * gpu_info_release). 0, or -1 for the grader's own failure.
+ */
+int probe_gpu(const char *probe, const char *gpu, struct gpu_info *info);
+void gpu_info_release(struct gpu_info *info);
 
 /*
  * Whether the GPU that answered the grading's probe still answers: a test

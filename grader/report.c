@@ -131,6 +131,13 @@ static void print_timing(FILE *out, const struct result *r)
 		fprintf(out, "%s: not measured (%s)\n",
 			r->timing.ceiling_name ? r->timing.ceiling_name : "ceiling",
 			r->timing.ceiling_note);
+	if (r->timing.ceilings_from && !strcmp(r->timing.ceilings_from, "cache")) {
+		char when[32];
+		late_format_time(r->timing.ceilings_measured_at, when, sizeof(when));
+		fprintf(out, "the GPU's copy bandwidth%s%s: measured at %s, reused from this "
+			"node's cache\n", r->timing.ceiling_name ? " and " : "",
+			r->timing.ceiling_name ? r->timing.ceiling_name : "", when);
+	}
 }
 
 /* Sectors per request of the profiled launchers, where they were counted. */

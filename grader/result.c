@@ -350,6 +350,11 @@ static json_t *timing_summary_json(const struct result *r)
 						      num_or_null(r->timing.ceilings[i].gflops)));
 	json_object_set_new(o, "ceilings", ceil);
 	json_object_set_new(o, "ceiling_note", str_or_null(r->timing.ceiling_note));
+	json_object_set_new(o, "ceilings_from", str_or_null(r->timing.ceilings_from));
+	time_t at = r->timing.ceilings_measured_at;
+	json_object_set_new(o, "ceilings_measured_at", at ? time_json(at) : json_null());
+	json_object_set_new(o, "ceilings_cache", str_or_null(r->timing.ceilings_cache));
+	json_object_set_new(o, "ceilings_cache_note", str_or_null(r->timing.ceilings_cache_note));
 	json_object_set_new(o, "seconds", json_real(r->timing.seconds));
 	json_object_set_new(o, "flagged", json_boolean(r->timing.flagged));
 	return o;
@@ -398,6 +403,8 @@ json_t *result_document(const struct result *r)
 	json_object_set_new(gpu, "compute_capability", str_or_null(r->gpu.cc ? r->gpu.cc : "none"));
 	json_object_set_new(gpu, "driver", json_string(r->gpu.driver ? r->gpu.driver : "none"));
 	json_object_set_new(gpu, "cuda_runtime", json_string(r->gpu.runtime ? r->gpu.runtime : "none"));
+	/* a later field, and a key (locks, the ceilings' cache): null, never a word, when unknown */
+	json_object_set_new(gpu, "uuid", str_or_null(r->gpu.uuid));
 	if (r->gpu.reason)
 		json_object_set_new(gpu, "reason", str_or_null(r->gpu.reason));
 	json_object_set_new(doc, "gpu", gpu);
@@ -480,6 +487,7 @@ void result_release(struct result *r)
 	free(r->gpu.runtime);
 	free(r->gpu.driver);
 	free(r->gpu.reason);
+	free(r->gpu.uuid);
 	for (size_t i = 0; i < r->nfiles; i++)
 		free(r->files[i].name);
 	free(r->files);
@@ -504,6 +512,8 @@ void result_release(struct result *r)
 	free(r->timing.ceiling_name);
 	free(r->timing.ceilings);
 	free(r->timing.ceiling_note);
+	free(r->timing.ceilings_cache);
+	free(r->timing.ceilings_cache_note);
 	free(r->tests);
 	free(r->state_reason);
 	free(r->output);

@@ -80,6 +80,15 @@ struct sectors_measure {
 	bool measured;
 };
 
+/* What the GPU probe (probe.h) said of the grading's GPU. */
+struct gpu_info {
+	bool available;
+	char *name, *cc, *runtime, *driver, *reason;
+	char *uuid;            /* "GPU-8f3a1c2d-...", as nvidia-smi writes it; NULL unknown */
+	double clock_mhz;      /* the SM clock it reports as its peak; 0 unknown (a key of
+				  the ceilings' cache, not in the document) */
+};
+
 struct graded_test {
 	char *part, *name;     /* lab.conf's part and test name ("time@2048" when timed) */
 	char *id;              /* Check's test function, or time_<lab>_<part>_<size> */
@@ -109,10 +118,7 @@ struct result {
 	 * limited, with why in processes_why */
 	unsigned long processes;
 	char *processes_why;
-	struct {
-		bool available;
-		char *name, *cc, *runtime, *driver, *reason;
-	} gpu;
+	struct gpu_info gpu;
 	struct intake_file *files;
 	size_t nfiles;
 	enum run_mode mode;
@@ -140,6 +146,9 @@ struct result {
 		bool ran;          /* the timing driver ran on a GPU */
 		char *reason;      /* why not, when it did not */
 		double peak_gflops, copy_gbs, clock_mhz;   /* the device's, NaN unknown */
+		/* the driver used the copy bandwidth the grader gave it (not in the
+		 * document: ceilings_from says where it came from) */
+		bool copy_given;
 		char *ceiling_name;                        /* "cuBLAS", or NULL */
 		struct ceiling {
 			int size;
@@ -147,6 +156,13 @@ struct result {
 		} *ceilings;
 		size_t nceilings;
 		char *ceiling_note;   /* why the ceiling was not measured */
+		/* where copy_gbs and the ceilings came from (devcache.h): "measured"
+		 * during this grading, or "cache" (reused); NULL where no timing
+		 * driver ran on a GPU */
+		const char *ceilings_from;
+		time_t ceilings_measured_at;  /* when they were measured; 0 unknown */
+		char *ceilings_cache;         /* the cache file read or written; NULL: none */
+		char *ceilings_cache_note;    /* why the cache was not used; NULL when it was */
 		double seconds;       /* wall time of the timing phase */
 		bool flagged;         /* some kernel needs a person's look */
 	} timing;

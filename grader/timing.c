@@ -5,6 +5,12 @@
  * decides what to time, runs the driver through run.c, reads its JSON lines
  * and scores each ratio.
  *
+ * The device's ceilings (its copy bandwidth, the lab's library times) come
+ * from the node's cache where grade.c allows it (devcache.h), else from a
+ * run of the trusted driver (build/labs/<lab>/bench-device, linked with no
+ * submission), which is what the cache is written from: never from the
+ * timing driver, which runs the submission's code in its process.
+ *
  * Must not: measure anything itself, or trust the driver's output beyond
  * its lines that carry this run's token: the driver runs student code.
  */
@@ -222,26 +228,34 @@ static void read_device(struct result *r, json_t *o, bool *device_ok)
 	r->timing.peak_gflops = num(o, "peak_gflops");
 	r->timing.copy_gbs = num(o, "copy_gbs");
 	r->timing.clock_mhz = num(o, "clock_mhz");
+	r->timing.copy_given = str(o, "copy_gbs_from") && !strcmp(str(o, "copy_gbs_from"), "given");
+}
+
+/* A "ceiling" line, into the library's name, its times and why it has none. */
+static void read_ceiling_into(json_t *o, char **name, struct ceiling **list, size_t *n,
+			      char **note)
+{
+	const char *lib = str(o, "name"), *status = str(o, "status");
+
+	if (lib && !*name)
+		*name = xstrdup(lib);
+	if (!status || strcmp(status, "ok")) {
+		free(*note);
+		*note = xstrdup(str(o, "message") ? str(o, "message") : "failed");
+		return;
+	}
+	json_t *tm = json_object_get(o, "timing");
+	*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+	struct ceiling *c = &(*list)[(*n)++];
+	c->size = (int)num(o, "size");
+	c->ms = num(tm, "median_ms");
+	c->gflops = num(tm, "gflops");
 }
 
 static void read_ceiling(struct result *r, json_t *o)
 {
-	const char *name = str(o, "name"), *status = str(o, "status");
-
-	if (name && !r->timing.ceiling_name)
-		r->timing.ceiling_name = xstrdup(name);
-	if (!status || strcmp(status, "ok")) {
-		free(r->timing.ceiling_note);
-		r->timing.ceiling_note = xstrdup(str(o, "message") ? str(o, "message") : "failed");
-		return;
-	}
-	json_t *tm = json_object_get(o, "timing");
-	r->timing.ceilings = xrealloc(r->timing.ceilings,
-				      (r->timing.nceilings + 1) * sizeof(*r->timing.ceilings));
-	struct ceiling *c = &r->timing.ceilings[r->timing.nceilings++];
-	c->size = (int)num(o, "size");
-	c->ms = num(tm, "median_ms");
-	c->gflops = num(tm, "gflops");
+	read_ceiling_into(o, &r->timing.ceiling_name, &r->timing.ceilings, &r->timing.nceilings,
+			  &r->timing.ceiling_note);
 }
 
 json_t *driver_next_line(const char **line, const char *token, const char **type)
@@ -289,9 +303,6 @@ void timing_read(const char *text, const char *token, const struct lab_config *c
 	}
 }
 
-/* ------------------------------------------------------------- running */
-
-
 /* The last line of the driver's output that says something, for a message. */
 static char *last_words(const char *out)
 {
@@ -307,16 +318,176 @@ static char *last_words(const char *out)
 	return best ? xasprintf(": %.*s", (int)best_n, best) : xstrdup("");
 }
 
-int timing_run(const struct lab_config *cfg, const char *workdir, const char *binary,
-	       const char *const *env, const struct sandbox *sb, struct result *r)
+/* ------------------------------------------------- the device's ceilings */
+
+/*
+ * Runs the trusted driver (--device-only) on every size the lab times, and
+ * reads the device's ceilings it measured into c: 0, or -1 with why. What
+ * it says of its GPU must be key's: the GPU the grading's probe saw.
+ */
+static int measure_device(const struct lab_config *cfg, const char *measure,
+			  const char *const *env, const struct devcache_key *key,
+			  unsigned long long seed, struct device_ceilings *c, char **why)
 {
-	struct strlist pending = STRLIST_INIT;
+	struct strlist argv = STRLIST_INIT;
+	struct run_result res;
+	char token[33];
+	bool device_ok = false, ended = false;
+	int ret = -1;
+
+	memset(c, 0, sizeof(*c));
+	c->copy_gbs = NAN;
+	*why = NULL;
+	random_token(token);
+	strlist_push(&argv, measure);
+	strlist_push(&argv, "--out");
+	strlist_push(&argv, "-");
+	strlist_push(&argv, "--device-only");
+	for (size_t i = 0; i < cfg->ntimings; i++) {
+		strlist_push(&argv, "--case");
+		strlist_pushf(&argv, "%s:%d", cfg->timings[i].kernel, cfg->timings[i].size);
+	}
+	char *input = xasprintf("seed=%llu\ntoken=%s\n", seed, token);
+	/* trusted: no sandbox and no limits but the time, its output on a pipe (no file
+	 * in the work folder, where the submission's programs have written) */
+	struct run_spec spec = {.argv = (const char *const *)argv.v, .envp = env, .input = input,
+				.timeout = (cfg->ntimings + 1) * cfg->timing_timeout};
+	if (run_one(&spec, &res)) {
+		*why = xstrdup("the trusted driver could not be run");
+		goto out;
+	}
+	const char *text = res.output ? res.output : "", *type;
+	json_t *o;
+	while ((o = driver_next_line(&text, token, &type))) {
+		const char *status = str(o, "status"), *uuid = str(o, "uuid");
+		double clock = num(o, "clock_mhz");
+		if (!strcmp(type, "device") && status && !strcmp(status, "ok")) {
+			device_ok = true;
+			c->copy_gbs = num(o, "copy_gbs");
+			if (!*why && (!uuid || strcmp(uuid, key->uuid) ||
+				      !(fabs(clock - key->clock_mhz) < 0.5)))
+				*why = xasprintf("the trusted driver measured another GPU (%s, %g "
+						 "MHz) than the probe saw (%s, %g MHz)",
+						 uuid ? uuid : "no UUID", clock, key->uuid,
+						 key->clock_mhz);
+		} else if (!strcmp(type, "ceiling")) {
+			read_ceiling_into(o, &c->ceiling_name, &c->ceilings, &c->nceilings,
+					  &c->ceiling_note);
+		} else if (!strcmp(type, "end")) {
+			ended = true;
+		}
+		json_decref(o);
+	}
+	if (!*why && (!device_ok || !ended || !(c->copy_gbs > 0))) {
+		char *fate = run_describe(&spec, &res), *words = last_words(res.output);
+		*why = xasprintf("the trusted driver %s%s%s", fate,
+				 device_ok ? " before it was done" : " before it measured the GPU",
+				 words);
+		free(fate);
+		free(words);
+	}
+	run_result_release(&res);
+	c->measured_at = time(NULL);
+	ret = *why ? -1 : 0;
+out:
+	if (ret)
+		device_ceilings_release(c);
+	free(input);
+	strlist_clear(&argv);
+	return ret;
+}
+
+int timing_ceilings(const struct lab_config *cfg, const char *measure, const char *const *env,
+		    const char *cache, const char *no_cache, const struct devcache_key *key,
+		    struct result *r, struct device_ceilings *c)
+{
+	char *why = NULL, *fail = NULL;
+
+	memset(c, 0, sizeof(*c));
+	free(r->timing.ceilings_cache);
+	free(r->timing.ceilings_cache_note);
+	r->timing.ceilings_cache = NULL;
+	r->timing.ceilings_cache_note = NULL;
+	if (!cache) {
+		r->timing.ceilings_cache_note = xstrdup(no_cache ? no_cache : "no cache here");
+		return -1;
+	}
+	if (!devcache_read(cache, key, time(NULL), c, &why)) {
+		r->timing.ceilings_cache = xstrdup(cache);
+		r->timing.ceilings_from = "cache";
+		r->timing.ceilings_measured_at = c->measured_at;
+		return 0;
+	}
+	if (!measure) {
+		r->timing.ceilings_cache_note = xasprintf("%s, and no trusted driver to measure "
+							  "them is built (make)", why);
+		free(why);
+		return -1;
+	}
+	progress("measuring the GPU's ceilings for the node's cache (%s) ...", why);
+	if (measure_device(cfg, measure, env, key, r->seed, c, &fail)) {
+		r->timing.ceilings_cache_note = xasprintf("%s, and %s", why, fail);
+		free(why);
+		free(fail);
+		return -1;
+	}
+	r->timing.ceilings_cache = xstrdup(cache);
+	r->timing.ceilings_from = "measured";
+	r->timing.ceilings_measured_at = c->measured_at;
+	if (devcache_write(cache, key, c, &fail)) {
+		r->timing.ceilings_cache_note = xasprintf("%s; measured, and not cached: %s", why,
+							  fail);
+		free(why);
+		free(fail);
+	} else {
+		r->timing.ceilings_cache_note = why;   /* measured and cached */
+	}
+	return 0;
+}
+
+/* The given ceilings into r, at the sizes of the kernels that were to be timed. */
+static void use_given(const struct device_ceilings *given, const struct strlist *asked,
+		      struct result *r)
+{
+	r->timing.copy_gbs = given->copy_gbs;
+	free(r->timing.ceiling_name);
+	free(r->timing.ceiling_note);
+	free(r->timing.ceilings);
+	r->timing.ceiling_name = given->ceiling_name ? xstrdup(given->ceiling_name) : NULL;
+	r->timing.ceiling_note = given->ceiling_note ? xstrdup(given->ceiling_note) : NULL;
+	r->timing.ceilings = xcalloc(given->nceilings + 1, sizeof(*r->timing.ceilings));
+	r->timing.nceilings = 0;
+	for (size_t k = 0; k < given->nceilings; k++) {
+		bool timed = false;
+		for (size_t i = 0; i < r->ntests && !timed; i++) {
+			const struct graded_test *t = &r->tests[i];
+			timed = t->kind == KIND_TIMING && strlist_has(asked, t->id) &&
+				t->timing->size == given->ceilings[k].size;
+		}
+		if (timed)
+			r->timing.ceilings[r->timing.nceilings++] = given->ceilings[k];
+	}
+}
+
+/* ------------------------------------------------------------- running */
+
+int timing_run(const struct lab_config *cfg, const char *workdir, const char *binary,
+	       const char *const *env, const struct sandbox *sb,
+	       const struct device_ceilings *given, struct result *r)
+{
+	struct strlist pending = STRLIST_INIT, asked = STRLIST_INIT;
 	double t0 = now_seconds();
+	bool all_given = true;
 	int ret = 0;
 
 	for (size_t i = 0; i < r->ntests; i++)
-		if (r->tests[i].kind == KIND_TIMING && r->tests[i].status == TEST_NOT_RUN)
+		if (r->tests[i].kind == KIND_TIMING && r->tests[i].status == TEST_NOT_RUN) {
 			strlist_push(&pending, r->tests[i].id);
+			strlist_push(&asked, r->tests[i].id);
+		}
+	/* a copy bandwidth is given only for the GPU the probe saw, by its UUID */
+	if (given && !r->gpu.uuid)
+		given = NULL;
 
 	/* each round either times every kernel left, or ends one of them */
 	for (int round = 0; pending.n; round++) {
@@ -331,6 +502,13 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 		strlist_push(&argv, out);
 		strlist_push(&argv, "--cap");
 		strlist_pushf(&argv, "%g", cfg->timing_cap);
+		if (given) {
+			strlist_push(&argv, "--copy-gbs");
+			strlist_pushf(&argv, "%.17g", given->copy_gbs);
+			strlist_push(&argv, "--uuid");
+			strlist_push(&argv, r->gpu.uuid);
+			strlist_push(&argv, "--no-ceiling");
+		}
 		for (size_t i = 0; i < r->ntests; i++) {
 			struct graded_test *t = &r->tests[i];
 			if (t->kind == KIND_TIMING && strlist_has(&pending, t->id)) {
@@ -357,7 +535,9 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 			ret = error("cannot run the timing driver: %s", res.output);
 		char *text = !ret && !access(out, R_OK) ? read_file(out, NULL) : NULL;
 		if (!ret) {
+			r->timing.copy_given = false;
 			timing_read(text ? text : "", token, cfg, r, &pending, &device_ok, &ended);
+			all_given &= !device_ok || r->timing.copy_given;
 			if (!device_ok) {
 				/* no GPU for the driver: the grader's problem, not the student's */
 				char *fate = run_describe(&spec, &res), *words = last_words(res.output);
@@ -399,7 +579,25 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 		if (ret)
 			break;
 	}
+	if (!ret && r->timing.ran && given && all_given) {
+		use_given(given, &asked, r);
+	} else if (!ret && r->timing.ran) {
+		/* the driver measured them itself, beside the submission: never cached */
+		r->timing.ceilings_from = "measured";
+		r->timing.ceilings_measured_at = (time_t)(wall_seconds() - (now_seconds() - t0));
+		if (given) {
+			free(r->timing.ceilings_cache_note);
+			r->timing.ceilings_cache_note = xasprintf(
+				"the timing driver's GPU was not %s, whose ceilings it was given: "
+				"it measured the copy bandwidth itself (and no library ceiling)",
+				r->gpu.uuid);
+		}
+	} else if (!r->timing.ran) {
+		r->timing.ceilings_from = NULL;
+		r->timing.ceilings_measured_at = 0;
+	}
 	r->timing.seconds = now_seconds() - t0;
 	strlist_clear(&pending);
+	strlist_clear(&asked);
 	return ret;
 }

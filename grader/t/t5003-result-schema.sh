@@ -43,12 +43,13 @@ test_expect_success 'a status, kind or mode the grader does not give is refused'
 '
 test_expect_success 'a field the schema does not list is refused: a new one goes in the schema first' '
 	refused ".grade = \"A\"" "('\''grade'\'' was unexpected)" &&
-	refused ".gpu.uuid = \"GPU-1\"" "at /gpu: Additional properties" &&
+	refused ".gpu.serial = \"1324\"" "at /gpu: Additional properties" &&
 	refused ".tests[0].weight = 1" "at /tests/0 (k1/exact): Additional properties"
 '
 test_expect_success 'a field of the wrong type or form is refused' '
 	refused ".gpu.compute_capability = null" \
 		"at /gpu/compute_capability: None is not of type '\''string'\''" &&
+	refused ".gpu.uuid = \"GPU-1\"" "at /gpu/uuid: '\''GPU-1'\'' does not match" &&
 	refused ".score = \"0\"" "at /score: '\''0'\'' is not of type '\''number'\''" &&
 	refused ".files[0].sha256 = \"00ff\"" "at /files/0/sha256: '\''00ff'\'' does not match" &&
 	refused ".started_at = \"yesterday\"" "at /started_at: '\''yesterday'\'' does not match"

@@ -9,6 +9,7 @@
  * another stream is still inside the measured time.
  */
 #include "bench.h"
+#include "gpu_uuid.h"
 
 #include <algorithm>
 #include <dlfcn.h>
@@ -44,6 +45,19 @@ struct bench_opts {
 	double target_rse;     /* stop once both medians are this precise */
 	uint64_t seed;
 	char token[256];
+	/*
+	 * The grader's cache of the device's ceilings (grader/devcache.c):
+	 * the copy bandwidth measured before on the GPU whose UUID is
+	 * given_uuid (given_copy_gbs 0, given_uuid NULL: none given), and
+	 * whether to leave the library's ceiling out (the grader has its
+	 * times).
+	 */
+	double given_copy_gbs;
+	const char *given_uuid;
+	bool no_ceiling;
+	/* measure the device and the ceilings only, and call no launcher: the
+	 * grader's trusted measurement, for its cache */
+	bool device_only;
 };
 
 static FILE *out_file;
@@ -132,11 +146,13 @@ static void emit(const char *type, const char *fmt, ...)
 struct device {
 	int id;
 	char name[256];
+	char uuid[CL_GPU_UUID_LEN];   /* "" when the device gives none */
 	int sms, cc_major, cc_minor;
 	size_t l2_bytes;
 	double clock_mhz;        /* the SM clock the device reports as its peak */
 	double peak_gflops;      /* FP32, without tensor cores */
 	double copy_gbs;         /* device-to-device copy, read + write */
+	bool copy_given;         /* copy_gbs is the grader's, measured before on this GPU */
 	void *flush;
 	size_t flush_bytes;
 	unsigned flush_value;
@@ -184,16 +200,54 @@ static double sm_clock_mhz(void)
 	return nvml.dev && nvml.clock(nvml.dev, 1 /* NVML_CLOCK_SM */, &mhz) == 0 ? mhz : NAN;
 }
 
-static void device_open(struct device *d)
+/*
+ * The device-to-device copy bandwidth, read + write, in GB/s: one half of a
+ * buffer into the other, best of 3 after a first copy. Each half is at least
+ * COPY_HALF_MIN and several times the L2, so the copy runs from and to DRAM
+ * (a copy the size of the L2 reads about 15 % slow on an H100).
+ */
+static double copy_bandwidth(const struct device *d)
+{
+	cudaEvent_t a, b;
+	float ms, best = 0;
+	size_t half = std::max(COPY_HALF_MIN, 4 * d->l2_bytes);
+	void *copy;
+
+	CL_BENCH_CHECK(cudaMalloc(&copy, 2 * half));
+	CL_BENCH_CHECK(cudaMemset(copy, 0, 2 * half));
+	CL_BENCH_CHECK(cudaEventCreate(&a));
+	CL_BENCH_CHECK(cudaEventCreate(&b));
+	for (int i = 0; i < 4; i++) {
+		CL_BENCH_CHECK(cudaEventRecord(a));
+		CL_BENCH_CHECK(cudaMemcpyAsync((char *)copy + half, copy, half,
+					       cudaMemcpyDeviceToDevice));
+		CL_BENCH_CHECK(cudaEventRecord(b));
+		CL_BENCH_CHECK(cudaEventSynchronize(b));
+		CL_BENCH_CHECK(cudaEventElapsedTime(&ms, a, b));
+		if (i > 0 && (best == 0 || ms < best))
+			best = ms;
+	}
+	cudaEventDestroy(a);
+	cudaEventDestroy(b);
+	CL_BENCH_CHECK(cudaFree(copy));
+	return best > 0 ? 2.0 * half / (best * 1e-3) / 1e9 : NAN;
+}
+
+/*
+ * The device's properties, its L2 flush buffer, and its copy bandwidth:
+ * measured, unless the grader gave it (given_gbs > 0) for this very GPU
+ * (given_uuid, which must be this device's UUID: a number of another
+ * device, or given where the device has no UUID, is never used).
+ */
+static void device_open(struct device *d, double given_gbs, const char *given_uuid)
 {
 	cudaDeviceProp p;
 	int clock_khz = 0, l2 = 0;
-	cudaEvent_t a, b;
-	float ms, best = 0;
 
 	CL_BENCH_CHECK(cudaGetDevice(&d->id));
 	CL_BENCH_CHECK(cudaGetDeviceProperties(&p, d->id));
 	snprintf(d->name, sizeof(d->name), "%s", p.name);
+	cl_gpu_uuid(&p.uuid, d->uuid);
 	d->sms = p.multiProcessorCount;
 	d->cc_major = p.major;
 	d->cc_minor = p.minor;
@@ -213,32 +267,13 @@ static void device_open(struct device *d)
 	CL_BENCH_CHECK(cudaMalloc(&d->flush, d->flush_bytes));
 	CL_BENCH_CHECK(cudaMemset(d->flush, 0, d->flush_bytes));
 
-	/*
-	 * copy bandwidth: one half of a buffer into the other, best of 3 after
-	 * a first copy. Each half is at least COPY_HALF_MIN and several times the
-	 * L2, so the copy runs from and to DRAM (a copy the size of the L2
-	 * reads about 15 % slow on an H100).
-	 */
-	size_t half = std::max(COPY_HALF_MIN, 4 * d->l2_bytes);
-	void *copy;
-	CL_BENCH_CHECK(cudaMalloc(&copy, 2 * half));
-	CL_BENCH_CHECK(cudaMemset(copy, 0, 2 * half));
-	CL_BENCH_CHECK(cudaEventCreate(&a));
-	CL_BENCH_CHECK(cudaEventCreate(&b));
-	for (int i = 0; i < 4; i++) {
-		CL_BENCH_CHECK(cudaEventRecord(a));
-		CL_BENCH_CHECK(cudaMemcpyAsync((char *)copy + half, copy, half,
-					       cudaMemcpyDeviceToDevice));
-		CL_BENCH_CHECK(cudaEventRecord(b));
-		CL_BENCH_CHECK(cudaEventSynchronize(b));
-		CL_BENCH_CHECK(cudaEventElapsedTime(&ms, a, b));
-		if (i > 0 && (best == 0 || ms < best))
-			best = ms;
+	if (given_gbs > 0 && isfinite(given_gbs) && given_uuid && d->uuid[0] &&
+	    !strcmp(given_uuid, d->uuid)) {
+		d->copy_gbs = given_gbs;
+		d->copy_given = true;
+	} else {
+		d->copy_gbs = copy_bandwidth(d);
 	}
-	cudaEventDestroy(a);
-	cudaEventDestroy(b);
-	CL_BENCH_CHECK(cudaFree(copy));
-	d->copy_gbs = best > 0 ? 2.0 * half / (best * 1e-3) / 1e9 : NAN;
 	nvml_open(d->id);
 }
 
@@ -469,8 +504,13 @@ static void usage(const char *lab)
 	fprintf(stderr,
 		"usage: bench_%s --out FILE [--case KERNEL:SIZE]... [--cap SECONDS]\n"
 		"       [--min-samples N] [--max-samples N] [--target-rse FRACTION]\n"
+		"       [--copy-gbs GBS --uuid UUID] [--no-ceiling] [--device-only]\n"
 		"Times the submission's launchers against the reference's, interleaved.\n"
-		"Standard input gives 'seed=N' and 'token=T'.\n",
+		"Standard input gives 'seed=N' and 'token=T'. --out -: standard output.\n"
+		"--copy-gbs GBS --uuid UUID: the copy bandwidth measured before on the GPU\n"
+		"whose UUID is UUID, used instead of measuring it again on that GPU;\n"
+		"--no-ceiling: no library ceiling; --device-only: the device and the\n"
+		"ceiling at each case's size only, no launcher called.\n",
 		lab);
 }
 
@@ -484,6 +524,14 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 	o->target_rse = 0.005;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--no-ceiling")) {
+			o->no_ceiling = true;
+			continue;
+		}
+		if (!strcmp(a, "--device-only")) {
+			o->device_only = true;
+			continue;
+		}
 		if (!v)
 			return -1;
 		i++;
@@ -514,11 +562,17 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 			o->max_samples = atoi(v);
 		} else if (!strcmp(a, "--target-rse")) {
 			o->target_rse = atof(v);
+		} else if (!strcmp(a, "--copy-gbs")) {
+			o->given_copy_gbs = atof(v);
+		} else if (!strcmp(a, "--uuid")) {
+			o->given_uuid = v;
 		} else {
 			return -1;
 		}
 	}
-	if (!o->out || o->cap <= 0 || o->min_samples < 1 || o->max_samples < o->min_samples)
+	if (!o->out || o->cap <= 0 || o->min_samples < 1 || o->max_samples < o->min_samples ||
+	    (o->given_copy_gbs != 0) != (o->given_uuid != NULL) ||
+	    (o->device_only && (o->no_ceiling || o->given_uuid)))
 		return -1;
 
 	char line[256];
@@ -550,7 +604,7 @@ int cl_bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 		return 2;
 	}
 	snprintf(token, sizeof(token), "%s", o.token);
-	out_file = fopen(o.out, "w");
+	out_file = strcmp(o.out, "-") ? fopen(o.out, "w") : stdout;
 	if (!out_file) {
 		fprintf(stderr, "bench_%s: cannot write '%s': %s\n", lab->name, o.out,
 			strerror(errno));
@@ -564,23 +618,29 @@ int cl_bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 		emit("device", ",\"status\":\"unavailable\",\"message\":%s", m);
 		return 3;
 	}
-	device_open(&d);
+	device_open(&d, o.given_copy_gbs, o.given_uuid);
 	CL_BENCH_CHECK(cudaEventCreate(&t.start));
 	CL_BENCH_CHECK(cudaEventCreate(&t.stop));
 	{
-		char name[6 * sizeof(d.name) + 3], num[4][32];
+		char name[6 * sizeof(d.name) + 3], uuid[CL_GPU_UUID_LEN + 2], num[4][32];
+		if (d.uuid[0])
+			snprintf(uuid, sizeof(uuid), "\"%s\"", d.uuid);
+		else
+			strcpy(uuid, "null");
+		/* a given copy bandwidth is written back exactly; a measured one, as before */
 		emit("device",
-		     ",\"status\":\"ok\",\"name\":%s,\"cc\":\"%d.%d\",\"sms\":%d,\"l2_bytes\":%zu,"
-		     "\"flush_bytes\":%zu,\"clock_mhz\":%s,\"peak_gflops\":%s,\"copy_gbs\":%s,"
-		     "\"sm_clock_mhz\":%s",
-		     json_quoted(name, sizeof(name), d.name), d.cc_major, d.cc_minor, d.sms,
+		     ",\"status\":\"ok\",\"name\":%s,\"uuid\":%s,\"cc\":\"%d.%d\",\"sms\":%d,"
+		     "\"l2_bytes\":%zu,\"flush_bytes\":%zu,\"clock_mhz\":%s,\"peak_gflops\":%s,"
+		     "\"copy_gbs\":%s,\"copy_gbs_from\":\"%s\",\"sm_clock_mhz\":%s",
+		     json_quoted(name, sizeof(name), d.name), uuid, d.cc_major, d.cc_minor, d.sms,
 		     d.l2_bytes, d.flush_bytes, json_num(num[0], "%.6g", d.clock_mhz),
-		     json_num(num[1], "%.6g", d.peak_gflops), json_num(num[2], "%.6g", d.copy_gbs),
-		     json_num(num[3], "%.6g", sm_clock_mhz()));
+		     json_num(num[1], "%.6g", d.peak_gflops),
+		     json_num(num[2], d.copy_given ? "%.17g" : "%.6g", d.copy_gbs),
+		     d.copy_given ? "given" : "measured", json_num(num[3], "%.6g", sm_clock_mhz()));
 	}
 
 	bool ceiling_ok = false;
-	if (lab->ceiling_init) {
+	if (lab->ceiling_init && !o.no_ceiling) {
 		char m[6 * sizeof(why) + 3];
 		ceiling_ok = !lab->ceiling_init(why, sizeof(why));
 		if (!ceiling_ok)
@@ -590,6 +650,31 @@ int cl_bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 
 	/* one case's buffers at a time; the ceiling once per size */
 	std::vector<int> ceiling_sizes;
+	if (o.device_only) {
+		/*
+		 * The grader's trusted measurement: the ceiling at each size on
+		 * the buffers of its first case, as a grading measures it, and
+		 * no launcher called (this driver is linked with the reference
+		 * on both sides: no submission's code is in this process).
+		 */
+		for (int c = 0; ceiling_ok && c < o.ncases; c++) {
+			int size = o.cases[c].size;
+			if (std::find(ceiling_sizes.begin(), ceiling_sizes.end(), size) !=
+			    ceiling_sizes.end())
+				continue;
+			ceiling_sizes.push_back(size);
+			void *ctx = lab->setup(o.cases[c].kernel, size, why, sizeof(why));
+			if (!ctx) {
+				fprintf(stderr, "bench_%s: %s\n", lab->name, why);
+				return 3;
+			}
+			bench_ceiling(lab, &d, &t, ctx, size, mix(o.seed, 7));
+			lab->teardown(ctx);
+		}
+		emit("end", "");
+		fclose(out_file);
+		return 0;
+	}
 	for (int c = 0; c < o.ncases; c++) {
 		const char *kernel = o.cases[c].kernel;
 		int size = o.cases[c].size;

@@ -68,10 +68,20 @@ struct cl_bench_lab {
 };
 
 /*
- * argv: --out FILE (JSON lines) [--case KERNEL:SIZE]... [--cap SECONDS]
+ * argv: --out FILE (JSON lines; "-": stdout) [--case KERNEL:SIZE]... [--cap SECONDS]
  *       [--min-samples N] [--max-samples N] [--target-rse FRACTION]
+ *       [--copy-gbs GBS --uuid UUID] [--no-ceiling] [--device-only]
  * stdin: "seed=N" and "token=T" lines; the token is echoed in every output
  * line so the grader can tell the driver's lines from anything else.
+ *
+ * The device's ceilings (its copy bandwidth, the library's times) are the
+ * grader's to cache (grader/devcache.c): --copy-gbs gives the bandwidth
+ * measured before on the GPU --uuid names, used only on that GPU (the
+ * "device" line says "copy_gbs_from": "given" or "measured");
+ * --no-ceiling leaves the library out. --device-only measures the device
+ * and the ceiling at each case's size, and calls no launcher: the grader
+ * runs it in build/labs/<lab>/bench-device, which make links with the
+ * reference on both sides, so no submission's code is in that process.
  */
 int cl_bench_main(const struct cl_bench_lab *lab, int argc, char **argv);
 

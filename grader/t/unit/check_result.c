@@ -184,6 +184,7 @@ START_TEST(test_result_json_document)
 	ck_assert_str_eq(json_string_value(json_object_get(gpu, "name")), "none");
 	ck_assert_str_eq(json_string_value(json_object_get(gpu, "driver")), "none");
 	ck_assert_str_eq(json_string_value(json_object_get(gpu, "compute_capability")), "none");
+	ck_assert(json_is_null(json_object_get(gpu, "uuid")));   /* null, not "none": a key */
 	json_t *t = json_array_get(json_object_get(doc, "tests"), 1);
 	ck_assert_str_eq(json_string_value(json_object_get(t, "status")), "crash");
 	ck_assert_str_eq(json_string_value(json_object_get(t, "message")),
@@ -209,6 +210,37 @@ START_TEST(test_result_driver_version)
 	free(v);
 	ck_assert_ptr_null(parse_driver_version("no module here"));
 	ck_assert_ptr_null(parse_driver_version(NULL));
+}
+END_TEST
+
+/* What the probe wrote, read: the UUID only in the form nvidia-smi gives it. */
+START_TEST(test_result_probe_uuid)
+{
+	static const char *const outs[] = {
+		"runtime=13.0\navailable=1\nname=NVIDIA H100 80GB HBM3\ncc=90\n"
+		"uuid=GPU-8f3a1c2d-5e6f-4a0b-9c1d-2e3f4a5b6c7d\nclock_mhz=1980\n",
+		"runtime=13.0\navailable=1\nname=X\ncc=90\nuuid=GPU-8F3A1C2D-5E6F-4A0B-9C1D-2E3F4A5B6C7D\n",
+		"runtime=13.0\navailable=1\nname=X\ncc=90\nuuid=GPU-1\nclock_mhz=fast\n",
+		"runtime=13.0\navailable=0\nreason=cudaErrorNoDevice: no CUDA-capable device\n",
+	};
+	const char *argv[] = {"cudalab-probe", NULL};
+	struct run_spec spec = {.argv = argv};
+
+	for (size_t i = 0; i < ARRAY_SIZE(outs); i++) {
+		struct run_result pr = {.started = true, .output = (char *)outs[i]};
+		struct gpu_info gpu = {0};
+		probe_read(&spec, &pr, &gpu);
+		if (i == 0) {
+			ck_assert(gpu.available);
+			ck_assert_str_eq(gpu.uuid, "GPU-8f3a1c2d-5e6f-4a0b-9c1d-2e3f4a5b6c7d");
+			ck_assert_double_eq(gpu.clock_mhz, 1980);
+		} else {
+			ck_assert_msg(!gpu.uuid, "probe output %zu: uuid %s", i, gpu.uuid);
+			ck_assert_double_eq(gpu.clock_mhz, 0);
+		}
+		ck_assert(gpu.available == (i < 3));
+		gpu_info_release(&gpu);
+	}
 }
 END_TEST
 
@@ -398,6 +430,7 @@ START_TEST(test_result_documents_conform_to_the_schema)
 	r.gpu.cc = xstrdup("90");
 	r.gpu.driver = xstrdup("580.65.06");
 	r.gpu.runtime = xstrdup("13.0");
+	r.gpu.uuid = xstrdup("GPU-8f3a1c2d-5e6f-4a0b-9c1d-2e3f4a5b6c7d");
 	r.nfiles = 1;
 	r.files = xcalloc(1, sizeof(*r.files));
 	r.files[0].name = xstrdup("a.cu");
@@ -432,12 +465,23 @@ START_TEST(test_result_documents_conform_to_the_schema)
 	r.timing.nceilings = 1;
 	r.timing.ceilings = xcalloc(1, sizeof(*r.timing.ceilings));
 	r.timing.ceilings[0] = (struct ceiling){.size = 2048, .ms = 0.5, .gflops = NAN};
+	/* reused from the node's cache (devcache.h) */
+	r.timing.ceilings_from = "cache";
+	r.timing.ceilings_measured_at = 1796537000;
+	r.timing.ceilings_cache = xstrdup("/tmp/cudalab-gpu-GPU-8f3a.ceilings-demo");
 	r.submitted_at = 1796457600;   /* 2026-12-05T08:00:00Z: a day late */
 	r.submitted_from = xstrdup("--submitted-at");
 	result_finish(&r);
 	result_judge_late(&r, &lab.deadline);
 	ck_assert(r.late.applied);
 	ck_assert_msg(validate(&r, out, sizeof(out)) == 0, "%s", out);
+
+	/* reused from the cache, yet with why the cache was not used: refused */
+	r.timing.ceilings_cache_note = xstrdup("no entry for this GPU yet");
+	ck_assert_int_eq(validate(&r, out, sizeof(out)), 1);
+	ck_assert_msg(strstr(out, "at /timing/ceilings_cache_note"), "%s", out);
+	free(r.timing.ceilings_cache_note);
+	r.timing.ceilings_cache_note = NULL;
 
 	/* a profiled launcher without its counts is refused, and named */
 	result_find(&r, "a", "y")->kind = KIND_SECTORS;
@@ -497,6 +541,7 @@ Suite *result_suite(void)
 	tcase_add_test(tc, test_result_score_text);
 	tcase_add_test(tc, test_result_json_document);
 	tcase_add_test(tc, test_result_driver_version);
+	tcase_add_test(tc, test_result_probe_uuid);
 	tcase_add_test(tc, test_result_no_gpu_reason);
 	tcase_add_test(tc, test_result_json_survives_bad_utf8);
 	tcase_add_test(tc, test_result_schema_names_the_codes_values);

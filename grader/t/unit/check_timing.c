@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define TOKEN "0123abcd"
 
@@ -390,7 +392,7 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 
 	gpu_result(&r);
 	progress_quiet = true;
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &r), 0);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, NULL, &r), 0);
 	ck_assert(r.timing.ran);
 	ck_assert_int_eq(timed(&r, "p1")->status, TEST_PASS);
 	ck_assert_int_eq(timed(&r, "p2")->status, TEST_CRASH);
@@ -407,7 +409,7 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 	gpu_result(&r);
 	timed(&r, "p2")->status = TEST_FAIL;   /* as if already decided */
 	double t0 = now_seconds();
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &r), 0);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, NULL, &r), 0);
 	unsetenv("HANG");
 	ck_assert_int_eq(timed(&r, "p1")->status, TEST_PASS);
 	ck_assert_int_eq(timed(&r, "p3")->status, TEST_TIMEOUT);
@@ -417,7 +419,7 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 	/* no GPU for the driver: not run, not charged */
 	setenv("NOGPU", "1", 1);
 	gpu_result(&r);
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &r), 0);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, NULL, &r), 0);
 	unsetenv("NOGPU");
 	progress_quiet = false;
 	ck_assert(!r.timing.ran);
@@ -428,6 +430,254 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 	remove_tree(dir);
 	free(driver);
 	free(dir);
+}
+END_TEST
+
+/* ------------------------------------------------- the device's ceilings */
+
+#define GPU_UUID "GPU-8f3a1c2d-5e6f-4a0b-9c1d-2e3f4a5b6c7d"
+
+/*
+ * A stand-in for the trusted driver (bench-device --device-only): counts its
+ * runs in $RUNS, says its GPU is $DEV_UUID at 1500 MHz, a copy bandwidth of
+ * 3000 GB/s and a library time at each size, on standard output (--out -).
+ */
+static const char *const fake_device =
+	"#!/bin/sh\n"
+	"echo run >>\"$RUNS\"\n"
+	"out= only=\n"
+	"while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift;; --device-only) only=1;; esac;"
+	" shift; done\n"
+	"[ \"$out\" = - ] && [ -n \"$only\" ] || exit 9\n"
+	"while read -r l; do case $l in token=*) tok=${l#token=};; esac; done\n"
+	"printf '{\"token\":\"%s\",\"type\":\"device\",\"status\":\"ok\",\"uuid\":\"%s\","
+	"\"clock_mhz\":1500,\"copy_gbs\":3000,\"copy_gbs_from\":\"measured\"}\\n' "
+	"\"$tok\" \"$DEV_UUID\"\n"
+	"for n in 64 128 32; do printf '{\"token\":\"%s\",\"type\":\"ceiling\",\"name\":\"cuBLAS\","
+	"\"size\":%s,\"status\":\"ok\",\"timing\":{\"median_ms\":0.%s,\"gflops\":%s}}\\n' "
+	"\"$tok\" $n $n $n; done\n"
+	"printf '{\"token\":\"%s\",\"type\":\"end\"}\\n' \"$tok\"\n";
+
+/*
+ * A stand-in for the timing driver that takes the ceilings given: writes
+ * what it was given to $ARGS_LOG, uses the copy bandwidth given (unless
+ * $IGNORE_GIVEN), and with $FORGE set claims a copy bandwidth of 1 and a
+ * library ceiling it was not asked for, as a submission in its process
+ * could.
+ */
+static const char *const fake_given_driver =
+	"#!/bin/sh\n"
+	"out= cases= gbs= uuid= noceil=\n"
+	"while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift;; --case) cases=\"$cases $2\";"
+	" shift;; --cap) shift;; --copy-gbs) gbs=$2; shift;; --uuid) uuid=$2; shift;;"
+	" --no-ceiling) noceil=1;; esac; shift; done\n"
+	"echo \"$gbs $uuid $noceil\" >>\"$ARGS_LOG\"\n"
+	"while read -r l; do case $l in token=*) tok=${l#token=};; esac; done\n"
+	"from=measured\n"
+	"if [ -n \"$gbs\" ] && [ -z \"$IGNORE_GIVEN\" ]; then from=given; else gbs=500; fi\n"
+	"[ -n \"$FORGE\" ] && gbs=1\n"
+	"printf '{\"token\":\"%s\",\"type\":\"device\",\"status\":\"ok\",\"copy_gbs\":%s,"
+	"\"copy_gbs_from\":\"%s\"}\\n' \"$tok\" $gbs $from >\"$out\"\n"
+	"if [ -z \"$noceil\" ] || [ -n \"$FORGE\" ]; then printf '{\"token\":\"%s\",\"type\":"
+	"\"ceiling\",\"name\":\"cuBLAS\",\"size\":64,\"status\":\"ok\",\"timing\":"
+	"{\"median_ms\":9,\"gflops\":1e9}}\\n' \"$tok\" >>\"$out\"; fi\n"
+	"for c in $cases; do printf '{\"token\":\"%s\",\"type\":\"case\",\"kernel\":\"%s\","
+	"\"size\":%s,\"status\":\"ok\",\"samples\":10,\"student\":{\"median_ms\":1},"
+	"\"reference\":{\"median_ms\":1},\"ratio\":1.0}\\n' \"$tok\" ${c%%:*} ${c#*:} >>\"$out\";"
+	" done\n"
+	"printf '{\"token\":\"%s\",\"type\":\"end\"}\\n' \"$tok\" >>\"$out\"\n";
+
+static char *write_script(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	return path;
+}
+
+/* Lines in the file at path (0 when there is none). */
+static int lines_of(const char *path)
+{
+	int n = 0;
+	report_quiet = true;
+	char *text = access(path, R_OK) ? NULL : read_file(path, NULL);
+	report_quiet = false;
+	for (char *p = text; p && *p; p++)
+		n += *p == '\n';
+	free(text);
+	return n;
+}
+
+static const struct devcache_key dev_key = {
+	.uuid = GPU_UUID, .clock_mhz = 1500, .driver = "580.65.06", .lab = "demo",
+	.lab_version = "0"};
+
+/*
+ * The first grading on a GPU measures the ceilings with the trusted driver
+ * and caches them; the next reuses them, and its timing driver is given
+ * them and times no library. What the timing driver says never reaches
+ * the cache, whatever it says.
+ */
+START_TEST(test_timing_ceilings_measured_once_and_reused)
+{
+	char *dir = unit_tmpdir(), *measure = write_script(dir, "bench-device", fake_device);
+	char *driver = write_script(dir, "bench_demo", fake_given_driver);
+	char *cache = xasprintf("%s/cudalab-gpu-" GPU_UUID ".ceilings-demo", dir);
+	char *runs = xasprintf("%s/runs", dir), *args = xasprintf("%s/args", dir);
+	char *before, *after;
+	struct device_ceilings dc;
+	struct result r;
+
+	setenv("RUNS", runs, 1);
+	setenv("ARGS_LOG", args, 1);
+	setenv("DEV_UUID", GPU_UUID, 1);
+	progress_quiet = true;
+
+	/* the first grading: no entry, measured by the trusted driver, cached */
+	gpu_result(&r);
+	r.gpu.uuid = xstrdup(GPU_UUID);
+	ck_assert_int_eq(timing_ceilings(&cfg, measure, NULL, cache, NULL, &dev_key, &r, &dc), 0);
+	ck_assert_int_eq(lines_of(runs), 1);
+	ck_assert_str_eq(r.timing.ceilings_from, "measured");
+	ck_assert_str_eq(r.timing.ceilings_cache, cache);
+	ck_assert_str_eq(r.timing.ceilings_cache_note, "no entry for this GPU yet");
+	ck_assert(labs((long)(r.timing.ceilings_measured_at - time(NULL))) < 60);
+	ck_assert_double_eq(dc.copy_gbs, 3000);
+	ck_assert_uint_eq(dc.nceilings, 3);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &dc, &r), 0);
+	/* the timing driver was given the bandwidth, for this GPU, and no library */
+	before = read_file(args, NULL);
+	ck_assert_str_eq(before, "3000 " GPU_UUID " 1\n");
+	free(before);
+	ck_assert(r.timing.ran);
+	ck_assert_double_eq(r.timing.copy_gbs, 3000);
+	ck_assert_str_eq(r.timing.ceilings_from, "measured");
+	ck_assert_uint_eq(r.timing.nceilings, 3);   /* sizes 64, 128, 32: all timed */
+	ck_assert_double_eq(r.timing.ceilings[1].ms, 0.128);
+	device_ceilings_release(&dc);
+	result_release(&r);
+
+	/* the next: reused, the trusted driver not run again */
+	gpu_result(&r);
+	r.gpu.uuid = xstrdup(GPU_UUID);
+	timed(&r, "p3")->status = TEST_FAIL;   /* not timed: no ceiling at its size 32 */
+	ck_assert_int_eq(timing_ceilings(&cfg, measure, NULL, cache, NULL, &dev_key, &r, &dc), 0);
+	ck_assert_int_eq(lines_of(runs), 1);
+	ck_assert_str_eq(r.timing.ceilings_from, "cache");
+	ck_assert_ptr_null(r.timing.ceilings_cache_note);
+	time_t first = r.timing.ceilings_measured_at;
+	/* its timing driver claims other numbers, as a submission could make it:
+	 * the grading keeps the cache's, and the cache is as it was */
+	before = read_file(cache, NULL);
+	setenv("FORGE", "1", 1);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &dc, &r), 0);
+	unsetenv("FORGE");
+	after = read_file(cache, NULL);
+	ck_assert_str_eq(before, after);
+	free(before);
+	free(after);
+	ck_assert_double_eq(r.timing.copy_gbs, 3000);
+	ck_assert_uint_eq(r.timing.nceilings, 2);
+	ck_assert_int_eq(r.timing.ceilings[0].size, 64);
+	ck_assert_double_eq(r.timing.ceilings[0].ms, 0.64);
+	ck_assert_str_eq(r.timing.ceilings_from, "cache");
+	ck_assert_int_eq(r.timing.ceilings_measured_at, first);
+	/* the document says so */
+	char *json = result_to_json(&r, false);
+	ck_assert_ptr_nonnull(strstr(json, "\"ceilings_from\":\"cache\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"ceilings_cache\":\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"ceilings_cache_note\":null"));
+	free(json);
+	device_ceilings_release(&dc);
+	result_release(&r);
+
+	/* a timing driver on another GPU than the cache's measures for itself */
+	gpu_result(&r);
+	r.gpu.uuid = xstrdup(GPU_UUID);
+	ck_assert_int_eq(timing_ceilings(&cfg, measure, NULL, cache, NULL, &dev_key, &r, &dc), 0);
+	setenv("IGNORE_GIVEN", "1", 1);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &dc, &r), 0);
+	unsetenv("IGNORE_GIVEN");
+	ck_assert_str_eq(r.timing.ceilings_from, "measured");
+	ck_assert_double_eq(r.timing.copy_gbs, 500);
+	ck_assert_ptr_nonnull(strstr(r.timing.ceilings_cache_note, "measured the copy bandwidth"));
+	device_ceilings_release(&dc);
+	result_release(&r);
+
+	remove_tree(dir);
+	free(args);
+	free(runs);
+	free(cache);
+	free(driver);
+	free(measure);
+	free(dir);
+	unsetenv("RUNS");
+	unsetenv("ARGS_LOG");
+	unsetenv("DEV_UUID");
+	progress_quiet = false;
+}
+END_TEST
+
+/* No cache, or a trusted measurement that fails: the timing driver measures, uncached. */
+START_TEST(test_timing_ceilings_not_cached)
+{
+	char *dir = unit_tmpdir(), *measure = write_script(dir, "bench-device", fake_device);
+	char *driver = write_script(dir, "bench_demo", fake_given_driver);
+	char *cache = xasprintf("%s/cudalab-gpu-" GPU_UUID ".ceilings-demo", dir);
+	char *runs = xasprintf("%s/runs", dir), *args = xasprintf("%s/args", dir);
+	struct device_ceilings dc;
+	struct result r;
+
+	setenv("RUNS", runs, 1);
+	setenv("ARGS_LOG", args, 1);
+	progress_quiet = true;
+
+	/* a GPU without a UUID (the grade says which): nothing run, nothing read */
+	gpu_result(&r);
+	ck_assert_int_eq(timing_ceilings(&cfg, measure, NULL, NULL, "the GPU has no UUID",
+					 &dev_key, &r, &dc), -1);
+	ck_assert_int_eq(lines_of(runs), 0);
+	ck_assert_str_eq(r.timing.ceilings_cache_note, "the GPU has no UUID");
+	ck_assert_ptr_null(r.timing.ceilings_cache);
+	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, NULL, &r), 0);
+	char *given = read_file(args, NULL);
+	ck_assert_str_eq(given, "  \n");   /* nothing given */
+	free(given);
+	ck_assert_str_eq(r.timing.ceilings_from, "measured");
+	ck_assert_double_eq(r.timing.copy_gbs, 500);
+	ck_assert_uint_eq(r.timing.nceilings, 1);   /* the driver's own */
+	ck_assert(r.timing.ceilings_measured_at > 0);
+	result_release(&r);
+
+	/* the trusted driver reports another GPU than the probe saw: not cached */
+	setenv("DEV_UUID", "GPU-00000000-0000-0000-0000-000000000001", 1);
+	gpu_result(&r);
+	r.gpu.uuid = xstrdup(GPU_UUID);
+	ck_assert_int_eq(timing_ceilings(&cfg, measure, NULL, cache, NULL, &dev_key, &r, &dc), -1);
+	ck_assert_ptr_nonnull(strstr(r.timing.ceilings_cache_note,
+				     "no entry for this GPU yet, and the trusted driver measured "
+				     "another GPU"));
+	ck_assert_int_eq(access(cache, F_OK), -1);
+	result_release(&r);
+
+	/* no trusted driver built */
+	gpu_result(&r);
+	r.gpu.uuid = xstrdup(GPU_UUID);
+	ck_assert_int_eq(timing_ceilings(&cfg, NULL, NULL, cache, NULL, &dev_key, &r, &dc), -1);
+	ck_assert_ptr_nonnull(strstr(r.timing.ceilings_cache_note, "no trusted driver"));
+	result_release(&r);
+
+	remove_tree(dir);
+	free(args);
+	free(runs);
+	free(cache);
+	free(driver);
+	free(measure);
+	free(dir);
+	unsetenv("RUNS");
+	unsetenv("ARGS_LOG");
+	unsetenv("DEV_UUID");
+	progress_quiet = false;
 }
 END_TEST
 
@@ -444,6 +694,8 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, test_timing_read_scores_only_lines_with_the_token);
 	tcase_add_test(tc, test_timing_read_wrong_output_and_the_floor);
 	tcase_add_test(tc, test_timing_run_restarts_after_a_crash);
+	tcase_add_test(tc, test_timing_ceilings_measured_once_and_reused);
+	tcase_add_test(tc, test_timing_ceilings_not_cached);
 	tcase_add_test(tc, test_timing_is_stored_in_the_gradebook);
 	tcase_add_test(tc, test_timing_report_table);
 	suite_add_tcase(s, tc);

@@ -56,7 +56,8 @@ int main(void)
 	Suite *(*const suites[])(void) = {audit_suite,  config_suite, result_suite,  db_suite,
 					  intake_suite, run_suite,    checklog_suite, rewrite_suite,
 					  timing_suite, profile_suite, scan_suite,   late_suite,
-					  grading_suite, safety_suite, export_suite};
+					  grading_suite, safety_suite, export_suite,
+					  gpulock_suite, batch_suite, devcache_suite};
 	SRunner *sr = srunner_create(NULL);
 	int failed;
 

@@ -20,6 +20,9 @@ Suite *late_suite(void);
 Suite *grading_suite(void);
 Suite *safety_suite(void);
 Suite *export_suite(void);
+Suite *gpulock_suite(void);
+Suite *batch_suite(void);
+Suite *devcache_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);

@@ -1,0 +1,121 @@
+/*
+ * Unit tests of batch.c's defaults: which GPUs a class uses when --gpus is
+ * not given, inside a Slurm job and outside one, from the environment alone.
+ */
+#include "batch.h"
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void clear_env(void)
+{
+	unsetenv("SLURM_JOB_ID");
+	unsetenv("CUDA_VISIBLE_DEVICES");
+}
+
+/* batch_defaults with the environment given (NULL: unset). */
+static void defaults(struct batch_opts *bo, const char *job, const char *visible)
+{
+	clear_env();
+	if (job)
+		setenv("SLURM_JOB_ID", job, 1);
+	if (visible)
+		setenv("CUDA_VISIBLE_DEVICES", visible, 1);
+	memset(bo, 0, sizeof(*bo));
+	batch_defaults(bo);
+	clear_env();
+}
+
+static void assert_gpus(const struct batch_opts *bo, const char *want)
+{
+	char got[256] = "";
+	for (size_t i = 0; i < bo->gpus.n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s[%s]", i ? "," : "",
+			 bo->gpus.v[i]);
+	ck_assert_str_eq(got, want);
+}
+
+/* A job's GPUs are its CUDA_VISIBLE_DEVICES; a job without one has none, and says so. */
+START_TEST(test_batch_gpus_in_a_slurm_job)
+{
+	struct batch_opts bo;
+
+	defaults(&bo, "4242", "0");
+	assert_gpus(&bo, "[0]");
+	ck_assert(bo.gpus_known);
+	strlist_clear(&bo.gpus);
+
+	defaults(&bo, "4242", "0,1");
+	assert_gpus(&bo, "[0],[1]");
+	ck_assert(bo.gpus_known);
+	strlist_clear(&bo.gpus);
+
+	/* no GPU asked for: never the node's device nodes, and CUDA sees none */
+	defaults(&bo, "4242", NULL);
+	assert_gpus(&bo, "[]");
+	ck_assert(!bo.gpus_known);
+	ck_assert_str_eq(bo.no_gpu_why,
+			 "Slurm job 4242 was given no GPU (CUDA_VISIBLE_DEVICES unset)");
+	strlist_clear(&bo.gpus);
+
+	defaults(&bo, "4242", "NoDevFiles");
+	assert_gpus(&bo, "[]");
+	ck_assert(!bo.gpus_known);
+	ck_assert_ptr_nonnull(strstr(bo.no_gpu_why, "Slurm job 4242 was given no GPU"));
+	strlist_clear(&bo.gpus);
+}
+END_TEST
+
+/* Outside Slurm: the list where it is set (none when empty), else the nodes that open. */
+START_TEST(test_batch_gpus_outside_slurm)
+{
+	struct batch_opts bo;
+
+	defaults(&bo, NULL, "2,3");
+	assert_gpus(&bo, "[2],[3]");
+	ck_assert(bo.gpus_known);
+	strlist_clear(&bo.gpus);
+
+	/* the GPUs hidden from the grader stay hidden from its gradings */
+	defaults(&bo, NULL, "");
+	assert_gpus(&bo, "[]");
+	ck_assert(!bo.gpus_known);
+	ck_assert_str_eq(bo.no_gpu_why, "CUDA_VISIBLE_DEVICES names no GPU");
+	strlist_clear(&bo.gpus);
+
+	defaults(&bo, NULL, NULL);
+	if (!bo.gpus_known) {
+		assert_gpus(&bo, "[0]");
+		ck_assert_str_eq(bo.no_gpu_why, "no GPU found");
+	}
+	for (size_t i = 0; bo.gpus_known && i < bo.gpus.n; i++) {
+		char *path = xasprintf("/dev/nvidia%s", bo.gpus.v[i]);
+		ck_assert_msg(!access(path, R_OK), "%s is listed and cannot be read", path);
+		free(path);
+	}
+	strlist_clear(&bo.gpus);
+
+	/* --gpus given: as given */
+	memset(&bo, 0, sizeof(bo));
+	setenv("SLURM_JOB_ID", "1", 1);
+	batch_parse_gpus("5", &bo.gpus);
+	batch_defaults(&bo);
+	assert_gpus(&bo, "[5]");
+	ck_assert(bo.gpus_known);
+	strlist_clear(&bo.gpus);
+	clear_env();
+}
+END_TEST
+
+Suite *batch_suite(void)
+{
+	Suite *s = suite_create("batch");
+	TCase *tc = tcase_create("gpus");
+
+	tcase_add_test(tc, test_batch_gpus_in_a_slurm_job);
+	tcase_add_test(tc, test_batch_gpus_outside_slurm);
+	suite_add_tcase(s, tc);
+	return s;
+}
