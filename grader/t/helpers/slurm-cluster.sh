@@ -37,6 +37,7 @@ if [ "$cmd" = down ]; then
 		alive "$pid" && kill -9 "$pid"
 		rm -f "$p"
 	done
+	[ ! -s "$B/linked" ] || { rm -f "$(cat "$B/linked")"; rm -f "$B/linked"; }
 	exit 0
 fi
 [ "$cmd" = up ] || { echo "$0: unknown command '$cmd'" >&2; exit 2; }
@@ -53,9 +54,18 @@ while [ $# -gt 0 ]; do
 done
 
 [ "$(id -u)" = 0 ] || skip "Slurm's daemons need root here (SlurmUser=root), and this is uid $(id -u)"
-for d in slurmctld slurmd munged sbatch squeue; do
-	command -v $d >/dev/null || skip "Slurm is not installed ($d not found; ci/debian-packages.txt lists slurm-wlm)"
+# unpacked, the daemons keep the names Debian's alternatives would link: slurmctld-wlm
+daemon() { command -v "$1" || command -v "$1-wlm"; }
+for d in slurmctld slurmd slurmstepd munged sbatch squeue; do
+	daemon $d >/dev/null || skip "Slurm is not installed ($d not found; ci/debian-packages.txt lists slurm-wlm)"
 done
+ctld=$(daemon slurmctld) slurmd=$(daemon slurmd)
+# slurmd runs the slurmstepd its build names, /usr/sbin/slurmstepd: where only an
+# unpacked one exists, link it there for as long as the cluster runs (down removes it)
+if [ ! -e /usr/sbin/slurmstepd ]; then
+	ln -s "$(daemon slurmstepd)" /usr/sbin/slurmstepd && echo /usr/sbin/slurmstepd >"$B/linked" ||
+		skip "slurmd needs /usr/sbin/slurmstepd, and it cannot be linked there"
+fi
 plugins=
 for dir in ${pre:+$pre/usr/lib/x86_64-linux-gnu/slurm-wlm} /usr/lib/x86_64-linux-gnu/slurm-wlm /usr/lib/slurm-wlm /usr/lib64/slurm; do
 	[ -f "$dir/select_cons_tres.so" ] && { plugins=$dir; break; }
@@ -150,8 +160,8 @@ export PATH="\$PATH:/usr/sbin${pre:+:$pre/usr/bin:$pre/usr/sbin}"
 ${pre:+export LD_LIBRARY_PATH="$LD_LIBRARY_PATH"}
 ENV
 export SLURM_CONF=$B/slurm.conf
-slurmctld || { echo "$0: slurmctld did not start: $(tail -n 5 "$B/log/slurmctld.log")" >&2; exit 1; }
-slurmd -N localhost || { echo "$0: slurmd did not start: $(tail -n 5 "$B/log/slurmd.log")" >&2; exit 1; }
+"$ctld" || { echo "$0: slurmctld did not start: $(tail -n 5 "$B/log/slurmctld.log")" >&2; exit 1; }
+"$slurmd" -N localhost || { echo "$0: slurmd did not start: $(tail -n 5 "$B/log/slurmd.log")" >&2; exit 1; }
 for _ in $(seq 300); do
 	[ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && exit 0
 	sleep 0.1
