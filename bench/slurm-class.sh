@@ -38,6 +38,7 @@ t1=$EPOCHREALTIME
 slurm_wall=$(wall "$t0" "$t1")
 echo "slurm, one node, $ngpu GPU(s) as $shards shards: $n submissions in $slurm_wall s ($(rate "$slurm_wall") per minute)"
 grep -E "^slurm: job|collected|without a result" "$tmp/slurm.err" | sed 's/^/  /'
+grep -q "^collected" "$tmp/slurm.err" || { echo "slurm-class: the array did not run:"; tail -n 20 "$tmp/slurm.err"; exit 1; }
 [ -z "${BENCH_OUT:-}" ] || cp "$tmp"/local.out "$tmp"/slurm.out "$tmp"/slurm.err "$BENCH_OUT/"
 
 # every verdict, one line per student and test, from each gradebook
