@@ -3,15 +3,16 @@
 # N matmul submissions (bench/make-class.sh) graded by `cudalab grade` (the
 # local batch) and by `cudalab slurm` on a single-node Slurm started here
 # (grader/t/helpers/slurm-cluster.sh, the machine's GPUs as gres, each shared
-# by S tasks through shards), into two gradebooks. Prints both wall times and
+# by S tasks through shards, or with GRES "none" through cudalab's GPU locks
+# alone), into two gradebooks. Prints both wall times and
 # rates, and every verdict that differs (build, and each test's status; a
 # timing test's points may move with noise, its status too where it sits on
 # a threshold: those are listed apart). Needs root.
-# Usage: bench/slurm-class.sh [N] [S] [GRADE OPTIONS...]
+# Usage: bench/slurm-class.sh [N] [S] [GRES] [GRADE OPTIONS...]   (GRES: shard:1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n=${1:-60} shards=${2:-16}
-shift $(($# < 2 ? $# : 2))
+n=${1:-60} shards=${2:-16} gres=${3:-shard:1}
+shift $(($# < 3 ? $# : 3))
 make -s all
 tmp=$(mktemp -d)
 trap 'bash grader/t/helpers/slurm-cluster.sh down "$tmp/cluster" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -33,12 +34,13 @@ tail -n 4 "$tmp/local.out" | sed 's/^/  /'
 
 t0=$EPOCHREALTIME
 build/bin/cudalab slurm matmul "$tmp/class" --spool "$tmp/spool" --db "$tmp/slurm.db" \
-	--gres shard:1 --throttle "$shards" "$@" >"$tmp/slurm.out" 2>"$tmp/slurm.err" || true
+	--gres "$gres" --throttle "$shards" "$@" >"$tmp/slurm.out" 2>"$tmp/slurm.err" || true
 t1=$EPOCHREALTIME
 slurm_wall=$(wall "$t0" "$t1")
-echo "slurm, one node, $ngpu GPU(s) as $shards shards: $n submissions in $slurm_wall s ($(rate "$slurm_wall") per minute)"
-grep -E "^slurm: job|collected|without a result" "$tmp/slurm.err" | sed 's/^/  /'
+echo "slurm, one node, $ngpu GPU(s), $shards tasks at once, --gres $gres: $n submissions in $slurm_wall s ($(rate "$slurm_wall") per minute)"
 grep -q "^collected" "$tmp/slurm.err" || { echo "slurm-class: the array did not run:"; tail -n 20 "$tmp/slurm.err"; exit 1; }
+grep -E "^slurm: job|collected|without a result" "$tmp/slurm.err" | sed 's/^/  /'
+sinfo -h -o "  the node's gres: %G" || true
 [ -z "${BENCH_OUT:-}" ] || cp "$tmp"/local.out "$tmp"/slurm.out "$tmp"/slurm.err "$BENCH_OUT/"
 
 # every verdict, one line per student and test, from each gradebook
