@@ -135,7 +135,11 @@ int collect_spool(const struct spool *sp, const char *db_path)
 		code = EXIT_INTERNAL;
 		goto out;
 	}
-	printf("%-20s %-28s %-12s %s\n", "student", "score", "status", "run");
+	int sw = 20;   /* the student column as wide as its widest name */
+	for (size_t i = 0; i < sp->n; i++)
+		if ((int)strlen(sp->e[i].student) > sw)
+			sw = (int)strlen(sp->e[i].student);
+	printf("%-*s %-28s %-12s %s\n", sw, "student", "score", "status", "run");
 	for (size_t i = 0; i < sp->n; i++) {
 		const struct spool_entry *e = &sp->e[i];
 		if (st[i].state != ENTRY_DONE)
@@ -152,7 +156,7 @@ int collect_spool(const struct spool *sp, const char *db_path)
 		}
 		*(rc ? &had : &added) += 1;
 		struct score_view view = doc_score_view(doc);
-		printf("%-20s %-28s %-12s %lld%s\n", e->student, score_text(score, &view),
+		printf("%-*s %-28s %-12s %lld%s\n", sw, e->student, score_text(score, &view),
 		       doc_str(doc, "status"), run, rc ? " (collected before)" : "");
 		if (!strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok")) {
 			built++;
