@@ -14,6 +14,12 @@ case $BUILD in /*) ;; *) BUILD=$T_ROOT/$BUILD ;; esac
 CUDALAB=$BUILD/bin/cudalab
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-$T_NAME.XXXXXX")
 trap 'rm -rf "$T_TMP"' EXIT
+# Under run-tests.sh, scripts run side by side: each leaves its pid in the
+# folder CUDALAB_TEST_PIDS while it runs, so that one counting the machine's
+# processes (peak_processes) can leave out those of the others.
+if [ -n "${CUDALAB_TEST_PIDS:-}" ] && : >"$CUDALAB_TEST_PIDS/$$"; then
+	trap 'rm -rf "$T_TMP"; rm -f "$CUDALAB_TEST_PIDS/$$"' EXIT
+fi
 export CUDALAB_DB=$T_TMP/gradebook.db
 unset CUDALAB_ROOT
 t_pass=0 t_fail=0 t_skip=0 t_count=0
