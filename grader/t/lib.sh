@@ -390,7 +390,7 @@ machine_processes() {
 # (machine_processes) every 0.1 s; the most there were beyond the count
 # before goes to ./peak.
 peak_processes() {
-	local base rc
+	local base rc sampler
 	base=$(machine_processes)
 	echo 0 >peak
 	rm -f peak.stop
@@ -402,10 +402,11 @@ peak_processes() {
 			sleep 0.1
 		done
 	) &
+	sampler=$!
 	"$@"
 	rc=$?
 	touch peak.stop
-	wait
+	wait "$sampler"   # only it: the caller may have other jobs under way
 	return $rc
 }
 
