@@ -180,7 +180,8 @@ help:
 	@echo '  make format          clang-format the C sources'
 	@echo 'variables: LAB, SUB, V=1 (full commands), BUILD=dir, NVCC=path, CUDA_ARCHS="75 80 ...",'
 	@echo '           LANES=N (make check-gpu: grade the fixtures with --lanes N),'
-	@echo '           JOBS=N (make check-gpu: grade N fixtures at once; 1: one after another)'
+	@echo '           JOBS=N (make check-gpu: grade N fixtures at once; 1: one after another),'
+	@echo '           SCRIPTS=N (make check: run N test scripts at once, default 2; 1: one after another)'
 	@echo 'labs: $(LABS)'
 
 # `make deps` always checks; builds check once, then when the list changes.
@@ -251,8 +252,9 @@ $(BUILD)/emu/t/check_emu: $(BUILD)/emu/t/check_emu.cpp $(EMU_RUNTIME) $(EMU_DIR)
 check-unit: project-tests $(UNIT_BIN)
 	$(Q)CUDALAB_ROOT=$(CURDIR) $(UNIT_BIN)
 
+# SCRIPTS=N runs N end-to-end scripts at once (default 2; 1: one after another)
 check-shell: project-tests all
-	$(Q)grader/t/run-tests.sh --cpu
+	$(Q)CUDALAB_TEST_SCRIPTS='$(SCRIPTS)' grader/t/run-tests.sh --cpu
 
 OCC_DEVICE_CHECK := $(BUILD)/t/occupancy-device-check
 # LANES=N grades the fixtures with --lanes N, JOBS=N N of them at once (a lab's

@@ -14,6 +14,12 @@ case $BUILD in /*) ;; *) BUILD=$T_ROOT/$BUILD ;; esac
 CUDALAB=$BUILD/bin/cudalab
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-$T_NAME.XXXXXX")
 trap 'rm -rf "$T_TMP"' EXIT
+# Under run-tests.sh, scripts run side by side: each leaves its pid in the
+# folder CUDALAB_TEST_PIDS while it runs, so that one counting the machine's
+# processes (peak_processes) can leave out those of the others.
+if [ -n "${CUDALAB_TEST_PIDS:-}" ] && : >"$CUDALAB_TEST_PIDS/$$"; then
+	trap 'rm -rf "$T_TMP"; rm -f "$CUDALAB_TEST_PIDS/$$"' EXIT
+fi
 export CUDALAB_DB=$T_TMP/gradebook.db
 unset CUDALAB_ROOT
 t_pass=0 t_fail=0 t_skip=0 t_count=0
@@ -278,34 +284,50 @@ report_of() {
 # Graded alone instead: the fixtures marked processes-limited, their
 # processes counted; and those of a lab with per-student questions, whose
 # answers are for the student grade_fixture names (fixture-NAME), not for
-# the folder's name a class would grade them under.
+# the folder's name a class would grade them under. The processes-limited
+# ones are graded while the class is (its processes are not counted: they
+# are PEAK_BESIDE's), since each waits out a timeout with its processes
+# asleep; their tests come first.
 test_fixtures() {
-	local lab=$1 suffix=${2:-} dir name args= class=1
+	local lab=$1 suffix=${2:-} dir name class=1 class_pid=
 	shift $(($# < 2 ? $# : 2))
-	[ $# -eq 0 ] || args=$(printf ' %q' "$@")
 	"$CUDALAB" questions "$lab" --student fixture >/dev/null 2>&1 && class=
 	# a class exits 0 when every submission was graded; 4 when, besides, every run
 	# that built is provisional, as every emulated one is
 	local want=0
 	[ "${EXPECT_EMULATED:-}" != 1 ] || want=4
-	[ -z "$class" ] || test_expect_success "the $lab fixtures are graded$suffix as a class, each stored" '
-		grade_class "'"$lab"'"'"$args"'; rc=$?
-		cat "'"$lab"'-class.out"
-		[ $rc = '"$want"' ] || { say "exit code $rc, expected '"$want"':"; tail -n 20 "'"$lab"'-class.err"; false; } &&
-		grep -q "^$(class_fixtures "'"$lab"'" | wc -l) graded;" "'"$lab"'-class.out"
-	'
+	if [ -n "$class" ]; then
+		(cd "$T_TMP" && { grade_class "$lab" "$@"; echo $? >"$lab-class.rc"; }) &
+		class_pid=$!
+	fi
+	for dir in "$T_ROOT"/reference/"$lab"/fixtures/*/; do
+		dir=${dir%/}
+		name=$(basename "$dir")
+		grep -qx processes-limited "$dir/expect" || continue
+		test_expect_success "$lab/$name gets its verdict$suffix, held to the process limit" '
+			PEAK_BESIDE='"$class_pid"' &&
+			processes_limited "'"$lab"'" &&
+			peak_processes grade_fixture "'"$dir"'" r.json &&
+			check_expect r.json "'"$dir"'/expect" &&
+			limit=$(jq .sandbox.processes.limit r.json) &&
+			say "at most $(cat peak) processes more than before (limit $limit)" &&
+			[ "$(cat peak)" -le $((limit + 64)) ]
+		'
+	done
+	if [ -n "$class" ]; then
+		wait "$class_pid"
+		test_expect_success "the $lab fixtures are graded$suffix as a class, each stored" '
+			rc=$(cat "'"$lab"'-class.rc")
+			cat "'"$lab"'-class.out"
+			[ "$rc" = '"$want"' ] || { say "exit code $rc, expected '"$want"':"; tail -n 20 "'"$lab"'-class.err"; false; } &&
+			grep -q "^$(class_fixtures "'"$lab"'" | wc -l) graded;" "'"$lab"'-class.out"
+		'
+	fi
 	for dir in "$T_ROOT"/reference/"$lab"/fixtures/*/; do
 		dir=${dir%/}
 		name=$(basename "$dir")
 		if grep -qx processes-limited "$dir/expect"; then
-			test_expect_success "$lab/$name gets its verdict$suffix, held to the process limit" '
-				processes_limited "'"$lab"'" &&
-				peak_processes grade_fixture "'"$dir"'" r.json &&
-				check_expect r.json "'"$dir"'/expect" &&
-				limit=$(jq .sandbox.processes.limit r.json) &&
-				say "at most $(cat peak) processes more than before (limit $limit)" &&
-				[ "$(cat peak)" -le $((limit + 64)) ]
-			'
+			continue
 		elif [ -z "$class" ]; then
 			test_expect_success "$lab/$name gets its verdict$suffix" '
 				grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
@@ -320,42 +342,71 @@ test_fixtures() {
 
 # processes_limited LAB: exits 77 (skip) unless the grader holds the programs
 # of a LAB grading to a process limit here; a fork bomb never runs without one.
-# Any grading of the lab on this machine says: one of its class
-# (grade_class), else the reference's, graded for it.
+# A grading of the lab's reference says.
 processes_limited() {
-	local run
-	run=$(class_run "$1")
-	if [ -n "$run" ]; then
-		"$CUDALAB" db show --db "$1-class.db" --run "$run" >limits.json &&
-			validate_doc limits.json || return 1
-	else
-		grade_fixture "$T_ROOT/reference/$1" limits.json || return 1
-	fi
+	grade_fixture "$T_ROOT/reference/$1" limits.json || return 1
 	[ "$(jq '.sandbox.processes.limit // 0' limits.json)" -gt 0 ] || {
 		say "no process limit here: $(jq -r '.sandbox.processes.reason // "?"' limits.json)"
 		exit 77
 	}
 }
 
+# machine_processes: how many processes the machine has, less those of the
+# test scripts that run beside this one (CUDALAB_TEST_PIDS, above) and of the
+# pids in PEAK_BESIDE (a class graded meanwhile), with all their descendants:
+# the grader is a child subreaper, so a grading's orphans stay among them.
+# Every other process counts, whoever made it.
+machine_processes() {
+	local roots=" ${PEAK_BESIDE:-} " f
+	if [ -n "${CUDALAB_TEST_PIDS:-}" ]; then
+		for f in "$CUDALAB_TEST_PIDS"/*; do
+			[ -e "$f" ] && [ "${f##*/}" != $$ ] && roots+="${f##*/} "
+		done
+	fi
+	# "/proc/PID/status:PPid:<tab>PPID" for each process (-s: one that ended since
+	# the glob is not an error)
+	grep -s '^PPid:' /proc/[0-9]*/status | awk -v roots="$roots" '
+		{ split($1, p, "/"); parent[p[3]] = $2 }
+		END {
+			split(roots, r, " ")
+			for (i in r) excluded[r[i]] = 1
+			for (pid in parent) {
+				# up to a root (excluded) or to the top (counted)
+				for (q = pid; q in parent && !(q in excluded) && !(q in counted); q = parent[q])
+					;
+				if (q in excluded) {
+					for (q = pid; !(q in excluded); q = parent[q])
+						excluded[q] = 1
+				} else {
+					for (q = pid; q in parent && !(q in counted); q = parent[q])
+						counted[q] = 1
+				}
+			}
+			print length(counted)
+		}'
+}
+
 # peak_processes CMD...: runs CMD while counting the machine's processes
-# every 0.1 s; the most there were beyond the count before goes to ./peak.
+# (machine_processes) every 0.1 s; the most there were beyond the count
+# before goes to ./peak.
 peak_processes() {
-	local base rc
-	base=$(find /proc -maxdepth 1 -name '[0-9]*' | wc -l)
+	local base rc sampler
+	base=$(machine_processes)
 	echo 0 >peak
 	rm -f peak.stop
 	(
 		max=0
 		while [ ! -e peak.stop ]; do
-			n=$(($(find /proc -maxdepth 1 -name '[0-9]*' | wc -l) - base))
+			n=$(($(machine_processes) - base))
 			[ $n -le $max ] || { max=$n; echo $max >peak; }
 			sleep 0.1
 		done
 	) &
+	sampler=$!
 	"$@"
 	rc=$?
 	touch peak.stop
-	wait
+	wait "$sampler"   # only it: the caller may have other jobs under way
 	return $rc
 }
 

@@ -6,7 +6,16 @@
 # On a GPU, the scripts that say "# beside-others" in their first lines (they
 # hold no timing to a tolerance, and every use they make of the GPU goes
 # through cudalab's GPU locks) run side by side, first; the rest one after
-# another. Each script's output is printed whole, in order.
+# another. On the CPU (--cpu), two scripts run at once (one on a machine of
+# one CPU; CUDALAB_TEST_SCRIPTS=N, make check SCRIPTS=N: N), those that say
+# "# long-running" in their first lines started first, so that none is left
+# to run alone at the end. That is safe: an emulated test's time limit is
+# kept by a clock that slows while it waits for a CPU (the grader's other
+# limits, on builds and safety runs, are many times what they take on a
+# busy machine), each script has its own folder and gradebooks, none
+# rebuilds build/, and one that counts the machine's processes leaves out
+# the others' (lib.sh, CUDALAB_TEST_PIDS). Each script's output is printed
+# whole, in order, with its wall and CPU time.
 set -u
 cd "$(dirname "$0")"
 mode=cpu
@@ -16,16 +25,25 @@ tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(t[0-9][0-9][0-9][0-9]-*.sh)
 out=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-run-tests.XXXXXX")
 trap 'rm -rf "$out"' EXIT
+mkdir "$out/pids"
+export CUDALAB_TEST_PIDS=$out/pids
 pass=0 fail=0 skip=0 failed=()
 start=$(date +%s)
 
-# run SCRIPT: its output, then its wall time, into $out/SCRIPT; its exit code into $out/SCRIPT.rc
+# run SCRIPT: its output, then its wall and CPU time, into $out/SCRIPT; its
+# exit code into $out/SCRIPT.rc, written last
 run() {
-	local t0=$EPOCHREALTIME
+	local t0=$EPOCHREALTIME rc
 	bash "$1" >"$out/$1" 2>&1
-	echo $? >"$out/$1.rc"
-	awk -v a="$t0" -v b="$EPOCHREALTIME" -v t="$1" 'BEGIN { printf "# %s: %.1f s\n", t, b - a }' \
-		>>"$out/$1"
+	rc=$?
+	# the second line of `times` (run here, not in a pipe's subshell): this
+	# shell's children's user and system time
+	times >"$out/$1.times"
+	awk -v a="$t0" -v b="$EPOCHREALTIME" -v t="$1" 'NR == 2 {
+		split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "# %s: %.1f s (CPU %.1f s)\n", t, b - a, u[1] * 60 + u[2] + s[1] * 60 + s[2] }' \
+		"$out/$1.times" >>"$out/$1"
+	echo $rc >"$out/$1.rc.tmp" && mv "$out/$1.rc.tmp" "$out/$1.rc"
 }
 
 # tally SCRIPT: prints what it said and counts how it ended
@@ -38,26 +56,68 @@ tally() {
 	esac
 }
 
-beside=() alone=()
+beside=() alone=() long=() rest=()
 for t in "${tests[@]}"; do
 	t=$(basename "$t")
-	if [ $mode = gpu ] && head -n 12 "$t" | grep -q '^# beside-others'; then
-		beside+=("$t")
+	if [ $mode = gpu ]; then
+		if head -n 12 "$t" | grep -q '^# beside-others'; then
+			beside+=("$t")
+		else
+			alone+=("$t")
+		fi
+	elif head -n 12 "$t" | grep -q '^# long-running'; then
+		long+=("$t")
 	else
-		alone+=("$t")
+		rest+=("$t")
 	fi
 done
-for t in "${beside[@]}"; do
-	run "$t" &
-done
-wait
-for t in "${beside[@]}"; do
-	tally "$t"
-done
-for t in "${alone[@]}"; do
-	run "$t"
-	tally "$t"
-done
+
+if [ $mode = gpu ]; then
+	for t in "${beside[@]}"; do
+		run "$t" &
+	done
+	wait
+	for t in "${beside[@]}"; do
+		tally "$t"
+	done
+	for t in "${alone[@]}"; do
+		run "$t" &   # in a shell of its own, whose `times` are the script's
+		wait
+		tally "$t"
+	done
+else
+	at_once=${CUDALAB_TEST_SCRIPTS:-}
+	if [ -z "$at_once" ]; then
+		at_once=$(nproc 2>/dev/null || echo 1)
+		[ "$at_once" -le 2 ] || at_once=2
+	fi
+	[ "$at_once" -ge 1 ] 2>/dev/null || { echo "CUDALAB_TEST_SCRIPTS: not a number: $at_once" >&2; exit 2; }
+	order=() printed=0 started=()
+	for t in "${tests[@]}"; do order+=("$(basename "$t")"); done
+	# running: how many of those started have not ended (written their .rc)
+	running() {
+		local t n=0
+		for t in "${started[@]}"; do [ -f "$out/$t.rc" ] || n=$((n + 1)); done
+		echo $n
+	}
+	for t in "${long[@]}" "${rest[@]}"; do
+		while [ "$(running)" -ge "$at_once" ]; do
+			wait -n
+		done
+		run "$t" &
+		started+=("$t")
+		# print, in order, those that have ended
+		while [ $printed -lt ${#order[@]} ] && [ -f "$out/${order[$printed]}.rc" ]; do
+			tally "${order[$printed]}"
+			printed=$((printed + 1))
+		done
+	done
+	wait
+	while [ $printed -lt ${#order[@]} ]; do
+		tally "${order[$printed]}"
+		printed=$((printed + 1))
+	done
+fi
 [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
 echo "# end-to-end tests ($mode) took $(($(date +%s) - start)) s"
 echo "end-to-end: $pass passed, $fail failed, $skip skipped"

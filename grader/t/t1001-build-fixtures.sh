@@ -2,6 +2,7 @@
 # Without a GPU and with emulation off: the stub, the reference and every
 # fixture build and link (or fail to, with the verdict their expect file
 # gives), and nothing is graded.
+# long-running: every fixture of three labs is built with nvcc
 . "$(dirname "$0")/lib.sh"
 cpu_only
 gpu_available && skip_all "a GPU is here: t3002 grades the fixtures"

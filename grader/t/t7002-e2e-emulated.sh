@@ -3,6 +3,7 @@
 # everything, the stub fails everything without crashing, and every fixture
 # gets the verdict its expect file pins for the GPU. An emulated run is never
 # a grade: mode "emulated", provisional, exit 4.
+# long-running: the matmul fixtures as a class, one waiting out three timeouts
 . "$(dirname "$0")/lib.sh"
 cpu_only
 gpu_available && skip_all "a GPU is here: the GPU tests grade the fixtures"

@@ -2,6 +2,7 @@
 # Without a GPU, on the CPU emulator: the grid lab's reference passes every
 # test, the stub fails every test with a message that says what to do, and
 # every grid fixture gets the verdict its expect file pins.
+# long-running: the grid fixtures as a class, two waiting out two timeouts each
 . "$(dirname "$0")/lib.sh"
 cpu_only
 gpu_available && skip_all "a GPU is here: t3003 grades the grid lab on it"

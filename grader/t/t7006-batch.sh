@@ -4,6 +4,7 @@
 # submission that hangs stalls nobody; a killed batch loses no stored run;
 # a failure of the grader itself is retried and never stored as a grade.
 # Emulated on the CPU (make check); t3006 does it on a GPU.
+# long-running: a class waits out a submission that hangs
 . "$(dirname "$0")/lib.sh"
 cpu_only
 grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"

@@ -2,6 +2,7 @@
 # `make handout`: the student repository. Nothing of reference/ goes in (the
 # reference only as machine code), and a fresh copy builds and grades with
 # its own `make test`, and with the script its CI runs on every push.
+# long-running: the handout is built afresh
 . "$(dirname "$0")/lib.sh"
 cpu_only
 grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"

@@ -13,8 +13,9 @@ command -v zip >/dev/null && command -v unzip >/dev/null ||
 	skip_all "zip and unzip are not installed (ci/debian-packages.txt lists them)"
 
 zip=$T_TMP/matmul.zip ag=$T_TMP/autograder
-# one GPU architecture for the harness setup.sh builds: no GPU runs it here
-export CUDA_ARCHS=75
+# the zip is made for the project's GPU architectures, which build/ holds
+# already: make gradescope then builds nothing (another test may be linking
+# build/'s objects meanwhile, run-tests.sh)
 test_expect_success 'make gradescope: a zip with setup.sh and run_autograder at its root, and one lab' '
 	make -s -C "$T_ROOT" BUILD="$BUILD" gradescope LAB=matmul GRADESCOPE="$zip" >out 2>&1 &&
 	unzip -Z1 "$zip" >list &&
@@ -31,6 +32,9 @@ test_expect_success 'make gradescope: a zip with setup.sh and run_autograder at 
 	test_must_fail_with 2 make -s -C "$T_ROOT" BUILD="$BUILD" gradescope &&
 	grep -q "usage: make gradescope LAB=" err
 '
+# one GPU architecture for the harness setup.sh builds (and run_autograder's
+# make checks): no GPU runs it here
+export CUDA_ARCHS=75
 test_expect_success 'unpacked as Gradescope does, setup.sh builds cudalab' '
 	mkdir -p "$ag/source" && unzip -q "$zip" -d "$ag/source" &&
 	cp "$ag/source/run_autograder" "$ag/run_autograder" &&
