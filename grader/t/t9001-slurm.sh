@@ -15,8 +15,14 @@ case $? in
 77) skip_all "$(tail -n 1 up.err)" ;;
 *) say "# the cluster did not start: $(cat up.err)"; exit 1 ;;
 esac
-trap 'scancel --quiet --user=root 2>/dev/null; bash "$helper" down "$cluster"; rm -rf "$T_TMP"' EXIT
 . "$cluster/env"
+# the daemons, and the tasks slurmd starts, are this script's processes: a
+# script beside it counting the machine's (lib.sh, machine_processes) leaves
+# them out, as it does this script's own
+daemons=$(cat "$cluster"/run/*.pid)
+[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $daemons; do : >"$CUDALAB_TEST_PIDS/$p"; done
+trap 'scancel --quiet --user=root 2>/dev/null; bash "$helper" down "$cluster"; rm -rf "$T_TMP"
+	[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $$ $daemons; do rm -f "$CUDALAB_TEST_PIDS/$p"; done' EXIT
 spool=$T_TMP/spool db=$T_TMP/class.db
 
 # the class: five correct submissions (one folder name with a space), the
