@@ -26,6 +26,7 @@ static const struct command {
 	{"regrade", cmd_regrade, "regrade LAB [--student ID]    grade the latest submissions again; what changed"},
 	{"slurm", cmd_slurm, "slurm LAB DIR... --spool DIR   grade a class on a Slurm cluster, a job array"},
 	{"collect", cmd_collect, "collect LAB SPOOL             store what a Slurm array graded in the gradebook"},
+	{"report", cmd_report, "report --run N [--out FILE]   one run's page, HTML with its plots"},
 	{"export", cmd_export, "export LAB [--format F]       the latest grades: csv, gradescope, junit"},
 	{"rewrite", cmd_rewrite, "rewrite FILE.cu               the C++ the CPU emulator compiles for it"},
 	{"gpus", cmd_gpus, "gpus [--json]                 the GPUs a class here uses, their UUIDs and locks"},

@@ -57,7 +57,8 @@ int main(void)
 					  intake_suite, run_suite,    checklog_suite, rewrite_suite,
 					  timing_suite, profile_suite, scan_suite,   late_suite,
 					  grading_suite, safety_suite, export_suite,
-					  gpulock_suite, batch_suite, devcache_suite};
+					  gpulock_suite, batch_suite, devcache_suite,
+					  htmlreport_suite};
 	SRunner *sr = srunner_create(NULL);
 	int failed;
 

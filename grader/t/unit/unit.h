@@ -23,6 +23,7 @@ Suite *export_suite(void);
 Suite *gpulock_suite(void);
 Suite *batch_suite(void);
 Suite *devcache_suite(void);
+Suite *htmlreport_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);

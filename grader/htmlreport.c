@@ -1,0 +1,492 @@
+/*
+ * htmlreport.c - one run's HTML page (htmlreport.h). Derives everything
+ * from the result document and decides nothing; every string of it is
+ * escaped. Plots are gnuplot's, run as a trusted child on a script of our
+ * own text and a data file; no string of the document reaches the script.
+ * Knows nothing of the gradebook or of labs.
+ */
+#include "htmlreport.h"
+
+#include "doc.h"
+#include "result.h"
+#include "run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void strbuf_add_html(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			strbuf_addstr(sb, "&amp;");
+			break;
+		case '<':
+			strbuf_addstr(sb, "&lt;");
+			break;
+		case '>':
+			strbuf_addstr(sb, "&gt;");
+			break;
+		case '"':
+			strbuf_addstr(sb, "&quot;");
+			break;
+		case '\'':
+			strbuf_addstr(sb, "&#39;");
+			break;
+		default:
+			strbuf_add(sb, s, 1);
+		}
+	}
+}
+
+char *html_escape(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "");
+	strbuf_add_html(&sb, s);
+	return strbuf_detach(&sb);
+}
+
+char *safe_name(const char *s)
+{
+	char *out = xstrdup(s ? s : "");
+	for (char *p = out; *p; p++)
+		if (!ident_char(*p) && *p != '.' && *p != '-')
+			*p = '_';
+	return out;
+}
+
+/* A number of the document, or "-" where it was not measured. */
+static void add_num(struct strbuf *sb, double v, const char *fmt)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, fmt, v);
+}
+
+static void add_row(struct strbuf *sb, const char *head, const char *text)
+{
+	strbuf_addf(sb, "<tr><th>%s</th><td>", head);
+	strbuf_add_html(sb, text);
+	strbuf_addstr(sb, "</td></tr>\n");
+}
+
+static void add_pre(struct strbuf *sb, const char *text)
+{
+	if (!text || !*text)
+		return;
+	strbuf_addstr(sb, "<pre>");
+	strbuf_add_html(sb, text);
+	strbuf_addstr(sb, "</pre>\n");
+}
+
+static const char *mode_text(const char *mode)
+{
+	if (!strcmp(mode, "gpu"))
+		return "GPU";
+	if (!strcmp(mode, "emulated"))
+		return "emulated on the CPU: provisional, not a grade";
+	if (!strcmp(mode, "cpu"))
+		return "CPU (this lab's tests need no GPU)";
+	if (!strcmp(mode, "none"))
+		return "none: no GPU, and the tests were not run";
+	return mode;
+}
+
+/* The run's standing, as the terminal report says it (report.c). */
+static void add_standing(struct strbuf *sb, json_t *doc)
+{
+	const char *status = doc_str(doc, "status");
+
+	if (!strcmp(status, "incomplete")) {
+		strbuf_addstr(sb, "<p class=\"warn\">");
+		if (!strcmp(doc_str(doc, "mode"), "emulated"))
+			strbuf_addstr(sb, "PROVISIONAL: emulated on the CPU, not a grade");
+		else {
+			strbuf_addstr(sb, "INCOMPLETE: ");
+			strbuf_add_html(sb, *doc_str(doc, "status_reason")
+						    ? doc_str(doc, "status_reason")
+						    : "some tests did not run");
+			strbuf_addstr(sb, "; not a grade until every test has run");
+		}
+		strbuf_addstr(sb, "</p>\n");
+	} else if (!strcmp(status, "not-built")) {
+		strbuf_addstr(sb, "<p class=\"warn\">NOT BUILT: fix the build first</p>\n");
+	}
+}
+
+static void add_files(struct strbuf *sb, json_t *doc)
+{
+	json_t *files = json_object_get(doc, "files"), *f;
+	size_t i;
+
+	strbuf_addstr(sb, "<h2>Submission</h2>\n");
+	if (!json_array_size(files)) {
+		strbuf_addstr(sb, "<p>No files were graded.</p>\n");
+		return;
+	}
+	strbuf_addstr(sb, "<table>\n<tr><th>file</th><th>bytes</th><th>sha256</th></tr>\n");
+	json_array_foreach(files, i, f) {
+		strbuf_addstr(sb, "<tr><td>");
+		strbuf_add_html(sb, doc_str(f, "name"));
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		add_num(sb, doc_num(f, "bytes"), "%.0f");
+		strbuf_addstr(sb, "</td><td><code>");
+		strbuf_add_html(sb, doc_str(f, "sha256"));
+		strbuf_addstr(sb, "</code></td></tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
+static void add_build(struct strbuf *sb, json_t *doc)
+{
+	json_t *b = json_object_get(doc, "build");
+
+	strbuf_addstr(sb, "<h2>Build</h2>\n<table class=\"facts\">\n");
+	add_row(sb, "status", doc_str(b, "status"));
+	strbuf_addstr(sb, "<tr><th>seconds</th><td>");
+	add_num(sb, doc_num(b, "seconds"), "%.1f");
+	strbuf_addstr(sb, "</td></tr>\n</table>\n");
+	add_pre(sb, doc_str(b, "message"));
+	if (*doc_str(b, "log")) {
+		strbuf_addstr(sb, "<h3>Compiler diagnostics</h3>\n");
+		add_pre(sb, doc_str(b, "log"));
+	}
+}
+
+static void add_tests(struct strbuf *sb, json_t *doc)
+{
+	json_t *tests = json_object_get(doc, "tests"), *t;
+	bool pending_gpu = !strcmp(doc_str(doc, "mode"), "emulated") ||
+			   !strcmp(doc_str(doc, "mode"), "none");
+	const char *build_status = doc_str(json_object_get(doc, "build"), "status");
+	size_t i;
+
+	strbuf_addstr(sb, "<h2>Tests</h2>\n<table>\n<tr><th>part</th><th>test</th><th>kind</th>"
+			  "<th>verdict</th><th>points</th><th>message</th></tr>\n");
+	json_array_foreach(tests, i, t) {
+		const char *status = doc_str(t, "status");
+		/* a test that waits for a GPU reads as pending, as in the terminal report */
+		bool pending = pending_gpu && !strcmp(status, "not-run") &&
+			       !strcmp(build_status, "ok");
+		char *cls = safe_name(status);
+
+		strbuf_addf(sb, "<tr class=\"%s\"><td>", cls);
+		free(cls);
+		strbuf_add_html(sb, doc_str(t, "part"));
+		strbuf_addstr(sb, "</td><td>");
+		strbuf_add_html(sb, doc_str(t, "name"));
+		if (json_is_true(json_object_get(t, "bonus")))
+			strbuf_addstr(sb, " (bonus)");
+		strbuf_addstr(sb, "</td><td>");
+		strbuf_add_html(sb, doc_str(t, "kind"));
+		strbuf_addstr(sb, "</td><td class=\"verdict\">");
+		strbuf_add_html(sb, pending ? "pending (GPU)" : status);
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		if (pending)
+			strbuf_addstr(sb, "-");
+		else
+			add_num(sb, doc_num(t, "points"), "%g");
+		strbuf_addstr(sb, " / ");
+		add_num(sb, doc_num(t, "max_points"), "%g");
+		strbuf_addstr(sb, "</td><td>");
+		add_pre(sb, doc_str(t, "message"));
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
+/* The library's GFLOP/s at size (the cuBLAS ceiling), NAN when not measured. */
+static double ceiling_at(json_t *timing, double size)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(timing, "ceilings"), i, c)
+		if (doc_num(c, "size") == size)
+			return doc_num(c, "gflops");
+	return NAN;
+}
+
+/*
+ * One metric's plot: "gflops" (with the ceiling per size and the device's
+ * FP32 peak) or "gbs" (with its copy bandwidth). The data file carries the
+ * numbers and a sanitized label per kernel; the script is ours alone.
+ */
+struct metric {
+	const char *key, *unit, *ceiling_title, *line_key, *line_title;
+};
+static const struct metric metrics[] = {
+	{"gflops", "GFLOP/s", "cuBLAS", "peak_gflops", "device FP32 peak"},
+	{"gbs", "GB/s", NULL, "copy_gbs", "device copy bandwidth"},
+};
+
+static bool measured(json_t *t, const struct metric *m)
+{
+	json_t *tm = json_object_get(t, "timing");
+	char key[32];
+
+	snprintf(key, sizeof(key), "student_%s", m->key);
+	return !strcmp(doc_str(t, "kind"), "timing") &&
+	       json_is_true(json_object_get(tm, "measured")) && !isnan(doc_num(tm, key));
+}
+
+static void fmt_num(struct strbuf *sb, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, " ?");
+	else
+		strbuf_addf(sb, " %.6g", v);
+}
+
+/*
+ * Draws m's plot of doc into *svg (allocated, from "<svg"). Returns 0, or
+ * -1 with *why (allocated) saying why it could not be drawn.
+ */
+static int draw_plot(json_t *doc, const struct metric *m, char **svg, char **why)
+{
+	json_t *timing = json_object_get(doc, "timing"), *tests = json_object_get(doc, "tests"), *t;
+	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
+	char *gnuplot = path_lookup("gnuplot"), *dir = NULL, *path, *out = NULL;
+	char skey[32], rkey[32];
+	double line = doc_num(timing, m->line_key);
+	struct run_result res = {0};
+	size_t i, len;
+	int ret = -1;
+
+	*svg = NULL;
+	*why = NULL;
+	if (!gnuplot) {
+		*why = xstrdup("gnuplot is not installed here (Debian: gnuplot-nox)");
+		return -1;
+	}
+	const char *tmp = getenv("TMPDIR");
+	dir = xasprintf("%s/cudalab-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		*why = xasprintf("cannot make a folder for gnuplot under '%s'", tmp && *tmp ? tmp : "/tmp");
+		goto out;
+	}
+	snprintf(skey, sizeof(skey), "student_%s", m->key);
+	snprintf(rkey, sizeof(rkey), "reference_%s", m->key);
+	json_array_foreach(tests, i, t) {
+		json_t *tm = json_object_get(t, "timing");
+		if (!measured(t, m))
+			continue;
+		char *part = safe_name(doc_str(t, "part")), *name = safe_name(doc_str(t, "name"));
+		strbuf_addf(&data, "%s:%s", part, name);
+		free(part);
+		free(name);
+		fmt_num(&data, doc_num(tm, skey));
+		fmt_num(&data, doc_num(tm, rkey));
+		fmt_num(&data, m->ceiling_title ? ceiling_at(timing, doc_num(tm, "size")) : NAN);
+		strbuf_addstr(&data, "\n");
+	}
+	path = xasprintf("%s/data", dir);
+	ret = write_file_atomic(path, data.buf, data.len);
+	free(path);
+	if (ret) {
+		*why = xstrdup("cannot write gnuplot's data file");
+		goto out;
+	}
+	/* noenhanced: a label's '_' and '@' are text, not markup */
+	strbuf_addf(&script,
+		    "set terminal svg size 760,380 noenhanced font 'sans,11' background '#ffffff'\n"
+		    "set output 'plot.svg'\n"
+		    "set datafile missing '?'\n"
+		    "set style data histograms\n"
+		    "set style histogram clustered gap 1\n"
+		    "set style fill solid 0.8 border -1\n"
+		    "set yrange [0:*]\n"
+		    "set xtics rotate by -30\n"
+		    "set key outside top center horizontal\n"
+		    "set grid ytics\n"
+		    "set ylabel '%s'\n"
+		    "plot 'data' using 2:xtic(1) title 'your kernel', "
+		    "'' using 3 title 'reference'",
+		    m->unit);
+	if (m->ceiling_title)
+		strbuf_addf(&script, ", '' using 0:4 with linespoints lw 2 pt 7 title '%s'",
+			    m->ceiling_title);
+	if (!isnan(line))
+		strbuf_addf(&script, ", %.6g with lines dt 2 lw 2 title '%s (%.0f %s)'", line,
+			    m->line_title, line, m->unit);
+	strbuf_addstr(&script, "\n");
+	path = xasprintf("%s/plot.gp", dir);
+	ret = write_file_atomic(path, script.buf, script.len);
+	free(path);
+	if (ret) {
+		*why = xstrdup("cannot write gnuplot's script");
+		goto out;
+	}
+	const char *argv[] = {gnuplot, "plot.gp", NULL};
+	struct run_spec spec = {.argv = argv, .cwd = dir, .timeout = 60};
+	ret = -1;
+	if (run_one(&spec, &res))
+		goto out;
+	if (!res.started || res.timed_out || res.signal || res.exit_code) {
+		char *how = run_describe(&spec, &res);
+		*why = xasprintf("gnuplot %s%s%s", how, res.output && *res.output ? ": " : "",
+				 res.output ? res.output : "");
+		free(how);
+		goto out;
+	}
+	path = xasprintf("%s/plot.svg", dir);
+	report_quiet = true;   /* a missing file is said on the page */
+	out = read_file(path, &len);
+	report_quiet = false;
+	free(path);
+	const char *start = out ? strstr(out, "<svg") : NULL;
+	if (!start) {
+		*why = xstrdup("gnuplot wrote no SVG");
+		goto out;
+	}
+	*svg = xstrdup(start);
+	ret = 0;
+out:
+	run_result_release(&res);
+	if (dir && *dir)
+		remove_tree(dir);
+	free(dir);
+	free(out);
+	free(gnuplot);
+	strbuf_release(&data);
+	strbuf_release(&script);
+	return ret;
+}
+
+static void add_timing(struct strbuf *sb, json_t *doc)
+{
+	json_t *timing = json_object_get(doc, "timing"), *tests = json_object_get(doc, "tests"), *t;
+	bool any = false, plotted = false;
+	size_t i;
+
+	json_array_foreach(tests, i, t)
+		any |= !strcmp(doc_str(t, "kind"), "timing");
+	if (!any)
+		return;
+	strbuf_addstr(sb, "<h2>Timed kernels</h2>\n");
+	if (!json_is_true(json_object_get(timing, "ran"))) {
+		strbuf_addstr(sb, "<p>Not timed: ");
+		strbuf_add_html(sb, *doc_str(timing, "reason") ? doc_str(timing, "reason")
+							       : "the timing driver did not run");
+		strbuf_addstr(sb, ".</p>\n");
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(metrics); k++) {
+		const struct metric *m = &metrics[k];
+		bool has = false;
+		char *svg, *why;
+
+		json_array_foreach(tests, i, t)
+			has |= measured(t, m);
+		/* a kernel with arithmetic is plotted in GFLOP/s only */
+		if (!has || plotted)
+			continue;
+		plotted = true;
+		strbuf_addf(sb, "<figure class=\"plot\">\n");
+		if (!draw_plot(doc, m, &svg, &why)) {
+			strbuf_addstr(sb, svg);
+			free(svg);
+		} else {
+			strbuf_addstr(sb, "<p class=\"warn\">The plot could not be drawn: ");
+			strbuf_add_html(sb, why);
+			strbuf_addstr(sb, ".</p>\n");
+			free(why);
+		}
+		strbuf_addf(sb, "<figcaption>Your kernels against the reference, %s</figcaption>\n"
+				"</figure>\n",
+			    m->unit);
+	}
+	strbuf_addstr(sb, "<table>\n<tr><th>part</th><th>test</th><th>your ms</th>"
+			  "<th>reference ms</th><th>ratio</th><th>your GFLOP/s</th>"
+			  "<th>reference GFLOP/s</th><th>your GB/s</th><th>reference GB/s</th></tr>\n");
+	json_array_foreach(tests, i, t) {
+		json_t *tm = json_object_get(t, "timing");
+		static const char *const cols[] = {"student_ms",       "reference_ms",
+						   "ratio",            "student_gflops",
+						   "reference_gflops", "student_gbs",
+						   "reference_gbs"};
+		if (strcmp(doc_str(t, "kind"), "timing"))
+			continue;
+		strbuf_addstr(sb, "<tr><td>");
+		strbuf_add_html(sb, doc_str(t, "part"));
+		strbuf_addstr(sb, "</td><td>");
+		strbuf_add_html(sb, doc_str(t, "name"));
+		strbuf_addstr(sb, "</td>");
+		for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
+			strbuf_addstr(sb, "<td class=\"num\">");
+			add_num(sb, doc_num(tm, cols[c]), "%.4g");
+			strbuf_addstr(sb, "</td>");
+		}
+		strbuf_addstr(sb, "</tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n<table class=\"facts\">\n<tr><th>device FP32 peak</th><td>");
+	add_num(sb, doc_num(timing, "peak_gflops"), "%.0f GFLOP/s");
+	strbuf_addstr(sb, "</td></tr>\n<tr><th>device copy bandwidth</th><td>");
+	add_num(sb, doc_num(timing, "copy_gbs"), "%.0f GB/s");
+	strbuf_addstr(sb, "</td></tr>\n</table>\n");
+}
+
+static const char style[] =
+	"body{font-family:sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#222}\n"
+	"table{border-collapse:collapse;margin:.5em 0}\n"
+	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\n"
+	"td.num{text-align:right}\n"
+	"table.facts th{background:#f4f4f4}\n"
+	"pre{margin:0;white-space:pre-wrap;font-size:90%}\n"
+	"tr.pass td.verdict{color:#060}\n"
+	"tr.fail td.verdict,tr.crash td.verdict,tr.timeout td.verdict{color:#a00;font-weight:bold}\n"
+	".warn{color:#a00;font-weight:bold}\n"
+	"figure.plot svg{max-width:100%;height:auto}\n";
+
+int html_report(json_t *doc, long long run_id, char **page)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct score_view view = doc_score_view(doc);
+	char score[SCORE_TEXT_MAX], run[32];
+	json_t *gpu = json_object_get(doc, "gpu");
+
+	if (!json_is_object(doc))
+		return error("not a result document: not a JSON object");
+	snprintf(run, sizeof(run), run_id > 0 ? "%lld" : "-", run_id);
+	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			   "<title>cudalab: ");
+	strbuf_add_html(&sb, doc_str(doc, "student"));
+	strbuf_addstr(&sb, ", ");
+	strbuf_add_html(&sb, doc_str(doc, "lab"));
+	strbuf_addf(&sb, ", run %s</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", run, style);
+	strbuf_add_html(&sb, doc_str(doc, "lab_title"));
+	strbuf_addstr(&sb, ": ");
+	strbuf_add_html(&sb, doc_str(doc, "student"));
+	strbuf_addstr(&sb, "</h1>\n<table class=\"facts\">\n");
+	add_row(&sb, "student", doc_str(doc, "student"));
+	strbuf_addstr(&sb, "<tr><th>lab</th><td>");
+	strbuf_add_html(&sb, doc_str(doc, "lab"));
+	strbuf_addstr(&sb, " (version ");
+	strbuf_add_html(&sb, doc_str(doc, "lab_version"));
+	strbuf_addstr(&sb, ")</td></tr>\n");
+	add_row(&sb, "run", run);
+	add_row(&sb, "started", doc_str(doc, "started_at"));
+	if (*doc_str(doc, "submitted_at"))
+		add_row(&sb, "submitted", doc_str(doc, "submitted_at"));
+	add_row(&sb, "mode", mode_text(doc_str(doc, "mode")));
+	add_row(&sb, "GPU", json_is_true(json_object_get(gpu, "available")) ? doc_str(gpu, "name")
+									     : "none");
+	add_row(&sb, "status", doc_str(doc, "status"));
+	strbuf_addstr(&sb, "<tr><th>score</th><td class=\"score\"><strong>");
+	strbuf_add_html(&sb, score_text(score, &view));
+	strbuf_addstr(&sb, "</strong></td></tr>\n</table>\n");
+	add_standing(&sb, doc);
+	add_files(&sb, doc);
+	add_build(&sb, doc);
+	add_tests(&sb, doc);
+	add_timing(&sb, doc);
+	strbuf_addstr(&sb, "<p><small>Made by <code>cudalab report</code> from the run's result "
+			   "document (schema ");
+	strbuf_add_html(&sb, doc_str(doc, "schema"));
+	strbuf_addstr(&sb, ").</small></p>\n</body>\n</html>\n");
+	*page = strbuf_detach(&sb);
+	return 0;
+}

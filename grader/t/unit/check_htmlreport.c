@@ -1,0 +1,86 @@
+/* Unit tests of htmlreport.c: escaping, safe names, and a page that keeps a hostile id text. */
+#include "htmlreport.h"
+#include "unit.h"
+#include "util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void escapes_to(const char *in, const char *want)
+{
+	char *got = html_escape(in);
+	ck_assert_msg(!strcmp(got, want), "html_escape(\"%s\"): expected \"%s\", got \"%s\"", in,
+		      want, got);
+	free(got);
+}
+
+START_TEST(test_htmlreport_escape)
+{
+	escapes_to("", "");
+	escapes_to(NULL, "");
+	escapes_to("ada", "ada");
+	escapes_to("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;");
+	escapes_to("a & b", "a &amp; b");
+	/* an entity is text to escape, not to keep */
+	escapes_to("&lt;", "&amp;lt;");
+	/* attribute values: both quotes */
+	escapes_to("x\" onload='y'", "x&quot; onload=&#39;y&#39;");
+	/* UTF-8 and newlines pass unchanged */
+	escapes_to("é\nü", "é\nü");
+}
+END_TEST
+
+START_TEST(test_htmlreport_safe_name)
+{
+	char *s = safe_name("../<script>alert(1)</script> x");
+	ck_assert_str_eq(s, "..__script_alert_1___script__x");
+	free(s);
+	s = safe_name("k1-time.2048_ok");
+	ck_assert_str_eq(s, "k1-time.2048_ok");
+	free(s);
+}
+END_TEST
+
+/* Every string of the document is text on the page: no tag of a student's survives. */
+START_TEST(test_htmlreport_page_escapes_document)
+{
+	json_t *doc = json_pack(
+	    "{s:s, s:s, s:s, s:s, s:s, s:s, s:[{s:s, s:s}], s:{s:s, s:s, s:s},"
+	    " s:[{s:s, s:s, s:s, s:f, s:f, s:b, s:s, s:s}], s:f, s:f, s:f, s:f, s:s, s:s}",
+	    "schema", "cudalab-result/1", "lab", "demo", "lab_title", "Demo", "student",
+	    "<script>alert(1)</script>", "started_at", "2026-12-04T22:59:00Z", "lab_version", "1",
+	    "files", "name", "<b>.cu", "sha256", "00ff", "build", "status", "compile-error",
+	    "message", "nvcc failed on '<b>.cu'", "log", "a.cu(1): error: <img src=x>", "tests",
+	    "part", "p", "name", "<i>exact", "status", "not-run", "points", 0.0, "max_points",
+	    4.0, "bonus", 0, "message", "</td><script>", "kind", "correctness", "score", 0.0,
+	    "max_score", 4.0, "bonus_score", 0.0, "final_score", 0.0, "mode", "none", "status",
+	    "not-built");
+	char *page = NULL;
+
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(html_report(doc, 7, &page), 0);
+	ck_assert_ptr_null(strstr(page, "<script"));
+	ck_assert_ptr_null(strstr(page, "<img"));
+	ck_assert_ptr_null(strstr(page, "<b>"));
+	ck_assert_ptr_null(strstr(page, "<i>"));
+	ck_assert_ptr_nonnull(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	ck_assert_ptr_nonnull(strstr(page, "a.cu(1): error: &lt;img src=x&gt;"));
+	ck_assert_ptr_nonnull(strstr(page, "0 / 4"));
+	ck_assert_ptr_nonnull(strstr(page, "NOT BUILT"));
+	free(page);
+	json_decref(doc);
+}
+END_TEST
+
+Suite *htmlreport_suite(void)
+{
+	Suite *s = suite_create("htmlreport");
+	TCase *tc = tcase_create("page");
+
+	tcase_add_test(tc, test_htmlreport_escape);
+	tcase_add_test(tc, test_htmlreport_safe_name);
+	tcase_add_test(tc, test_htmlreport_page_escapes_document);
+	suite_add_tcase(s, tc);
+	return s;
+}
