@@ -1,0 +1,82 @@
+#!/bin/bash
+# `cudalab report` writes one run's page: well-formed HTML with every test,
+# its verdict and the score as `cudalab db show` writes it; a student id
+# that is markup stays text; a timed run gets gnuplot's plot inlined (a
+# GPU-like document, made from an emulated one, since emulated runs have no
+# timing), and without gnuplot the page says why the plot is missing.
+# beside-others: it grades one small lab once, emulated
+. "$(dirname "$0")/lib.sh"
+cpu_only
+gpu_available && skip_all "a GPU is here: the grid lab would not run emulated"
+grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+command -v xmllint >/dev/null || skip_all "no xmllint (Debian: libxml2-utils)"
+
+evil='<script>alert(1)</script>'
+# well_formed PAGE: xmllint's HTML parser accepts it; it knows no SVG
+# elements (HTML 4), so only those may be named as unknown tags
+well_formed() {
+	xmllint --html --noout "$1" 2>"$1.lint" &&
+	! grep "parser error" "$1.lint" | grep -v "Tag [A-Za-z]* invalid" || { cat "$1.lint"; false; }
+}
+# escaped PAGE: the hostile id is on the page as text, never as a tag
+escaped() {
+	grep -qF "&lt;script&gt;alert(1)&lt;/script&gt;" "$1" && ! grep -qi "<script" "$1"
+}
+
+test_expect_success 'the grid reference, graded emulated, has a page' '
+	"$CUDALAB" grade grid "$T_ROOT/reference/grid" --student "$evil" -q --json r.json \
+		>grade.out 2>&1; [ $? = 4 ] &&
+	"$CUDALAB" report --run 1 >path && f=$(cat path) &&
+	[ "$f" = "report-_script_alert_1___script_-grid-1.html" ] && [ -f "$f" ] &&
+	well_formed "$f" || { cat grade.out; false; }
+'
+test_expect_success 'the page holds each test, its verdict, and the score as db show writes it' '
+	f=report-_script_alert_1___script_-grid-1.html &&
+	jq -r ".tests[] | [.part, .name, .status] | @tsv" r.json >tests &&
+	[ "$(wc -l <tests)" -gt 5 ] &&
+	while IFS=$(printf "\t") read -r part name status; do
+		grep -qF "<td>$part</td><td>$name</td><td>correctness</td><td class=\"verdict\">$status</td>" "$f" ||
+			{ echo "no row for $part $name $status"; exit 1; }
+	done <tests &&
+	score=$("$CUDALAB" db show --run 1 | jq -r .score_text) && [ -n "$score" ] &&
+	grep -qF "<td class=\"score\"><strong>$score</strong></td>" "$f" &&
+	grep -qF "PROVISIONAL: emulated on the CPU, not a grade" "$f" &&
+	grep -qF "$(jq -r ".files[0].sha256" r.json)" "$f"
+'
+test_expect_success 'a student id that is markup stays text' '
+	escaped report-_script_alert_1___script_-grid-1.html
+'
+test_expect_success 'LAB --student finds the latest run; --out names the page' '
+	"$CUDALAB" report grid --student "$evil" --out latest.html >path &&
+	[ "$(cat path)" = latest.html ] && grep -qF "<tr><th>run</th><td>1</td></tr>" latest.html &&
+	test_must_fail_with 2 "$CUDALAB" report grid --student nobody &&
+	test_must_fail_with 2 "$CUDALAB" report --run 1 --doc r.json
+'
+# A GPU run's document: the emulated one with a timed kernel, its
+# measurement, the cuBLAS ceiling and the device's peak, and a kernel name
+# that is markup (it reaches gnuplot only through a sanitized data file).
+jq ".mode = \"gpu\" | .status = \"complete\" | .provisional = false |
+    .timing += {ran: true, reason: null, peak_gflops: 51000, copy_gbs: 3000,
+	ceilings: [{name: \"cuBLAS\", size: 2048, ms: 0.5, gflops: 34000}]} |
+    .tests += [{part: \"speed\", name: \"time@2048\", id: \"time_grid_k\", status: \"pass\",
+	points: 2, max_points: 2.5, bonus: false, message: \"$evil\", seconds: 1, kind: \"timing\",
+	timing: {kernel: \"k;system(1)\", size: 2048, measured: true, student_ms: 1.0,
+		reference_ms: 0.6, ratio: 1.66, student_gflops: 17000, reference_gflops: 28000,
+		student_gbs: null, reference_gbs: null}}]" \
+	"$T_TMP/r.json" >"$T_TMP/timed.json"
+test_expect_success 'a timed run gets gnuplot'"'"'s plot: bars, the ceiling and the peak' '
+	command -v gnuplot >/dev/null || { echo "no gnuplot here (Debian: gnuplot-nox)"; exit 77; }
+	"$CUDALAB" report --doc timed.json --out timed.html >/dev/null &&
+	well_formed timed.html && escaped timed.html &&
+	[ "$(grep -c "<svg" timed.html)" = 1 ] && grep -q "</svg>" timed.html &&
+	[ "$(grep -c "<polygon" timed.html)" -ge 2 ] &&
+	grep -qF "cuBLAS" timed.html && grep -qF "device FP32 peak (51000 GFLOP/s)" timed.html &&
+	grep -qF "speed:time_2048" timed.html && ! grep -q "could not be drawn" timed.html
+'
+test_expect_success 'without gnuplot the page says why, and holds everything else' '
+	PATH=/nonexistent "$CUDALAB" report --doc timed.json --out bare.html >/dev/null &&
+	grep -qF "The plot could not be drawn: gnuplot is not installed here" bare.html &&
+	! grep -q "<svg" bare.html && well_formed bare.html && escaped bare.html &&
+	grep -qF "<td>speed</td><td>time@2048</td><td>timing</td><td class=\"verdict\">pass</td>" bare.html
+'
+test_done
