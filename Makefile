@@ -199,7 +199,8 @@ $(DEPS_OK): ci/debian-packages.txt ci/deps.sh
 # "Exit codes") is said in words, or a student sees only "Error 1".
 test: all
 	$(if $(LAB),,$(error usage: make test LAB=<lab> [SUB=dir]; labs: $(LABS)))
-	$(Q)$(CUDALAB) test $(LAB) $(if $(SUB),--sub $(SUB)); code=$$?; \
+	$(Q)mkdir -p $(abspath $(BUILD))/reports
+	$(Q)$(CUDALAB) test $(LAB) $(if $(SUB),--sub $(SUB)) --html $(abspath $(BUILD))/reports/$(LAB).html; code=$$?; \
 	case $$code in \
 	0) exit 0 ;; \
 	1) what='points lost' ;; \

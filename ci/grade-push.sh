@@ -3,7 +3,8 @@
 # on every push, and says whether the job fails.
 #   ci/grade-push.sh [LAB...]     (default: every lab whose folder is here)
 # Writes to cudalab-results/ (CUDALAB_RESULTS): <lab>.json (the result
-# document), junit-<lab>.xml (JUnit, for the CI's test view), summary.md
+# document), <lab>.html (the run's page), junit-<lab>.xml (JUnit, for the
+# CI's test view), summary.md
 # (a score table, also appended to $GITHUB_STEP_SUMMARY where that is set),
 # and the gradebook. With a GPU the grading is full; without one the
 # correctness tests run on the CPU emulator and timing is reported as not run.
@@ -11,7 +12,7 @@
 # (no GPU is never a failure); 1 when a lab did not build or lost points;
 # 2 for bad usage; 128 when the grader itself failed.
 set -uo pipefail
-case ${1:-} in -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 cd "$(dirname "$0")/.." || exit 128
 out=${CUDALAB_RESULTS:-cudalab-results}
 mkdir -p "$out" || exit 128
@@ -48,9 +49,9 @@ trap 'rm -f "$details"' EXIT
 
 for l in "${labs[@]}"; do
 	json=$out/$l.json
-	rm -f "$json"
+	rm -f "$json" "$out/$l.html"
 	build/bin/cudalab grade "$l" "$l" --student "$who" --submitted-at now --db "$db" \
-		--json "$json"
+		--json "$json" --html "$out/$l.html"
 	code=$?
 	if [ $code -ge 128 ] || [ ! -f "$json" ]; then
 		echo "grade-push: grading $l failed (exit $code): a fault of the grader" >&2

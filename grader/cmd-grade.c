@@ -117,6 +117,9 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 	case 'J':
 		ro->json_path = arg;
 		return true;
+	case 'H':
+		ro->html_path = arg;
+		return true;
 	case 'S':
 		if (parse_seed(arg, &go->seed))
 			exit(EXIT_USAGE);
@@ -280,9 +283,10 @@ int cmd_grade(int argc, char **argv)
 		if (!go.student)
 			go.student = subs[0].student;
 		code = grade_and_record(lab, &go, &ro);
-	} else if (go.student || ro.json_path || !ro.db_path) {
-		error("--student and --json are for one submission; a class is stored in the "
-		      "gradebook (--db), each run under its folder's name");
+	} else if (go.student || ro.json_path || ro.html_path || !ro.db_path) {
+		error("--student, --json and --html are for one submission; a class is stored in "
+		      "the gradebook (--db), each run under its folder's name (its pages: cudalab "
+		      "report LAB --class)");
 		code = EXIT_USAGE;
 	} else if (!class_gradebook_ready(ro.db_path)) {
 		code = EXIT_USAGE;   /* found now, not once every grading is done */

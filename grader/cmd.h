@@ -44,12 +44,14 @@ const char *default_student(void);
 	{"seed", required_argument, NULL, 'S'}, {"keep", no_argument, NULL, 'k'},                 \
 	{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},                     \
 	{"emulate", no_argument, NULL, 'E'}, {"no-emulate", no_argument, NULL, 'N'},              \
-	{"lanes", required_argument, NULL, 'A'}, {"submitted-at", required_argument, NULL, 'T'}
+	{"lanes", required_argument, NULL, 'A'}, {"submitted-at", required_argument, NULL, 'T'},   \
+	{"html", required_argument, NULL, 'H'}
 #define GRADE_SHORT_OPTIONS "d:J:S:kqhENA:T:"
 #define GRADE_OPTIONS_HELP                                                                         \
 	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db), checked\n"  \
 	"                 first: one that is none, or is read-only, is refused (exit 2)\n"       \
 	"  --json PATH    also write the result document there\n"                                 \
+	"  --html PATH    also write the run's page there (HTML, as cudalab report does)\n"    \
 	"  --seed N       the inputs' seed, 0 to 2^53 - 1, as a result document gives it\n"     \
 	"                 (default: a fresh random one)\n"                                       \
 	"  --keep         keep the work folder (the build and the test logs)\n"                   \

@@ -4,6 +4,8 @@
  */
 #include "record.h"
 
+#include "htmlreport.h"
+
 #include "db.h"
 #include "report.h"
 
@@ -37,6 +39,18 @@ int record_run(const struct result *r, const char *root, const struct record_opt
 			progress("recorded as run %lld in %s", *run_id, ro->db_path);
 		}
 		db_close(db);
+	}
+	if (ro->html_path) {
+		/* after the gradebook: the page names the run it stored */
+		json_t *doc = result_document(r);
+		char *page = NULL;
+		if (!doc || html_report(doc, *run_id > 0 ? *run_id : 0, &page) ||
+		    write_file_atomic(ro->html_path, page, strlen(page)))
+			code = EXIT_INTERNAL;
+		else
+			progress("the run's page: %s", ro->html_path);
+		free(page);
+		json_decref(doc);
 	}
 	return code;
 }

@@ -12,11 +12,12 @@ struct record_opts {
 	bool report;               /* print the report on stdout */
 	const char *json_path;     /* NULL: do not write the document */
 	const char *db_path;       /* NULL: do not store */
+	const char *html_path;     /* NULL: do not write the run's page (htmlreport.h) */
 };
 
 /*
- * Reports r, writes its document and stores it in the gradebook (its schema
- * under root/db), as ro says; *run_id gets the stored run's id (-1 when not
+ * Reports r, writes its document, stores it in the gradebook (its schema
+ * under root/db) and writes its HTML page, as ro says; *run_id gets the stored run's id (-1 when not
  * stored). Returns the exit code (README: "Exit codes"): r's own, or
  * EXIT_INTERNAL when the document or the run could not be written.
  */

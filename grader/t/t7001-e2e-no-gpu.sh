@@ -9,7 +9,10 @@ gpu_available && skip_all "a GPU is here"
 test_expect_success 'make test LAB=matmul grades the stub: incomplete, exit 4' '
 	make -s -C "$T_ROOT" test LAB=matmul >out 2>&1; [ $? -ne 0 ] &&
 	grep -q "PROVISIONAL: emulated on the CPU" out && grep -q "build       ok" out &&
-	grep -q "^make test: cudalab test exited 4 (incomplete: emulated, or some tests could not run; not a grade)" out
+	grep -q "^make test: cudalab test exited 4 (incomplete: emulated, or some tests could not run; not a grade)" out &&
+	# and the page of the run, named where it was written
+	page=$(sed -n "s/^the run.s page: //p" out) && [ "$page" = "$BUILD/reports/matmul.html" ] &&
+	grep -q "PROVISIONAL" "$page" && grep -q "<td>k5</td>" "$page"
 '
 test_expect_success 'cudalab test exits 4 and writes an incomplete, provisional result' '
 	"$CUDALAB" test matmul --sub "$T_ROOT/reference/matmul" --no-emulate --json r.json >out 2>&1

@@ -67,6 +67,9 @@ test_expect_success 'ci/grade-push.sh: a solution passes with timing pending a G
 	# the score as the report writes it (its score line, score_text in the document)
 	grep -q "^| matmul | 50 / 50 (10 of it bonus), 10 more pending a GPU run | ok | CPU emulator (provisional) | no points lost; 5 not run here" step.md &&
 	grep -qF "| matmul | $(jq -r .score_text cudalab-results/matmul.json) |" step.md &&
+	# each lab'"'"'s page in the artifact, with the same score
+	grep -qF "$(jq -r .score_text cudalab-results/matmul.json)" cudalab-results/matmul.html &&
+	grep -qF "$(jq -r .score_text cudalab-results/grid.json)" cudalab-results/grid.html &&
 	grep -q "^| k1 | time@1024 | pending (GPU) | -/2.5 |$" step.md &&
 	jq -e ".exit_code == 4 and ([.tests[] | select(.kind == \"correctness\" and .status != \"pass\")] |
 		length == 0)" cudalab-results/matmul.json >/dev/null &&
