@@ -1,10 +1,17 @@
 /*
  * cmd-report.c - `cudalab report`: one run's HTML page (htmlreport.c), from
- * the gradebook or a result document file.
+ * the gradebook or a result document file; with --class, the class's
+ * dashboard (htmldash.c) and each student's page beside it.
  */
 #include "cmd.h"
 #include "db.h"
+#include "doc.h"
+#include "htmldash.h"
 #include "htmlreport.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
 
 #include <getopt.h>
 #include <stdio.h>
@@ -17,6 +24,7 @@ static void usage(FILE *out)
 		"usage: cudalab report --run N [--db PATH] [--out FILE.html]\n"
 		"       cudalab report LAB --student ID [--db PATH] [--out FILE.html]\n"
 		"       cudalab report --doc FILE.json [--out FILE.html]\n"
+		"       cudalab report LAB --class [--db PATH] [--out FILE.html] [--pages DIR]\n"
 		"\n"
 		"Writes one run's page, a self-contained HTML file (no network, no script):\n"
 		"the student, lab, mode and score, the submitted files, the build and its\n"
@@ -26,6 +34,12 @@ static void usage(FILE *out)
 		"  --run N        a run of the gradebook\n"
 		"  LAB --student ID  that student's latest run of LAB\n"
 		"  --doc FILE     a result document (cudalab grade --json, a spool's results/)\n"
+		"  LAB --class    the class's dashboard instead: a row per student (their latest\n"
+		"                 run, linked to its page), the scores' distribution, each test's\n"
+		"                 pass rate, the commonest failures, the timed kernels' ratios\n"
+		"                 (default --out: class-LAB.html)\n"
+		"  --pages DIR    with --class, where the students' pages go (default: the\n"
+		"                 dashboard's name without .html, beside it)\n"
 		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
 		"  --out FILE     where to write it (default: report-STUDENT-LAB-RUN.html here)\n"
 		"  -h, --help     this text\n");
@@ -65,23 +79,167 @@ out:
 	return doc;
 }
 
+/* A folder, made when missing (its parent must exist). */
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return error("cannot make the folder '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* path's absolute form, path itself made absolute when realpath fails. */
+static char *absolute(const char *path)
+{
+	char buf[PATH_MAX];
+	return xstrdup(realpath(path, buf) ? buf : path);
+}
+
+/*
+ * The URL of the folder pages as seen from the folder the dashboard out is
+ * in: relative, so the dashboard and its pages can be moved together, and
+ * percent-encoded, since DIR is the user's.
+ */
+static char *pages_url(const char *out, const char *pages)
+{
+	char *slash = strrchr(out, '/');
+	char *outdir = slash ? xstrndup(out, slash - out + (slash == out)) : xstrdup(".");
+	char *from = absolute(outdir), *to = absolute(pages);
+	struct strbuf rel = STRBUF_INIT, url = STRBUF_INIT;
+	size_t common = 0, i;
+
+	/* the longest leading run of whole components the two share */
+	for (i = 0; from[i] && from[i] == to[i]; i++)
+		if (from[i] == '/')
+			common = i;
+	if (!from[i] && (to[i] == '/' || !to[i]))
+		common = i;
+	else if (!to[i] && from[i] == '/')
+		common = i;
+	for (const char *p = from + common; *p; p++)
+		if (*p == '/')
+			strbuf_addstr(&rel, "../");
+	strbuf_addstr(&rel, to[common] == '/' ? to + common + 1 : to + common);
+	while (rel.len && rel.buf[rel.len - 1] == '/')
+		rel.buf[--rel.len] = '\0';
+	if (!rel.len)
+		strbuf_addstr(&rel, ".");
+	for (const char *p = rel.buf; *p; p++) {
+		unsigned char c = *p;
+		if (ident_char(c) || strchr("./-~", c))
+			strbuf_add(&url, p, 1);
+		else
+			strbuf_addf(&url, "%%%02X", c);
+	}
+	strbuf_release(&rel);
+	free(outdir);
+	free(from);
+	free(to);
+	return strbuf_detach(&url);
+}
+
+/*
+ * The dashboard of lab's class into out, and each student's page into
+ * pages (NULL: the dashboard's name less ".html"). Prints the dashboard's path.
+ */
+static int report_class(const char *db_path, const char *lab, const char *out,
+			const char *pages)
+{
+	struct db *db = db_open(db_path, toolchain()->root);
+	struct dash_run *runs = NULL;
+	long long *ids = NULL;
+	char *path = out ? xstrdup(out) : NULL, *dir = NULL, *url = NULL, *page = NULL;
+	size_t n = 0, i;
+	int ret = -1;
+
+	if (!db)
+		return -1;
+	if (db_latest_runs(db, lab, NULL, &ids, &n))
+		goto out;
+	if (!n) {
+		error("no run of lab '%s' in '%s'", lab, db_path);
+		goto out;
+	}
+	if (!path) {
+		char *l = safe_name(lab);
+		path = xasprintf("class-%s.html", l);
+		free(l);
+	}
+	if (pages) {
+		dir = xstrdup(pages);
+	} else {
+		size_t len = strlen(path);
+		dir = len > 5 && !strcmp(path + len - 5, ".html") ? xstrndup(path, len - 5)
+								  : xasprintf("%s-pages", path);
+	}
+	if (make_dir(dir))
+		goto out;
+	url = pages_url(path, dir);
+	runs = xcalloc(n, sizeof(*runs));
+	for (i = 0; i < n; i++) {
+		json_error_t jerr;
+		char *json = NULL, *name, *file;
+
+		runs[i].id = ids[i];
+		if (db_run_json(db, ids[i], &json))
+			goto out;
+		runs[i].doc = json_loads(json, 0, &jerr);
+		free(json);
+		if (!runs[i].doc) {
+			error("run %lld: its result document does not parse: %s", ids[i], jerr.text);
+			goto out;
+		}
+		/* the run's id too: two ids may be alike once made safe ("<a>", "_a_") */
+		name = safe_name(doc_str(runs[i].doc, "student"));
+		file = xasprintf("%s/%s-%lld.html", dir, name, ids[i]);
+		runs[i].link = xasprintf("%s/%s-%lld.html", url, name, ids[i]);
+		free(name);
+		if (html_report(runs[i].doc, ids[i], &page) ||
+		    write_file_atomic(file, page, strlen(page))) {
+			free(file);
+			goto out;
+		}
+		free(file);
+		free(page);
+		page = NULL;
+	}
+	if (html_dashboard(lab, runs, n, &page) || write_file_atomic(path, page, strlen(page)))
+		goto out;
+	printf("%s\n", path);
+	ret = 0;
+out:
+	for (i = 0; runs && i < n; i++) {
+		json_decref(runs[i].doc);
+		free((char *)runs[i].link);
+	}
+	free(runs);
+	free(ids);
+	free(page);
+	free(url);
+	free(dir);
+	free(path);
+	db_close(db);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"run", required_argument, NULL, 'r'},     {"db", required_argument, NULL, 'd'},
 		{"out", required_argument, NULL, 'o'},     {"student", required_argument, NULL, 's'},
 		{"doc", required_argument, NULL, 'D'},     {"help", no_argument, NULL, 'h'},
+		{"class", no_argument, NULL, 'c'},         {"pages", required_argument, NULL, 'p'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *db_path = default_db_path(), *out = NULL, *student = NULL, *doc_path = NULL;
-	const char *lab = NULL;
+	const char *lab = NULL, *pages = NULL;
+	bool class = false;
 	long long run = 0;
 	char *page = NULL, *path = NULL, *end;
 	json_t *doc;
 	json_error_t jerr;
 	int c, code = EXIT_INTERNAL;
 
-	while ((c = getopt_long(argc, argv, "r:d:o:s:D:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:d:o:s:D:cp:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			run = strtoll(optarg, &end, 10);
@@ -103,6 +261,12 @@ int cmd_report(int argc, char **argv)
 		case 'D':
 			doc_path = optarg;
 			break;
+		case 'c':
+			class = true;
+			break;
+		case 'p':
+			pages = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -113,8 +277,15 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		lab = argv[optind++];
+	if (class) {
+		if (optind < argc || !lab || run || student || doc_path) {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		return report_class(db_path, lab, out, pages) ? EXIT_USAGE : 0;
+	}
 	/* exactly one of: --run, LAB --student, --doc */
-	if (optind < argc || (!!run + !!lab + !!doc_path) != 1 || !!lab != !!student) {
+	if (optind < argc || (!!run + !!lab + !!doc_path) != 1 || !!lab != !!student || pages) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}

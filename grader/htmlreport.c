@@ -242,19 +242,12 @@ static void fmt_num(struct strbuf *sb, double v)
 		strbuf_addf(sb, " %.6g", v);
 }
 
-/*
- * Draws m's plot of doc into *svg (allocated, from "<svg"). Returns 0, or
- * -1 with *why (allocated) saying why it could not be drawn.
- */
-static int draw_plot(json_t *doc, const struct metric *m, char **svg, char **why)
+int gnuplot_svg(const char *script, const char *data, char **svg, char **why)
 {
-	json_t *timing = json_object_get(doc, "timing"), *tests = json_object_get(doc, "tests"), *t;
-	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
 	char *gnuplot = path_lookup("gnuplot"), *dir = NULL, *path, *out = NULL;
-	char skey[32], rkey[32];
-	double line = doc_num(timing, m->line_key);
+	const char *tmp = getenv("TMPDIR");
 	struct run_result res = {0};
-	size_t i, len;
+	size_t len;
 	int ret = -1;
 
 	*svg = NULL;
@@ -263,59 +256,20 @@ static int draw_plot(json_t *doc, const struct metric *m, char **svg, char **why
 		*why = xstrdup("gnuplot is not installed here (Debian: gnuplot-nox)");
 		return -1;
 	}
-	const char *tmp = getenv("TMPDIR");
 	dir = xasprintf("%s/cudalab-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		*why = xasprintf("cannot make a folder for gnuplot under '%s'", tmp && *tmp ? tmp : "/tmp");
 		goto out;
 	}
-	snprintf(skey, sizeof(skey), "student_%s", m->key);
-	snprintf(rkey, sizeof(rkey), "reference_%s", m->key);
-	json_array_foreach(tests, i, t) {
-		json_t *tm = json_object_get(t, "timing");
-		if (!measured(t, m))
-			continue;
-		char *part = safe_name(doc_str(t, "part")), *name = safe_name(doc_str(t, "name"));
-		strbuf_addf(&data, "%s:%s", part, name);
-		free(part);
-		free(name);
-		fmt_num(&data, doc_num(tm, skey));
-		fmt_num(&data, doc_num(tm, rkey));
-		fmt_num(&data, m->ceiling_title ? ceiling_at(timing, doc_num(tm, "size")) : NAN);
-		strbuf_addstr(&data, "\n");
-	}
 	path = xasprintf("%s/data", dir);
-	ret = write_file_atomic(path, data.buf, data.len);
+	ret = write_file_atomic(path, data, strlen(data));
 	free(path);
 	if (ret) {
 		*why = xstrdup("cannot write gnuplot's data file");
 		goto out;
 	}
-	/* noenhanced: a label's '_' and '@' are text, not markup */
-	strbuf_addf(&script,
-		    "set terminal svg size 760,380 noenhanced font 'sans,11' background '#ffffff'\n"
-		    "set output 'plot.svg'\n"
-		    "set datafile missing '?'\n"
-		    "set style data histograms\n"
-		    "set style histogram clustered gap 1\n"
-		    "set style fill solid 0.8 border -1\n"
-		    "set yrange [0:*]\n"
-		    "set xtics rotate by -30\n"
-		    "set key outside top center horizontal\n"
-		    "set grid ytics\n"
-		    "set ylabel '%s'\n"
-		    "plot 'data' using 2:xtic(1) title 'your kernel', "
-		    "'' using 3 title 'reference'",
-		    m->unit);
-	if (m->ceiling_title)
-		strbuf_addf(&script, ", '' using 0:4 with linespoints lw 2 pt 7 title '%s'",
-			    m->ceiling_title);
-	if (!isnan(line))
-		strbuf_addf(&script, ", %.6g with lines dt 2 lw 2 title '%s (%.0f %s)'", line,
-			    m->line_title, line, m->unit);
-	strbuf_addstr(&script, "\n");
 	path = xasprintf("%s/plot.gp", dir);
-	ret = write_file_atomic(path, script.buf, script.len);
+	ret = write_file_atomic(path, script, strlen(script));
 	free(path);
 	if (ret) {
 		*why = xstrdup("cannot write gnuplot's script");
@@ -352,9 +306,80 @@ out:
 	free(dir);
 	free(out);
 	free(gnuplot);
+	return ret;
+}
+
+void html_add_plot(struct strbuf *sb, const char *script, const char *data, const char *caption)
+{
+	char *svg, *why;
+
+	strbuf_addstr(sb, "<figure class=\"plot\">\n");
+	if (!gnuplot_svg(script, data, &svg, &why)) {
+		strbuf_addstr(sb, svg);
+		free(svg);
+	} else {
+		strbuf_addstr(sb, "<p class=\"warn\">The plot could not be drawn: ");
+		strbuf_add_html(sb, why);
+		strbuf_addstr(sb, ".</p>\n");
+		free(why);
+	}
+	strbuf_addstr(sb, "<figcaption>");
+	strbuf_add_html(sb, caption);
+	strbuf_addstr(sb, "</figcaption>\n</figure>\n");
+}
+
+/* m's plot of doc, or why it could not be drawn, appended to sb. */
+static void add_plot(struct strbuf *sb, json_t *doc, const struct metric *m)
+{
+	json_t *timing = json_object_get(doc, "timing"), *tests = json_object_get(doc, "tests"), *t;
+	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
+	char skey[32], rkey[32];
+	double line = doc_num(timing, m->line_key);
+	size_t i;
+
+	snprintf(skey, sizeof(skey), "student_%s", m->key);
+	snprintf(rkey, sizeof(rkey), "reference_%s", m->key);
+	strbuf_addstr(&data, "");
+	json_array_foreach(tests, i, t) {
+		json_t *tm = json_object_get(t, "timing");
+		if (!measured(t, m))
+			continue;
+		char *part = safe_name(doc_str(t, "part")), *name = safe_name(doc_str(t, "name"));
+		strbuf_addf(&data, "%s:%s", part, name);
+		free(part);
+		free(name);
+		fmt_num(&data, doc_num(tm, skey));
+		fmt_num(&data, doc_num(tm, rkey));
+		fmt_num(&data, m->ceiling_title ? ceiling_at(timing, doc_num(tm, "size")) : NAN);
+		strbuf_addstr(&data, "\n");
+	}
+	/* noenhanced: a label's '_' and '@' are text, not markup */
+	strbuf_addf(&script,
+		    HTML_PLOT_TERMINAL
+		    "set datafile missing '?'\n"
+		    "set style data histograms\n"
+		    "set style histogram clustered gap 1\n"
+		    "set style fill solid 0.8 border -1\n"
+		    "set yrange [0:*]\n"
+		    "set xtics rotate by -30\n"
+		    "set key outside top center horizontal\n"
+		    "set grid ytics\n"
+		    "set ylabel '%s'\n"
+		    "plot 'data' using 2:xtic(1) title 'your kernel', "
+		    "'' using 3 title 'reference'",
+		    m->unit);
+	if (m->ceiling_title)
+		strbuf_addf(&script, ", '' using 0:4 with linespoints lw 2 pt 7 title '%s'",
+			    m->ceiling_title);
+	if (!isnan(line))
+		strbuf_addf(&script, ", %.6g with lines dt 2 lw 2 title '%s (%.0f %s)'", line,
+			    m->line_title, line, m->unit);
+	strbuf_addstr(&script, "\n");
+	char *caption = xasprintf("Your kernels against the reference, %s", m->unit);
+	html_add_plot(sb, script.buf, data.buf, caption);
+	free(caption);
 	strbuf_release(&data);
 	strbuf_release(&script);
-	return ret;
 }
 
 static void add_timing(struct strbuf *sb, json_t *doc)
@@ -377,7 +402,6 @@ static void add_timing(struct strbuf *sb, json_t *doc)
 	for (size_t k = 0; k < ARRAY_SIZE(metrics); k++) {
 		const struct metric *m = &metrics[k];
 		bool has = false;
-		char *svg, *why;
 
 		json_array_foreach(tests, i, t)
 			has |= measured(t, m);
@@ -385,19 +409,7 @@ static void add_timing(struct strbuf *sb, json_t *doc)
 		if (!has || plotted)
 			continue;
 		plotted = true;
-		strbuf_addf(sb, "<figure class=\"plot\">\n");
-		if (!draw_plot(doc, m, &svg, &why)) {
-			strbuf_addstr(sb, svg);
-			free(svg);
-		} else {
-			strbuf_addstr(sb, "<p class=\"warn\">The plot could not be drawn: ");
-			strbuf_add_html(sb, why);
-			strbuf_addstr(sb, ".</p>\n");
-			free(why);
-		}
-		strbuf_addf(sb, "<figcaption>Your kernels against the reference, %s</figcaption>\n"
-				"</figure>\n",
-			    m->unit);
+		add_plot(sb, doc, m);
 	}
 	strbuf_addstr(sb, "<table>\n<tr><th>part</th><th>test</th><th>your ms</th>"
 			  "<th>reference ms</th><th>ratio</th><th>your GFLOP/s</th>"
@@ -429,7 +441,7 @@ static void add_timing(struct strbuf *sb, json_t *doc)
 	strbuf_addstr(sb, "</td></tr>\n</table>\n");
 }
 
-static const char style[] =
+const char html_style[] =
 	"body{font-family:sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#222}\n"
 	"table{border-collapse:collapse;margin:.5em 0}\n"
 	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\n"
@@ -456,7 +468,7 @@ int html_report(json_t *doc, long long run_id, char **page)
 	strbuf_add_html(&sb, doc_str(doc, "student"));
 	strbuf_addstr(&sb, ", ");
 	strbuf_add_html(&sb, doc_str(doc, "lab"));
-	strbuf_addf(&sb, ", run %s</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", run, style);
+	strbuf_addf(&sb, ", run %s</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", run, html_style);
 	strbuf_add_html(&sb, doc_str(doc, "lab_title"));
 	strbuf_addstr(&sb, ": ");
 	strbuf_add_html(&sb, doc_str(doc, "student"));

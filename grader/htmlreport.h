@@ -33,4 +33,23 @@ char *safe_name(const char *s);
  */
 int html_report(json_t *doc, long long run_id, char **page);
 
+/*
+ * Runs gnuplot on script, in a fresh folder holding data as the file
+ * 'data'; the script writes 'plot.svg' (HTML_PLOT_TERMINAL). Returns 0 with
+ * the SVG in *svg (allocated, from "<svg"), or -1 with *why (allocated)
+ * saying why it could not be drawn: gnuplot missing or failing is a fact
+ * for the page, not an error. Only our own text belongs in script; what
+ * comes from a document reaches gnuplot through data, as numbers or
+ * safe_name labels.
+ */
+int gnuplot_svg(const char *script, const char *data, char **svg, char **why);
+/* The first lines of every plot's script: an SVG into plot.svg, labels as text. */
+#define HTML_PLOT_TERMINAL                                                                         \
+	"set terminal svg size 760,380 noenhanced font 'sans,11' background '#ffffff'\n"          \
+	"set output 'plot.svg'\n"
+/* A figure of gnuplot_svg's plot with caption, or of why it could not be drawn. */
+void html_add_plot(struct strbuf *sb, const char *script, const char *data, const char *caption);
+/* The pages' style sheet. */
+extern const char html_style[];
+
 #endif

@@ -1,4 +1,5 @@
 /* Unit tests of htmlreport.c: escaping, safe names, and a page that keeps a hostile id text. */
+#include "htmldash.h"
 #include "htmlreport.h"
 #include "unit.h"
 #include "util.h"
@@ -73,6 +74,53 @@ START_TEST(test_htmlreport_page_escapes_document)
 }
 END_TEST
 
+static void collapses_to(const char *in, const char *want)
+{
+	char *got = collapse_numbers(in);
+	ck_assert_msg(!strcmp(got, want), "collapse_numbers(\"%s\"): expected \"%s\", got \"%s\"",
+		      in, want, got);
+	free(got);
+}
+
+START_TEST(test_htmldash_collapse_numbers)
+{
+	collapses_to("", "");
+	collapses_to(NULL, "");
+	collapses_to("no numbers", "no numbers");
+	/* a run of digits is one '#': messages that differ in their numbers' lengths are alike */
+	collapses_to("C[12,3] = 7.5, expected 1024", "C[#,#] = #.#, expected #");
+	collapses_to("2048", "#");
+}
+END_TEST
+
+START_TEST(test_htmldash_page_escapes_and_counts)
+{
+	json_t *a = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:{s:s}, s:[{s:s, s:s, s:s, s:s}]}",
+			      "schema", "cudalab-result/1", "lab", "grid", "student",
+			      "<b>ada</b>", "status", "complete", "score", 0.0, "max_score", 10.0,
+			      "build", "status", "ok", "tests", "part", "p<1>", "name", "t",
+			      "status", "fail", "message", "got 17 at <3>");
+	json_t *b = json_deep_copy(a);
+	struct dash_run runs[] = {{a, 1, "x/a-1.html"}, {b, 2, NULL}};
+	char *page;
+
+	json_object_set_new(b, "student", json_string("bob"));
+	json_object_set_new(json_array_get(json_object_get(b, "tests"), 0), "message",
+			    json_string("got 4 at <99>"));
+	ck_assert_int_eq(html_dashboard("grid", runs, 2, &page), 0);
+	ck_assert_ptr_null(strstr(page, "<b>"));
+	ck_assert_ptr_nonnull(strstr(page, "<a href=\"x/a-1.html\">&lt;b&gt;ada&lt;/b&gt;</a>"));
+	/* both students' failures are one message, given twice */
+	ck_assert_ptr_nonnull(
+		strstr(page, "<td class=\"num\">2</td><td><pre>got # at &lt;#&gt;</pre>"));
+	ck_assert_ptr_nonnull(strstr(page, "<td>p&lt;1&gt;</td><td>t</td><td class=\"num\">0</td>"
+					   "<td class=\"num\">2</td>"));
+	free(page);
+	json_decref(a);
+	json_decref(b);
+}
+END_TEST
+
 Suite *htmlreport_suite(void)
 {
 	Suite *s = suite_create("htmlreport");
@@ -81,6 +129,8 @@ Suite *htmlreport_suite(void)
 	tcase_add_test(tc, test_htmlreport_escape);
 	tcase_add_test(tc, test_htmlreport_safe_name);
 	tcase_add_test(tc, test_htmlreport_page_escapes_document);
+	tcase_add_test(tc, test_htmldash_collapse_numbers);
+	tcase_add_test(tc, test_htmldash_page_escapes_and_counts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,358 @@
+/*
+ * htmldash.c - a class's dashboard (htmldash.h). Derives everything from
+ * the runs' result documents and decides nothing; every string of them is
+ * escaped, and gnuplot gets numbers only, never a string of a document.
+ * Knows nothing of the gradebook: the command loads the runs and writes
+ * the students' own pages.
+ */
+#include "htmldash.h"
+
+#include "doc.h"
+#include "htmlreport.h"
+#include "result.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *collapse_numbers(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (; s && *s; s++) {
+		if (*s >= '0' && *s <= '9') {
+			while (s[1] >= '0' && s[1] <= '9')
+				s++;
+			strbuf_addstr(&sb, "#");
+		} else {
+			strbuf_add(&sb, s, 1);
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+/* What the class did on one test of the lab (part/name). */
+struct test_stat {
+	const char *part, *name;   /* the first document's strings */
+	int passed, ran;
+	double *ratios;            /* a timed kernel's measured ratios */
+	size_t nratios;
+};
+
+/* One failure message, its numbers collapsed, and how often it was given. */
+struct failure {
+	char *text;
+	const char *part, *name;   /* where it was first seen */
+	int count;
+};
+
+static struct test_stat *find_test(struct test_stat **stats, size_t *n, json_t *t)
+{
+	const char *part = doc_str(t, "part"), *name = doc_str(t, "name");
+
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*stats)[i].part, part) && !strcmp((*stats)[i].name, name))
+			return &(*stats)[i];
+	*stats = xrealloc(*stats, (*n + 1) * sizeof(**stats));
+	(*stats)[*n] = (struct test_stat){.part = part, .name = name};
+	return &(*stats)[(*n)++];
+}
+
+static void count_failure(struct failure **fails, size_t *n, json_t *t)
+{
+	const char *msg = doc_str(t, "message");
+	char *text = collapse_numbers(*msg ? msg : "(no message)");
+
+	/* a page of one checker's output is one message, not a different one per student */
+	if (strlen(text) > 400)
+		strcpy(text + 397, "...");
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*fails)[i].text, text)) {
+			(*fails)[i].count++;
+			free(text);
+			return;
+		}
+	*fails = xrealloc(*fails, (*n + 1) * sizeof(**fails));
+	(*fails)[(*n)++] = (struct failure){
+		.text = text, .part = doc_str(t, "part"), .name = doc_str(t, "name"), .count = 1};
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct failure *x = a, *y = b;
+	return (y->count > x->count) - (y->count < x->count);
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of v (sorted, n > 0). */
+static double median(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void add_cell(struct strbuf *sb, const char *text)
+{
+	strbuf_addstr(sb, "<td>");
+	strbuf_add_html(sb, text);
+	strbuf_addstr(sb, "</td>");
+}
+
+/* A run's standing, said plainly: whether its score is a grade. */
+static const char *standing(json_t *doc)
+{
+	const char *status = doc_str(doc, "status"), *mode = doc_str(doc, "mode");
+
+	if (!strcmp(status, "not-built"))
+		return "not built: zero";
+	if (!strcmp(status, "incomplete"))
+		return !strcmp(mode, "emulated") ? "provisional: emulated on the CPU, not a grade"
+						 : "provisional: some tests did not run";
+	if (!strcmp(status, "complete"))
+		return "complete: a grade";
+	return status;
+}
+
+static void add_students(struct strbuf *sb, const struct dash_run *runs, size_t n)
+{
+	char score[SCORE_TEXT_MAX];
+
+	strbuf_addstr(sb, "<h2>Students</h2>\n<table class=\"students\">\n<tr><th>student</th>"
+			  "<th>run</th><th>score</th><th>status</th><th>mode</th><th>build</th>"
+			  "<th>late days</th><th>late penalty</th></tr>\n");
+	for (size_t i = 0; i < n; i++) {
+		json_t *doc = runs[i].doc;
+		struct score_view view = doc_score_view(doc);
+
+		strbuf_addstr(sb, "<tr class=\"student\"><td>");
+		if (runs[i].link) {
+			strbuf_addstr(sb, "<a href=\"");
+			strbuf_add_html(sb, runs[i].link);
+			strbuf_addstr(sb, "\">");
+		}
+		strbuf_add_html(sb, doc_str(doc, "student"));
+		if (runs[i].link)
+			strbuf_addstr(sb, "</a>");
+		strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"score\">", runs[i].id);
+		strbuf_add_html(sb, score_text(score, &view));
+		strbuf_addstr(sb, "</td>");
+		add_cell(sb, standing(doc));
+		add_cell(sb, doc_str(doc, "mode"));
+		add_cell(sb, doc_str(json_object_get(doc, "build"), "status"));
+		strbuf_addf(sb, "<td class=\"num\">%g</td><td class=\"num\">%g</td></tr>\n",
+			    doc_late(doc, "days"), doc_late(doc, "penalty"));
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
+/* The scores' histogram: ten bins from 0 to the lab's points. */
+static void add_distribution(struct strbuf *sb, const struct dash_run *runs, size_t n)
+{
+	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
+	double max = 0, width;
+	int bins[10] = {0};
+
+	for (size_t i = 0; i < n; i++)
+		if (doc_num(runs[i].doc, "max_score") > max)
+			max = doc_num(runs[i].doc, "max_score");
+	if (!(max > 0))
+		max = 1;
+	width = max / 10;
+	for (size_t i = 0; i < n; i++) {
+		double s = doc_final_score(runs[i].doc);
+		int b = isnan(s) ? 0 : (int)floor(s / width);
+		bins[b < 0 ? 0 : b > 9 ? 9 : b]++;   /* bonus beyond the points: the top bin */
+	}
+	strbuf_addstr(sb, "<h2>Scores</h2>\n");
+	strbuf_addstr(&data, "");
+	for (int b = 0; b < 10; b++)
+		strbuf_addf(&data, "%.6g %d\n", (b + 0.5) * width, bins[b]);
+	strbuf_addf(&script,
+		    HTML_PLOT_TERMINAL
+		    "set style fill solid 0.8 border -1\n"
+		    "set boxwidth %.6g\n"
+		    "set xrange [0:%.6g]\n"
+		    "set yrange [0:*]\n"
+		    "set xtics %.6g\n"
+		    "set grid ytics\n"
+		    "set xlabel 'score (late penalty taken)'\n"
+		    "set ylabel 'students'\n"
+		    "plot 'data' using 1:2 with boxes notitle\n",
+		    width * 0.95, max, width);
+	html_add_plot(sb, script.buf, data.buf, "The class's scores, ten bins up to the lab's points");
+	strbuf_addstr(sb, "<table>\n<tr><th>scores</th><th>students</th></tr>\n");
+	for (int b = 0; b < 10; b++)
+		strbuf_addf(sb, "<tr><td>%.4g to %.4g</td><td class=\"num\">%d</td></tr>\n",
+			    b * width, (b + 1) * width, bins[b]);
+	strbuf_addstr(sb, "</table>\n");
+	strbuf_release(&data);
+	strbuf_release(&script);
+}
+
+static void add_pass_rates(struct strbuf *sb, const struct test_stat *stats, size_t n)
+{
+	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
+
+	strbuf_addstr(sb, "<h2>Tests</h2>\n");
+	if (!n) {
+		strbuf_addstr(sb, "<p>No tests.</p>\n");
+		return;
+	}
+	strbuf_addstr(&data, "");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&data, "%zu %.6g\n", i + 1,
+			    stats[i].ran ? 100.0 * stats[i].passed / stats[i].ran : 0);
+	/* the tests by their number in the table: no name of theirs reaches gnuplot */
+	strbuf_addf(&script,
+		    HTML_PLOT_TERMINAL
+		    "set style fill solid 0.8 border -1\n"
+		    "set boxwidth 0.8\n"
+		    "set xrange [0.4:%.1f]\n"
+		    "set yrange [0:100]\n"
+		    "set xtics 1\n"
+		    "set grid ytics\n"
+		    "set xlabel 'test (# of the table)'\n"
+		    "set ylabel 'passed of those that ran (%%)'\n"
+		    "plot 'data' using 1:2 with boxes notitle\n",
+		    n + 0.6);
+	html_add_plot(sb, script.buf, data.buf, "Each test's pass rate over the class");
+	strbuf_addstr(sb, "<table class=\"pass-rates\">\n<tr><th>#</th><th>part</th><th>test</th>"
+			  "<th>passed</th><th>ran</th><th>pass rate</th></tr>\n");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(sb, "<tr class=\"rate\"><td class=\"num\">%zu</td>", i + 1);
+		add_cell(sb, stats[i].part);
+		add_cell(sb, stats[i].name);
+		strbuf_addf(sb, "<td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">",
+			    stats[i].passed, stats[i].ran);
+		if (stats[i].ran)
+			strbuf_addf(sb, "%.0f%%", 100.0 * stats[i].passed / stats[i].ran);
+		else
+			strbuf_addstr(sb, "-");
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+	strbuf_release(&data);
+	strbuf_release(&script);
+}
+
+static void add_failures(struct strbuf *sb, struct failure *fails, size_t n)
+{
+	strbuf_addstr(sb, "<h2>Commonest failures</h2>\n");
+	if (!n) {
+		strbuf_addstr(sb, "<p>No test failed.</p>\n");
+		return;
+	}
+	qsort(fails, n, sizeof(*fails), by_count);
+	strbuf_addstr(sb, "<p>The messages of failed, crashed and timed-out tests, with each "
+			  "number made <code>#</code>, so that those differing only in numbers "
+			  "count as one; the ten given most often.</p>\n"
+			  "<table class=\"failures\">\n<tr><th>times</th><th>message</th>"
+			  "<th>first seen in</th></tr>\n");
+	for (size_t i = 0; i < n && i < 10; i++) {
+		strbuf_addf(sb, "<tr><td class=\"num\">%d</td><td><pre>", fails[i].count);
+		strbuf_add_html(sb, fails[i].text);
+		strbuf_addstr(sb, "</pre></td><td>");
+		strbuf_add_html(sb, fails[i].part);
+		strbuf_addstr(sb, "/");
+		strbuf_add_html(sb, fails[i].name);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
+static void add_kernels(struct strbuf *sb, struct test_stat *stats, size_t n)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		any |= stats[i].nratios > 0;
+	if (!any)
+		return;
+	strbuf_addstr(sb, "<h2>Timed kernels</h2>\n<p>Each kernel's time over the reference's "
+			  "(1 is as fast; lower is faster), over the students it was measured "
+			  "for.</p>\n<table class=\"kernels\">\n<tr><th>part</th><th>test</th>"
+			  "<th>measured</th><th>min</th><th>median</th><th>max</th></tr>\n");
+	for (size_t i = 0; i < n; i++) {
+		struct test_stat *s = &stats[i];
+		if (!s->nratios)
+			continue;
+		qsort(s->ratios, s->nratios, sizeof(*s->ratios), by_value);
+		strbuf_addstr(sb, "<tr>");
+		add_cell(sb, s->part);
+		add_cell(sb, s->name);
+		strbuf_addf(sb, "<td class=\"num\">%zu</td><td class=\"num\">%.4g</td>"
+				"<td class=\"num\">%.4g</td><td class=\"num\">%.4g</td></tr>\n",
+			    s->nratios, s->ratios[0], median(s->ratios, s->nratios),
+			    s->ratios[s->nratios - 1]);
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
+int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, char **page)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct test_stat *stats = NULL;
+	struct failure *fails = NULL;
+	size_t nstats = 0, nfails = 0, provisional = 0, unbuilt = 0;
+	const char *title = n ? doc_str(runs[0].doc, "lab_title") : "";
+	json_t *t;
+	size_t i;
+
+	for (size_t r = 0; r < n; r++) {
+		if (!json_is_object(runs[r].doc))
+			return error("run %lld: not a result document", runs[r].id);
+		provisional += !strcmp(doc_str(runs[r].doc, "status"), "incomplete");
+		unbuilt += !strcmp(doc_str(runs[r].doc, "status"), "not-built");
+		json_array_foreach(json_object_get(runs[r].doc, "tests"), i, t) {
+			struct test_stat *s = find_test(&stats, &nstats, t);
+			const char *status = doc_str(t, "status");
+			json_t *tm = json_object_get(t, "timing");
+
+			if (strcmp(status, "not-run"))
+				s->ran++;
+			if (!strcmp(status, "pass"))
+				s->passed++;
+			else if (strcmp(status, "not-run"))
+				count_failure(&fails, &nfails, t);
+			if (json_is_true(json_object_get(tm, "measured")) &&
+			    !isnan(doc_num(tm, "ratio"))) {
+				s->ratios = xrealloc(s->ratios, (s->nratios + 1) * sizeof(double));
+				s->ratios[s->nratios++] = doc_num(tm, "ratio");
+			}
+		}
+	}
+	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			   "<title>cudalab: ");
+	strbuf_add_html(&sb, lab);
+	strbuf_addf(&sb, ", the class</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", html_style);
+	strbuf_add_html(&sb, *title ? title : lab);
+	strbuf_addstr(&sb, ": the class</h1>\n");
+	strbuf_addf(&sb, "<p class=\"summary\">%zu students, each by their latest run of <code>", n);
+	strbuf_add_html(&sb, lab);
+	strbuf_addf(&sb, "</code>; %zu did not build.</p>\n", unbuilt);
+	if (provisional)
+		strbuf_addf(&sb, "<p class=\"warn\">%zu of the runs are provisional, not grades: "
+				 "some of their tests did not run (emulated on the CPU, or no "
+				 "GPU).</p>\n", provisional);
+	add_students(&sb, runs, n);
+	add_distribution(&sb, runs, n);
+	add_pass_rates(&sb, stats, nstats);
+	add_failures(&sb, fails, nfails);
+	add_kernels(&sb, stats, nstats);
+	strbuf_addstr(&sb, "<p><small>Made by <code>cudalab report --class</code> from the "
+			   "runs' result documents.</small></p>\n</body>\n</html>\n");
+	*page = strbuf_detach(&sb);
+	for (i = 0; i < nstats; i++)
+		free(stats[i].ratios);
+	free(stats);
+	for (i = 0; i < nfails; i++)
+		free(fails[i].text);
+	free(fails);
+	return 0;
+}

@@ -1,0 +1,102 @@
+#!/bin/bash
+# `cudalab report LAB --class` writes the class's dashboard: a row per
+# student (their latest run) with the score as `cudalab db show` writes it
+# and a link to their own page, written beside it; each test's pass rate as
+# the gradebook counts it; the failures grouped with their numbers
+# collapsed; the scores' and pass rates' plots by gnuplot, and without it a
+# page that says so and keeps its tables. A student id that is markup stays
+# text. A small class graded emulated: the grid reference twice, a fixture
+# that fails tests, one that does not build, and the hostile id.
+# beside-others: it grades four small submissions, two at once
+. "$(dirname "$0")/lib.sh"
+cpu_only
+gpu_available && skip_all "a GPU is here: the grid lab would not run emulated"
+grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+command -v xmllint >/dev/null || skip_all "no xmllint (Debian: libxml2-utils)"
+
+ref=$T_ROOT/reference/grid
+evil='<script>x</script>'
+well_formed() {
+	xmllint --html --noout "$1" 2>"$1.lint" &&
+	! grep "parser error" "$1.lint" | grep -v "Tag [A-Za-z]* invalid" || { cat "$1.lint"; false; }
+}
+escaped() {
+	grep -qF "&lt;script&gt;x&lt;/script&gt;" "$1" && ! grep -qi "<script" "$1"
+}
+# rows PAGE: each student's row as "RUN<tab>SCORE"
+rows() {
+	sed -n 's|.*<tr class="student"><td>.*</td><td class="num">\([0-9]*\)</td><td class="score">\([^<]*\)</td>.*|\1\t\2|p' "$1"
+}
+
+test_expect_success 'a small class, graded emulated, has a dashboard' '
+	mkdir -p class/ada class/bob class/cy class/dee &&
+	cp "$ref/grid.cu" "$ref/answers.txt" class/ada/ &&
+	cp "$ref/grid.cu" "$ref/answers.txt" class/cy/ &&
+	cp "$ref/fixtures/no-bounds/grid.cu" "$ref/answers.txt" class/bob/ &&
+	cp "$ref/fixtures/includes-reference/grid.cu" "$ref/answers.txt" class/dee/ &&
+	test_must_fail_with 4 "$CUDALAB" grade grid class -j 2 &&
+	test_must_fail_with 4 "$CUDALAB" grade grid "$ref" --student "$evil" -q &&
+	# a second run of ada: the dashboard shows her latest
+	test_must_fail_with 4 "$CUDALAB" grade grid class/ada -q &&
+	"$CUDALAB" report grid --class >path && [ "$(cat path)" = class-grid.html ] &&
+	well_formed class-grid.html && escaped class-grid.html
+'
+test_expect_success 'one row per student, their latest run, the score as db show writes it' '
+	rows class-grid.html >rows && cat rows &&
+	[ "$(wc -l <rows)" = 5 ] &&
+	[ "$(wc -l <rows)" = "$(grep -c "<tr class=\"student\">" class-grid.html)" ] &&
+	sqlite3 "$CUDALAB_DB" "SELECT max(r.id) FROM runs r JOIN submissions u ON u.id = r.submission_id
+		GROUP BY u.student_id ORDER BY 1" >latest &&
+	cut -f1 rows | sort -n | diff latest - &&
+	while IFS=$(printf "\t") read -r run score; do
+		want=$("$CUDALAB" db show --run "$run" | jq -r .score_text) &&
+		[ "$score" = "$want" ] || { echo "run $run: \"$score\", db show \"$want\""; exit 1; }
+	done <rows &&
+	grep -qF "provisional: emulated on the CPU, not a grade" class-grid.html &&
+	grep -qF "not built: zero" class-grid.html
+'
+test_expect_success 'each student links to their own page, which exists' '
+	grep -o "<tr class=\"student\"><td><a href=\"[^\"]*\"" class-grid.html |
+		sed "s/.*href=\"//; s/\"$//" >links &&
+	[ "$(wc -l <links)" = 5 ] &&
+	grep -qx "class-grid/_script_x__script_-[0-9]*.html" links &&
+	while read -r l; do
+		[ -f "$l" ] && well_formed "$l" || { echo "no page $l"; exit 1; }
+	done <links &&
+	escaped class-grid/_script_x__script_-*.html
+'
+test_expect_success 'each test'"'"'s pass rate is what the gradebook holds' '
+	sed -n "s|<tr class=\"rate\"><td class=\"num\">[0-9]*</td><td>\([^<]*\)</td><td>\([^<]*\)</td><td class=\"num\">\([0-9]*\)</td><td class=\"num\">\([0-9]*\)</td>.*|\1 \2 \3 \4|p" \
+		class-grid.html | sort >rates &&
+	sqlite3 -separator " " "$CUDALAB_DB" "SELECT part, name, sum(status = '"'pass'"'),
+		sum(status != '"'not-run'"') FROM test_results WHERE run_id IN ($(paste -sd, latest))
+		GROUP BY part, name" | sort >want &&
+	[ "$(wc -l <want)" -gt 5 ] && diff want rates &&
+	# the fixture fails some tests, so some rate is below 100%
+	awk "\$3 < \$4 { f = 1 } END { exit !f }" rates
+'
+test_expect_success 'failures are grouped with their numbers collapsed' '
+	sed -n "/<table class=\"failures\">/,/<\/table>/p" class-grid.html >fails &&
+	grep -q "<td class=\"num\">[0-9]*</td><td><pre>" fails &&
+	! sed -n "s|.*<td><pre>\([^<]*\)</pre>.*|\1|p" fails | grep -q "[0-9]"
+'
+test_expect_success 'gnuplot draws the scores and the pass rates' '
+	command -v gnuplot >/dev/null || { echo "no gnuplot here (Debian: gnuplot-nox)"; exit 77; }
+	[ "$(grep -c "<svg" class-grid.html)" = 2 ] && ! grep -q "could not be drawn" class-grid.html
+'
+test_expect_success 'without gnuplot the page says so and keeps its tables' '
+	PATH=/nonexistent "$CUDALAB" report grid --class --out bare.html >/dev/null &&
+	[ "$(grep -c "The plot could not be drawn: gnuplot is not installed here" bare.html)" = 2 ] &&
+	! grep -q "<svg" bare.html && well_formed bare.html && escaped bare.html &&
+	[ "$(grep -c "<tr class=\"student\">" bare.html)" = 5 ] &&
+	grep -q "<tr class=\"rate\">" bare.html && [ -d bare ]
+'
+test_expect_success '--pages elsewhere: the links lead there, relatively' '
+	mkdir -p there && "$CUDALAB" report grid --class --out there/dash.html --pages pages >/dev/null &&
+	grep -o "<a href=\"[^\"]*\"" there/dash.html | sed "s/.*href=\"//; s/\"$//" >links &&
+	[ "$(wc -l <links)" = 5 ] && ! grep -v "^\.\./pages/" links &&
+	(cd there && while read -r l; do [ -f "$l" ] || exit 1; done <../links) &&
+	test_must_fail_with 2 "$CUDALAB" report nolab --class &&
+	test_must_fail_with 2 "$CUDALAB" report grid --class --student ada
+'
+test_done
