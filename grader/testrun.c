@@ -255,6 +255,13 @@ static bool got_no_result(const struct graded_test *t)
 	return t->unreported && t->status == TEST_CRASH;
 }
 
+/* Whether t failed because the harness found the GPU's memory taken. */
+static bool failed_short_of_memory(const struct graded_test *t)
+{
+	return (t->status == TEST_FAIL || t->status == TEST_CRASH) && t->message &&
+	       strstr(t->message, "cudaErrorMemoryAllocation");
+}
+
 /*
  * What another program on the GPU can cause: running out of time (a kernel
  * that never ends slows every context), or out of the GPU's memory (another
@@ -267,15 +274,18 @@ static bool owed_to_neighbours(const struct graded_test *t)
 {
 	return t->kind == KIND_CORRECTNESS &&
 	       (t->status == TEST_TIMEOUT || got_no_result(t) ||
-		(t->status == TEST_PASS && t->short_of_memory) ||
-		((t->status == TEST_FAIL || t->status == TEST_CRASH) && t->message &&
-		 strstr(t->message, "cudaErrorMemoryAllocation")));
+		(t->status == TEST_PASS && t->short_of_memory) || failed_short_of_memory(t));
 }
 
-/* A test that reports this time gets that verdict; one that does not keeps its first. */
+/*
+ * A test that reports this time gets that verdict; one that does not keeps
+ * its first, unless the first was the GPU's memory taken by others: that one
+ * says nothing of the submission, and the test's own end alone (a process
+ * that ended before it reported) is its verdict.
+ */
 static void take_verdict(struct graded_test *t, struct graded_test *again)
 {
-	if (again->unreported)
+	if (again->unreported && !failed_short_of_memory(t))
 		return;
 	free(t->message);
 	*t = *again;
