@@ -418,17 +418,12 @@ static void finish(struct worker *w, int status, const char *db_path, const char
 		it->why = xstrdup("the grading process ended without a result");
 	/* the last words it printed, for the summary */
 	const char *text = w->out.buf ? w->out.buf : "";
-	size_t len = line ? (size_t)(line - text) : w->out.len;
-	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
-		len--;
-	size_t from = len;
-	while (from && text[from - 1] != '\n')
-		from--;
-	if (len > from) {
-		char *more = xasprintf("%s: %.*s", it->why, (int)(len - from > 300 ? 300 : len - from),
-				       text + from);
+	char *last = last_line(text, line ? (size_t)(line - text) : w->out.len, 300);
+	if (last) {
+		char *more = xasprintf("%s: %s", it->why, last);
 		free(it->why);
 		it->why = more;
+		free(last);
 	}
 }
 

@@ -373,14 +373,7 @@ static char *log_tail(const struct spool *sp, const char *task, char **log_path)
 		return NULL;
 	}
 	*log_path = path;
-	size_t len = strlen(text);
-	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
-		len--;
-	size_t from = len;
-	while (from && text[from - 1] != '\n')
-		from--;
-	if (len > from)
-		tail = xasprintf("%.*s", (int)(len - from > 300 ? 300 : len - from), text + from);
+	tail = last_line(text, strlen(text), 300);
 	free(text);
 	return tail;
 }

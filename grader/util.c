@@ -290,6 +290,18 @@ char *read_file(const char *path, size_t *len)
 	return strbuf_detach(&sb);
 }
 
+char *last_line(const char *text, size_t len, size_t max)
+{
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		len--;
+	size_t from = len;
+	while (from && text[from - 1] != '\n')
+		from--;
+	if (len == from)
+		return NULL;
+	return xasprintf("%.*s", (int)(len - from > max ? max : len - from), text + from);
+}
+
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());

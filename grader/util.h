@@ -76,6 +76,12 @@ void strlist_clear(struct strlist *l);
 
 /* Reads a whole file; NULL (after error()) when it cannot. */
 char *read_file(const char *path, size_t *len);
+/*
+ * The last line of text's first len bytes that holds anything (trailing
+ * line breaks and spaces left out), at most max bytes of it; NULL when
+ * there is none. What a program said last, for a message.
+ */
+char *last_line(const char *text, size_t len, size_t max);
 /* Writes data to path through a temporary file and rename(). */
 int write_file_atomic(const char *path, const char *data, size_t len);
 /* rm -rf, for work directories the grader made itself. */
