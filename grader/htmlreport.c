@@ -224,10 +224,25 @@ static const struct metric metrics[] = {
 	{"gbs", "GB/s", NULL, "copy_gbs", "device copy bandwidth"},
 };
 
+/*
+ * The kernel a timed test compares with, when not the reference: the
+ * coalescing lab's rows-vs-cols times the student's rows against the
+ * student's own columns. NULL for a comparison with the reference.
+ */
+static const char *baseline_of(json_t *t)
+{
+	const char *b = doc_str(json_object_get(t, "timing"), "baseline");
+	return *b ? b : NULL;
+}
+
+/* t measured in m against the reference (what the plots show) */
 static bool measured(json_t *t, const struct metric *m)
 {
 	json_t *tm = json_object_get(t, "timing");
 	char key[32];
+
+	if (baseline_of(t))
+		return false;
 
 	snprintf(key, sizeof(key), "student_%s", m->key);
 	return !strcmp(doc_str(t, "kind"), "timing") &&
@@ -382,6 +397,177 @@ static void add_plot(struct strbuf *sb, json_t *doc, const struct metric *m)
 	strbuf_release(&script);
 }
 
+/*
+ * A series: the measured timed kernels of one part whose names are one
+ * prefix and a number (stride1, stride2 ... stride32), three or more of
+ * them: their bandwidth is plotted against the number. The coalescing lab's
+ * strided copy is one; a lab that names kernels so gets its curve.
+ */
+#define SERIES_MAX 64
+struct series_point {
+	long n;
+	double student, reference;
+};
+
+/* The prefix of t's kernel into prefix and its number into *n, or false. */
+static bool series_name(json_t *t, char *prefix, size_t size, long *n)
+{
+	const char *k = doc_str(json_object_get(t, "timing"), "kernel");
+	size_t len = strlen(k), digits = strspn(k + strcspn(k, "0123456789"), "0123456789");
+	size_t at = len - digits;
+
+	if (!digits || !at || at >= size || k[at + digits] || strcspn(k, "0123456789") != at ||
+	    digits > 6)
+		return false;
+	memcpy(prefix, k, at);
+	prefix[at] = '\0';
+	*n = strtol(k + at, NULL, 10);
+	return true;
+}
+
+static int by_n(const void *a, const void *b)
+{
+	const struct series_point *x = a, *y = b;
+	return (x->n > y->n) - (x->n < y->n);
+}
+
+/* The series of part and prefix in doc, its points sorted by number. */
+static size_t series_points(json_t *doc, const char *part, const char *prefix,
+			    struct series_point *pts)
+{
+	json_t *t;
+	size_t i, np = 0;
+
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		json_t *tm = json_object_get(t, "timing");
+		char p[64];
+		long n;
+		if (np == SERIES_MAX || !measured(t, &metrics[1]) || strcmp(doc_str(t, "part"), part) ||
+		    !series_name(t, p, sizeof(p), &n) || strcmp(p, prefix))
+			continue;
+		pts[np++] = (struct series_point){n, doc_num(tm, "student_gbs"),
+						  doc_num(tm, "reference_gbs")};
+	}
+	qsort(pts, np, sizeof(*pts), by_n);
+	return np;
+}
+
+static void add_series_plot(struct strbuf *sb, json_t *doc, const char *part, const char *prefix,
+			    const struct series_point *pts, size_t np)
+{
+	double line = doc_num(json_object_get(doc, "timing"), "copy_gbs");
+	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
+
+	strbuf_addstr(&data, "");
+	for (size_t i = 0; i < np; i++) {
+		strbuf_addf(&data, "%ld", pts[i].n);
+		fmt_num(&data, pts[i].student);
+		fmt_num(&data, pts[i].reference);
+		strbuf_addstr(&data, "\n");
+	}
+	strbuf_addstr(&script, HTML_PLOT_TERMINAL
+		      "set datafile missing '?'\n"
+		      "set logscale x 2\n"
+		      "set yrange [0:*]\n"
+		      "set key outside top center horizontal\n"
+		      "set grid xtics ytics\n"
+		      "set xlabel 'the number in the kernel name (log scale)'\n"
+		      "set ylabel 'GB/s'\n"
+		      "plot 'data' using 1:2 with linespoints lw 2 pt 7 title 'your kernel', "
+		      "'' using 1:3 with linespoints lw 2 pt 5 dt 3 title 'reference'");
+	if (!isnan(line))
+		strbuf_addf(&script, ", %.6g with lines dt 2 lw 2 title 'device copy bandwidth (%.0f GB/s)'",
+			    line, line);
+	strbuf_addstr(&script, "\n");
+	struct strbuf caption = STRBUF_INIT;
+	strbuf_addf(&caption, "Bandwidth against the number in the kernel's name: %s%ld to %s%ld (part %s), yours and the reference's",
+		    prefix, pts[0].n, prefix, pts[np - 1].n, part);
+	html_add_plot(sb, script.buf, data.buf, caption.buf);
+	strbuf_release(&caption);
+	strbuf_release(&data);
+	strbuf_release(&script);
+}
+
+/* Every series of doc, each plotted once, in the order the tests come. */
+static void add_series(struct strbuf *sb, json_t *doc)
+{
+	json_t *tests = json_object_get(doc, "tests"), *t, *u;
+	struct series_point pts[SERIES_MAX];
+	size_t i, j;
+
+	json_array_foreach(tests, i, t) {
+		char prefix[64], p[64];
+		long n;
+		bool seen = false;
+		if (!measured(t, &metrics[1]) || !series_name(t, prefix, sizeof(prefix), &n))
+			continue;
+		/* a series is drawn where its first member comes */
+		json_array_foreach(tests, j, u) {
+			if (j >= i)
+				break;
+			seen |= measured(u, &metrics[1]) && series_name(u, p, sizeof(p), &n) &&
+				!strcmp(p, prefix) && !strcmp(doc_str(u, "part"), doc_str(t, "part"));
+		}
+		size_t np = seen ? 0 : series_points(doc, doc_str(t, "part"), prefix, pts);
+		if (np >= 3)
+			add_series_plot(sb, doc, doc_str(t, "part"), prefix, pts, np);
+	}
+}
+
+/* The sectors tests: what Nsight Compute counted, kernel by kernel. */
+static void add_sectors(struct strbuf *sb, json_t *doc)
+{
+	json_t *t;
+	size_t i;
+	bool any = false;
+
+	json_array_foreach(json_object_get(doc, "tests"), i, t)
+		any |= !strcmp(doc_str(t, "kind"), "sectors");
+	if (!any)
+		return;
+	strbuf_addstr(sb, "<h2>Memory requests: sectors per request</h2>\n"
+			  "<p>Each time a warp loads or stores, the memory system moves 32-byte "
+			  "sectors. A warp reading 32 consecutive floats needs 4 of them; up to 32 "
+			  "when every thread's float lies in a sector of its own.</p>\n"
+			  "<table>\n<tr><th>part</th><th>test</th><th>kernel</th><th>verdict</th>"
+			  "<th>points</th><th>loads: sectors per request</th>"
+			  "<th>stores: sectors per request</th><th>load requests</th>"
+			  "<th>store requests</th><th>counted by</th></tr>\n");
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		json_t *m = json_object_get(t, "sectors");
+		static const char *const cols[] = {"load_sectors_per_request",
+						   "store_sectors_per_request", "load_requests",
+						   "store_requests"};
+		if (strcmp(doc_str(t, "kind"), "sectors"))
+			continue;
+		bool counted = json_is_true(json_object_get(m, "measured"));
+		char *cls = safe_name(doc_str(t, "status"));
+		strbuf_addf(sb, "<tr class=\"%s\"><td>", cls);
+		free(cls);
+		strbuf_add_html(sb, doc_str(t, "part"));
+		strbuf_addstr(sb, "</td><td>");
+		strbuf_add_html(sb, doc_str(t, "name"));
+		strbuf_addstr(sb, "</td><td><code>");
+		strbuf_add_html(sb, doc_str(m, "call"));
+		strbuf_addstr(sb, "</code></td><td class=\"verdict\">");
+		strbuf_add_html(sb, doc_str(t, "status"));
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		add_num(sb, doc_num(t, "points"), "%g");
+		strbuf_addstr(sb, " / ");
+		add_num(sb, doc_num(t, "max_points"), "%g");
+		strbuf_addstr(sb, "</td>");
+		for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
+			strbuf_addstr(sb, "<td class=\"num\">");
+			add_num(sb, counted ? doc_num(m, cols[c]) : NAN, c < 2 ? "%.2f" : "%.0f");
+			strbuf_addstr(sb, "</td>");
+		}
+		strbuf_addstr(sb, "<td>");
+		strbuf_add_html(sb, counted ? doc_str(m, "source") : "not counted");
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
 static void add_timing(struct strbuf *sb, json_t *doc)
 {
 	json_t *timing = json_object_get(doc, "timing"), *tests = json_object_get(doc, "tests"), *t;
@@ -411,6 +597,7 @@ static void add_timing(struct strbuf *sb, json_t *doc)
 		plotted = true;
 		add_plot(sb, doc, m);
 	}
+	add_series(sb, doc);
 	strbuf_addstr(sb, "<table>\n<tr><th>part</th><th>test</th><th>your ms</th>"
 			  "<th>reference ms</th><th>ratio</th><th>your GFLOP/s</th>"
 			  "<th>reference GFLOP/s</th><th>your GB/s</th><th>reference GB/s</th></tr>\n");
@@ -426,6 +613,14 @@ static void add_timing(struct strbuf *sb, json_t *doc)
 		strbuf_add_html(sb, doc_str(t, "part"));
 		strbuf_addstr(sb, "</td><td>");
 		strbuf_add_html(sb, doc_str(t, "name"));
+		if (baseline_of(t)) {
+			/* its "your" columns are subject's, its "reference" columns baseline's */
+			strbuf_addstr(sb, "<br><small>the first columns: ");
+			strbuf_add_html(sb, doc_str(tm, "subject"));
+			strbuf_addstr(sb, "; the reference's: ");
+			strbuf_add_html(sb, baseline_of(t));
+			strbuf_addstr(sb, "</small>");
+		}
 		strbuf_addstr(sb, "</td>");
 		for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
 			strbuf_addstr(sb, "<td class=\"num\">");
@@ -495,6 +690,7 @@ int html_report(json_t *doc, long long run_id, char **page)
 	add_build(&sb, doc);
 	add_tests(&sb, doc);
 	add_timing(&sb, doc);
+	add_sectors(&sb, doc);
 	strbuf_addstr(&sb, "<p><small>Made by <code>cudalab report</code> from the run's result "
 			   "document (schema ");
 	strbuf_add_html(&sb, doc_str(doc, "schema"));

@@ -79,4 +79,41 @@ test_expect_success 'without gnuplot the page says why, and holds everything els
 	! grep -q "<svg" bare.html && well_formed bare.html && escaped bare.html &&
 	grep -qF "<td>speed</td><td>time@2048</td><td>timing</td><td class=\"verdict\">pass</td>" bare.html
 '
+# A coalescing run on the H100 (grader/t/data: the fixture cols-as-rows,
+# as `cudalab grade coalescing --json` wrote it there): its strided copy's
+# bandwidth against the stride, and the sectors Nsight Compute counted.
+coal=$T_ROOT/grader/t/data/coalescing-h100-cols-as-rows.json
+test_expect_success 'a coalescing run: the stride curve, from the document' '
+	command -v gnuplot >/dev/null || { echo "no gnuplot here (Debian: gnuplot-nox)"; exit 77; }
+	"$CUDALAB" report --doc "$coal" --out coal.html >/dev/null && well_formed coal.html &&
+	[ "$(grep -c "<svg" coal.html)" = 2 ] && ! grep -q "could not be drawn" coal.html &&
+	grep -qF "stride1 to stride32 (part strided)" coal.html &&
+	jq -r ".tests[] | select(.timing.kernel // \"\" | test(\"^stride[0-9]+$\")) |
+		[.name, .timing.student_gbs, .timing.reference_gbs] | @tsv" "$coal" >strides &&
+	[ "$(wc -l <strides)" = 6 ] &&
+	while IFS=$(printf "\t") read -r name mine ref; do
+		row=$(grep -F "<tr><td>strided</td><td>$name</td>" coal.html) &&
+		for v in "$mine" "$ref"; do
+			echo "$row" | grep -qF ">$(printf %.4g "$v")</td>" ||
+				{ echo "$name: no $v in: $row"; exit 1; }
+		done
+	done <strides
+'
+test_expect_success 'rows-vs-cols, timed against the student'"'"'s own kernel, is not plotted as the reference' '
+	grep -q "the reference.s: your coal_scale_cols" coal.html &&
+	! sed -n "/<svg/,/<\/svg>/p" coal.html | grep -q "rows-vs-cols" &&
+	sed -n "/<svg/,/<\/svg>/p" coal.html | grep -q "scale:time-rows"
+'
+test_expect_success 'a coalescing run: the sectors table holds what the document counted' '
+	jq -r ".tests[] | select(.kind == \"sectors\") | [.name, .sectors.call, .status,
+		.sectors.load_sectors_per_request, .sectors.store_sectors_per_request] | @tsv" \
+		"$coal" >sectors && [ "$(wc -l <sectors)" = 5 ] &&
+	while IFS=$(printf "\t") read -r name call status ld st; do
+		grep -qF "<td>$name</td><td><code>$call</code></td><td class=\"verdict\">$status</td>" coal.html &&
+		grep -F "<td>$name</td><td><code>$call</code>" coal.html |
+			grep -qF "<td class=\"num\">$(printf %.2f "$ld")</td><td class=\"num\">$(printf %.2f "$st")</td>" ||
+			{ echo "no row for $name $call $status $ld $st"; exit 1; }
+	done <sectors &&
+	grep -qF "<td>coalesced-rows</td><td><code>scale_rows</code></td><td class=\"verdict\">fail</td>" coal.html
+'
 test_done
