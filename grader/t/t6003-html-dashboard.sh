@@ -5,8 +5,10 @@
 # the gradebook counts it; the failures grouped with their numbers
 # collapsed; the scores' and pass rates' plots by gnuplot, and without it a
 # page that says so and keeps its tables. A student id that is markup stays
-# text. A small class graded emulated: the grid reference twice, a fixture
-# that fails tests, one that does not build, and the hostile id.
+# text. Every number on the dashboard and the pages is the gradebook's
+# (helpers/dash-check.py looks each up again in its tables). A small class
+# graded emulated, with a deadline: the grid reference twice, a fixture that
+# fails tests (two days late), one that does not build, and the hostile id.
 # beside-others: it grades four small submissions, two at once
 . "$(dirname "$0")/lib.sh"
 cpu_only
@@ -34,7 +36,12 @@ test_expect_success 'a small class, graded emulated, has a dashboard' '
 	cp "$ref/grid.cu" "$ref/answers.txt" class/cy/ &&
 	cp "$ref/fixtures/no-bounds/grid.cu" "$ref/answers.txt" class/bob/ &&
 	cp "$ref/fixtures/includes-reference/grid.cu" "$ref/answers.txt" class/dee/ &&
-	test_must_fail_with 4 "$CUDALAB" grade grid class -j 2 &&
+	# a deadline, and bob two days late
+	course_copy grid "$(printf "%s\n" "[deadline]" "due = 2026-12-04 23:59 +01:00" \
+		"penalty_per_day = 10")" &&
+	printf "%s\n" "ada,2026-12-01 10:00 Z" "bob,2026-12-06 09:00 Z" "cy,2026-12-04 12:00 Z" \
+		"dee,2026-12-02 10:00 Z" >times.csv &&
+	test_must_fail_with 4 "$(cat cudalab)" grade grid class -j 2 --times times.csv &&
 	test_must_fail_with 4 "$CUDALAB" grade grid "$ref" --student "$evil" -q &&
 	# a second run of ada: the dashboard shows her latest
 	test_must_fail_with 4 "$CUDALAB" grade grid class/ada -q &&
@@ -98,5 +105,15 @@ test_expect_success '--pages elsewhere: the links lead there, relatively' '
 	(cd there && while read -r l; do [ -f "$l" ] || exit 1; done <../links) &&
 	test_must_fail_with 2 "$CUDALAB" report nolab --class &&
 	test_must_fail_with 2 "$CUDALAB" report grid --class --student ada
+'
+test_expect_success 'every number on the dashboard and the pages is the gradebook'"'"'s' '
+	grep -q "<tr class=\"student\"><td><a href=\"[^\"]*\">bob</a></td>.*<td class=\"num\">2</td><td class=\"num\">[1-9][0-9.]*</td></tr>" class-grid.html &&
+	python3 "$T_ROOT/grader/t/helpers/dash-check.py" "$CUDALAB_DB" grid class-grid.html >check &&
+	cat check && grep -q "^dash-check: [0-9]* numbers compared, 0 differ$" check &&
+	# and it sees a number that is not
+	sed "/>bob<\/a>/s|<td class=\"num\">2</td>\(<td class=\"num\">[0-9.]*</td></tr>\)|<td class=\"num\">3</td>\1|" \
+		class-grid.html >wrong.html && ! cmp -s class-grid.html wrong.html &&
+	cp -r class-grid wrong && test_must_fail_with 1 python3 "$T_ROOT/grader/t/helpers/dash-check.py" \
+		"$CUDALAB_DB" grid wrong.html && grep -q "late days: the page says .3." out || { cat out err; false; }
 '
 test_done
