@@ -623,8 +623,11 @@ static void add_timing(struct strbuf *sb, json_t *doc)
 		}
 		strbuf_addstr(sb, "</td>");
 		for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
+			double v = doc_num(tm, cols[c]);
+
+			/* GFLOP/s in the thousands as a whole number: 17000, not 1.7e+04 */
 			strbuf_addstr(sb, "<td class=\"num\">");
-			add_num(sb, doc_num(tm, cols[c]), "%.4g");
+			add_num(sb, v, fabs(v) >= 1e4 ? "%.0f" : "%.4g");
 			strbuf_addstr(sb, "</td>");
 		}
 		strbuf_addstr(sb, "</tr>\n");
@@ -641,6 +644,9 @@ const char html_style[] =
 	"table{border-collapse:collapse;margin:.5em 0}\n"
 	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\n"
 	"td.num{text-align:right}\n"
+	/* a number, a verdict or a short score broken over two lines reads as two */
+	"td.num,td.verdict{white-space:nowrap}\n"
+	"td.score{min-width:8em}\n"
 	"table.facts th{background:#f4f4f4}\n"
 	"pre{margin:0;white-space:pre-wrap;font-size:90%}\n"
 	"tr.pass td.verdict{color:#060}\n"
