@@ -47,7 +47,7 @@ static void usage(FILE *out)
 		"                 alike)\n"
 		"  --json         one JSON document on stdout instead of the table\n"
 		"  --html FILE    also write a page of those pairs side by side, runs marked\n"
-		"  --min-run N    the shortest run of tokens that counts (default %d, sim_c's)\n"
+		"  --min-run N    the shortest run of tokens that counts (default %d)\n"
 		"  -h, --help     this text\n"
 		"\n"
 		"Exit codes: 0 compared (whatever was found), 2 usage (unknown lab, fewer than\n"
