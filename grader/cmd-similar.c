@@ -65,6 +65,20 @@ static bool is_lab_folder(const char *dir, const char *root, const char *top, co
 	return same;
 }
 
+/* Whether dir holds one of files, as a regular file. */
+static bool holds_files(const char *dir, const struct strlist *files)
+{
+	for (size_t i = 0; i < files->n; i++) {
+		char *p = xasprintf("%s/%s", dir, files->v[i]);
+		struct stat st;
+		bool is = !stat(p, &st) && S_ISREG(st.st_mode);
+		free(p);
+		if (is)
+			return true;
+	}
+	return false;
+}
+
 /* Warns of each file of doc's run that is not in dir as it was graded. */
 static void check_files(json_t *doc, const char *dir, const char *student)
 {
@@ -304,6 +318,11 @@ int cmd_similar(int argc, char **argv)
 			warning("'%s' is the lab's %s, not a submission: left out", subs[i].dir,
 				is_lab_folder(subs[i].dir, tc->root, "reference", lab) ? "reference"
 										 : "starter");
+			continue;
+		}
+		if (!holds_files(subs[i].dir, &cfg.files)) {
+			warning("%s: '%s' holds none of the lab's files (%s): left out",
+				subs[i].student, subs[i].dir, cfg.files.v[0]);
 			continue;
 		}
 		sc.students[kept] = subs[i].student;
