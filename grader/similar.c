@@ -157,7 +157,12 @@ static void starter_run(void *ctx, const char *a, size_t a_first, size_t a_last,
 	size_t f = file_of(p, a);
 	char *s;
 
-	(void)b, (void)b_first, (void)b_last, (void)tokens;
+	(void)tokens;
+	if (f == (size_t)-1) {   /* the starter's side first: sim_c puts the new file first */
+		f = file_of(p, b);
+		a_first = b_first;
+		a_last = b_last;
+	}
 	if (f == (size_t)-1)
 		return;
 	s = p->text[f];
