@@ -23,6 +23,7 @@ int cmd_slurm(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_similar(int argc, char **argv);
 
 /* The toolchain make recorded next to this binary; dies when there is none. */
 const struct toolchain *toolchain(void);

@@ -29,6 +29,7 @@ static const struct command {
 	{"report", cmd_report, "report --run N [--out FILE]   one run's page, HTML with its plots"},
 	{"export", cmd_export, "export LAB [--format F]       the latest grades: csv, gradescope, junit"},
 	{"rewrite", cmd_rewrite, "rewrite FILE.cu               the C++ the CPU emulator compiles for it"},
+	{"similar", cmd_similar, "similar LAB [DIR...]          the pairs of a class's submissions most alike"},
 	{"gpus", cmd_gpus, "gpus [--json]                 the GPUs a class here uses, their UUIDs and locks"},
 };
 

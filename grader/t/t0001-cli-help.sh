@@ -6,7 +6,7 @@
 test_expect_success 'cudalab -h lists the commands' '
 	"$CUDALAB" -h >out && grep -q "cudalab test LAB" out && grep -q "cudalab db" out
 '
-for cmd in test grade labs questions db rewrite gpus; do
+for cmd in test grade labs questions db rewrite gpus similar; do
 	test_expect_success "cudalab $cmd -h prints its usage and exits 0" '
 		"$CUDALAB" '"$cmd"' -h >out && grep -q "usage: cudalab '"$cmd"'" out
 	'
