@@ -349,7 +349,7 @@ static void add_plot(struct strbuf *sb, json_t *doc, const struct metric *m)
 	json_t *timing = json_object_get(doc, "timing"), *tests = json_object_get(doc, "tests"), *t;
 	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
 	char skey[32], rkey[32];
-	double line = doc_num(timing, m->line_key);
+	double line = doc_num(timing, m->line_key), lo = INFINITY, hi = 0;
 	size_t i;
 
 	snprintf(skey, sizeof(skey), "student_%s", m->key);
@@ -363,11 +363,28 @@ static void add_plot(struct strbuf *sb, json_t *doc, const struct metric *m)
 		strbuf_addf(&data, "%s:%s", part, name);
 		free(part);
 		free(name);
-		fmt_num(&data, doc_num(tm, skey));
-		fmt_num(&data, doc_num(tm, rkey));
-		fmt_num(&data, m->ceiling_title ? ceiling_at(timing, doc_num(tm, "size")) : NAN);
+		double v[] = {doc_num(tm, skey), doc_num(tm, rkey),
+			      m->ceiling_title ? ceiling_at(timing, doc_num(tm, "size")) : NAN};
+		for (size_t k = 0; k < ARRAY_SIZE(v); k++) {
+			fmt_num(&data, v[k]);
+			if (v[k] > 0) {
+				lo = fmin(lo, v[k]);
+				hi = fmax(hi, v[k]);
+			}
+		}
 		strbuf_addstr(&data, "\n");
 	}
+	if (line > 0)
+		hi = fmax(hi, line);
+	/*
+	 * A naive kernel at a hundredth of the library's rate is a sliver on a
+	 * linear axis: past a factor of 30 between the least and the most, the
+	 * axis is logarithmic, from a little under the least.
+	 */
+	char yrange[96] = "set yrange [0:*]\n";
+	if (hi > 0 && lo < INFINITY && hi / lo > 30)
+		snprintf(yrange, sizeof(yrange), "set logscale y 10\nset yrange [%.6g:%.6g]\n",
+			 pow(10, floor(log10(lo))), pow(10, ceil(log10(hi * 1.05))));
 	/* noenhanced: a label's '_' and '@' are text, not markup */
 	strbuf_addf(&script,
 		    HTML_PLOT_TERMINAL
@@ -375,14 +392,14 @@ static void add_plot(struct strbuf *sb, json_t *doc, const struct metric *m)
 		    "set style data histograms\n"
 		    "set style histogram clustered gap 1\n"
 		    "set style fill solid 0.8 border -1\n"
-		    "set yrange [0:*]\n"
+		    "%s"
 		    "set xtics rotate by -30\n"
 		    "set key outside top center horizontal\n"
 		    "set grid ytics\n"
-		    "set ylabel '%s'\n"
+		    "set ylabel '%s%s'\n"
 		    "plot 'data' using 2:xtic(1) title 'your kernel', "
 		    "'' using 3 title 'reference'",
-		    m->unit);
+		    yrange, m->unit, strstr(yrange, "log") ? " (log scale)" : "");
 	if (m->ceiling_title)
 		strbuf_addf(&script, ", '' using 0:4 with linespoints lw 2 pt 7 title '%s'",
 			    m->ceiling_title);
