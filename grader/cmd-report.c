@@ -140,6 +140,8 @@ static char *pages_url(const char *out, const char *pages)
 /*
  * The dashboard of lab's class into out, and each student's page into
  * pages (NULL: the dashboard's name less ".html"). Prints the dashboard's path.
+ * Returns the command's exit code: 2 for a gradebook that cannot be read or
+ * holds no run of lab, 128 when a page cannot be made or written.
  */
 static int report_class(const char *db_path, const char *lab, const char *out,
 			const char *pages)
@@ -149,16 +151,17 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 	long long *ids = NULL;
 	char *path = out ? xstrdup(out) : NULL, *dir = NULL, *url = NULL, *page = NULL;
 	size_t n = 0, i;
-	int ret = -1;
+	int ret = EXIT_USAGE;
 
 	if (!db)
-		return -1;
+		return EXIT_USAGE;
 	if (db_latest_runs(db, lab, NULL, &ids, &n))
 		goto out;
 	if (!n) {
 		error("no run of lab '%s' in '%s'", lab, db_path);
 		goto out;
 	}
+	ret = EXIT_INTERNAL;   /* from here on, a failure is the grader's */
 	if (!path) {
 		char *l = safe_name(lab);
 		path = xasprintf("class-%s.html", l);
@@ -282,7 +285,7 @@ int cmd_report(int argc, char **argv)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
-		return report_class(db_path, lab, out, pages) ? EXIT_USAGE : 0;
+		return report_class(db_path, lab, out, pages);
 	}
 	/* exactly one of: --run, LAB --student, --doc */
 	if (optind < argc || (!!run + !!lab + !!doc_path) != 1 || !!lab != !!student || pages) {

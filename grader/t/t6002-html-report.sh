@@ -116,4 +116,25 @@ test_expect_success 'a coalescing run: the sectors table holds what the document
 	done <sectors &&
 	grep -qF "<td>coalesced-rows</td><td><code>scale_rows</code></td><td class=\"verdict\">fail</td>" coal.html
 '
+test_expect_success 'the Gradescope export embeds the same measurements, as Markdown tables' '
+	mkdir -p spool/results && echo coalescing >spool/lab &&
+	printf "0\tcols-as-rows\t/nonexistent\t\n" >spool/roster.tsv &&
+	cp "$coal" spool/results/cols-as-rows.json &&
+	"$CUDALAB" collect coalescing spool --db gs.db >collect.out 2>&1 &&
+	! grep -q "error" collect.out &&
+	"$CUDALAB" export coalescing --format gradescope --student cols-as-rows --db gs.db >gs.json &&
+	python3 "$T_ROOT/grader/t/helpers/json-schema-check.py" \
+		"$T_ROOT/grader/t/schemas/gradescope-results.schema.json" gs.json &&
+	jq -r .output gs.json >gs.md &&
+	grep -qF "| scale/rows-vs-cols (against your coal\\_scale\\_cols) |" gs.md &&
+	jq -r ".tests[] | select(.kind == \"timing\" and .timing.measured) |
+		[.part, .name, .timing.student_ms, .timing.ratio] | @tsv" "$coal" >timed &&
+	[ "$(wc -l <timed)" = 10 ] &&
+	while IFS=$(printf "\t") read -r part name ms ratio; do
+		grep -F "| $part/$name" gs.md | grep -qF "| $(printf %.4g "$ms") |" &&
+		grep -F "| $part/$name" gs.md | grep -qF "| $(printf %.3f "$ratio") |" ||
+			{ echo "no row for $part/$name $ms $ratio"; exit 1; }
+	done <timed &&
+	grep -qF "| strided/sectors-stride32 | stride32 | 32.00 | 4.00 |" gs.md
+'
 test_done

@@ -104,7 +104,11 @@ test_expect_success '--pages elsewhere: the links lead there, relatively' '
 	[ "$(wc -l <links)" = 5 ] && ! grep -v "^\.\./pages/" links &&
 	(cd there && while read -r l; do [ -f "$l" ] || exit 1; done <../links) &&
 	test_must_fail_with 2 "$CUDALAB" report nolab --class &&
-	test_must_fail_with 2 "$CUDALAB" report grid --class --student ada
+	test_must_fail_with 2 "$CUDALAB" report grid --class --student ada &&
+	# the grader could not write it: its own failure, not bad input
+	test_must_fail_with 128 "$CUDALAB" report grid --class --pages /proc/cudalab-pages &&
+	grep -q "cannot make the folder ./proc/cudalab-pages." err &&
+	test_must_fail_with 128 "$CUDALAB" report grid --class --out /proc/class.html --pages pages
 '
 test_expect_success 'every number on the dashboard and the pages is the gradebook'"'"'s' '
 	grep -q "<tr class=\"student\"><td><a href=\"[^\"]*\">bob</a></td>.*<td class=\"num\">2</td><td class=\"num\">[1-9][0-9.]*</td></tr>" class-grid.html &&
