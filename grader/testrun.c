@@ -490,7 +490,10 @@ int testrun_tests(const struct grading *g, const char *binary)
 
 	if (hold_back_absent(g, binary))
 		return -1;
-	progress("running %zu tests %s%s ...", r->ntests,
+	size_t nrun = 0;
+	for (size_t i = 0; i < r->ntests; i++)
+		nrun += !r->tests[i].held_back;
+	progress("running %zu tests %s%s ...", nrun,
 		 emulated || r->mode == MODE_CPU ? "" : "on the ",
 		 emulated		  ? "on the CPU emulator"
 		 : r->mode == MODE_CPU ? "on the CPU (this lab needs no GPU)"
