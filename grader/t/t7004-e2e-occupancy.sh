@@ -19,6 +19,21 @@ test_expect_success 'the course'"'"'s grading runs the hidden answer checks (tes
 	jq -e "[.tests[] | select(.part == \"calculator\")] | all(.visibility == \"visible\")" r.json >/dev/null &&
 	! grep -q "graded later" r.json.txt
 '
+test_expect_success 'exports honour visibility: Gradescope per test, --for-students leaves out what is not shown yet' '
+	"$CUDALAB" export occupancy --format gradescope --student fixture-occupancy >gs.json &&
+	jq -e "[.tests[] | select(.name | startswith(\"questions: \")) | .visibility] ==
+		[\"visible\", \"after_due_date\", \"after_due_date\", \"after_due_date\",
+		 \"after_due_date\", \"after_due_date\", \"after_due_date\"]" gs.json >/dev/null &&
+	"$CUDALAB" export occupancy >all.csv && grep -q "questions/threads" all.csv &&
+	# the lab has no due time: after_due results are not shown yet; the score is the grade
+	"$CUDALAB" export occupancy --for-students >students.csv &&
+	! grep -q "questions/threads" students.csv && grep -q "questions/format" students.csv &&
+	grep -q "^fixture-occupancy,16,16," students.csv &&
+	"$CUDALAB" export occupancy --format junit --for-students >students.xml &&
+	! grep -q "name=\"threads\"" students.xml && grep -q "name=\"format\"" students.xml &&
+	test_must_fail_with 2 "$CUDALAB" export occupancy --format gradescope --for-students &&
+	grep -q "for-students is for csv and junit" err
+'
 test_expect_success 'the run is in the gradebook as a complete cpu run' '
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT mode || \" \" || status FROM runs ORDER BY id DESC LIMIT 1")" = "cpu complete" ]
 '
