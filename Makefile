@@ -80,7 +80,10 @@ WRAPS := __cudaPushCallConfiguration __cudaLaunchKernel __cudaGetKernel cudaMall
 HARNESS_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread $(check_libs) \
 	       $(foreach w,$(WRAPS),-Wl,--wrap=$(w))
 
-lab_objs = $(patsubst %.cu,$(BUILD)/%.o,$(wildcard labs/$(1)/tests/check_*.cu))
+# tests/hidden/check_*.cu: the lab's hidden tests (harness.cu: cl_hidden_tests),
+# in the course's repository only; a handout has none
+lab_test_srcs = $(wildcard labs/$(1)/tests/check_*.cu labs/$(1)/tests/hidden/check_*.cu)
+lab_objs = $(patsubst %.cu,$(BUILD)/%.o,$(call lab_test_srcs,$(1)))
 LAB_RSPS := $(LABS:%=$(BUILD)/labs/%/link.rsp)
 
 # --- the timing drivers: labs with a tests/bench_<lab>.cu. The driver links
@@ -107,6 +110,10 @@ PROFILE_RSPS = $(PROFILE_LABS:%=$(BUILD)/labs/%/link-profile.rsp) \
 NCU := $(firstword $(wildcard $(CUDA_ROOT)/bin/ncu) $(shell command -v ncu 2>/dev/null))
 QUESTION_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/questions_$(l).cu),$(l)))
 QUESTION_BINS := $(QUESTION_LABS:%=$(BUILD)/labs/%/questions)
+# labs whose answer key a TA can print: tests/hidden/key_<lab>.cu, in the
+# course's repository only (`cudalab questions LAB --key` runs it)
+KEY_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/hidden/key_$(l).cu),$(l)))
+KEY_BINS := $(KEY_LABS:%=$(BUILD)/labs/%/key)
 lab_symbols = $(shell sed -n 's/^symbols *= *//p' labs/$(1)/lab.conf)
 # The reference's objects: built from reference/ in the course's repository;
 # a student handout has only the objects (prebuilt/, made by `make handout`).
@@ -122,7 +129,7 @@ EMU_CXXFLAGS = -std=c++17 -O2 -g -pthread -I$(CURDIR)/$(EMU_DIR)/include -I$(CUD
 	       -I$(CURDIR)/$(EMU_DIR) -include cudaemu.h
 EMU_RUNTIME := $(BUILD)/emu/runtime.o $(BUILD)/emu/switch_x86_64.o
 EMU_COMMON_OBJS := $(patsubst %.cu,$(BUILD)/emu/%.o,$(COMMON_SRCS))
-emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(wildcard labs/$(1)/tests/check_*.cu))
+emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(call lab_test_srcs,$(1)))
 EMU_LIBS = -pthread $(check_libs) -Wl,--wrap=cudaMalloc -Wl,--wrap=cudaFree
 EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp) $(LABS:%=$(BUILD)/labs/%/link-asan.rsp) \
 	    $(LABS:%=$(BUILD)/labs/%/link-safety.rsp))
@@ -164,7 +171,7 @@ DEPS_OK   := $(BUILD)/.deps-ok
 	gradescope project-tests FORCE
 
 all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(BENCH_DEVICES) $(PROFILE_RSPS) \
-	$(QUESTION_BINS) $(EMU_RSPS) $(TOOLCHAIN)
+	$(QUESTION_BINS) $(KEY_BINS) $(EMU_RSPS) $(TOOLCHAIN)
 
 help:
 	@echo 'cudalab targets:'
@@ -222,9 +229,10 @@ project-tests:
 		make test LAB=<lab>; the project's own tests are in the course's repository))
 
 # The student repository (ci/handout.sh): the reference goes in as objects
-# only, and only for the labs whose builds link it (timing, question sheets).
+# only, and only for the labs whose timing drivers link it. An answer key
+# (KEY_LABS) links it too, but stays in the course's repository.
 HANDOUT ?= handout
-REF_LABS = $(sort $(BENCH_LABS) $(QUESTION_LABS))
+REF_LABS = $(sort $(BENCH_LABS))
 handout: all $(foreach l,$(REF_LABS),$(call ref_objs,$(l)))
 	$(Q)CUDA_ARCHS='$(CUDA_ARCHS)' REF_LABS='$(REF_LABS)' ci/handout.sh $(HANDOUT) $(BUILD)
 
@@ -264,6 +272,10 @@ check-gpu: project-tests all $(BENCH_SELFTEST) $(OCC_DEVICE_CHECK)
 	$(Q)CUDALAB_TEST_LANES='$(LANES)' CUDALAB_TEST_JOBS='$(JOBS)' grader/t/run-tests.sh --gpu
 
 $(BUILD)/labs/%/questions: | $(DEPS_OK)
+	$(quiet) LD $@
+	$(Q)$(CXX) -o $@ $^ $(BENCH_LIBS)
+
+$(BUILD)/labs/%/key: | $(DEPS_OK)
 	$(quiet) LD $@
 	$(Q)$(CXX) -o $@ $^ $(BENCH_LIBS)
 
@@ -315,8 +327,9 @@ $(BUILD)/labs/%.o: labs/%.cu $(FLAGS_DIR)/nvcc | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) NVCC $<
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/common -I$(dir $<).. -MMD -MP \
-		$(check_nvcc_cflags) -DCL_CUDA_LIB='"$(CUDA_LIB)"' -c $< -o $@
+	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/common -I$(dir $<).. \
+		-Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP $(check_nvcc_cflags) \
+		-DCL_CUDA_LIB='"$(CUDA_LIB)"' -c $< -o $@
 
 # The reference, for the timing driver: built like the harness, then renamed
 # and localized (see BENCH_LABS).
@@ -411,7 +424,8 @@ $(BUILD)/emu/labs/%.o: labs/%.cu $(FLAGS_DIR)/emucxx | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) EMUCXX $<
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CXX) $(EMU_CXXFLAGS) -Wall -x c++ -Ilabs/common -I$(dir $<).. -MMD -MP \
+	$(Q)$(CXX) $(EMU_CXXFLAGS) -Wall -x c++ -Ilabs/common -I$(dir $<).. \
+		-Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP \
 		$(shell pkg-config --cflags check 2>/dev/null) -c $< -o $@
 
 $(BUILD)/labs/%/link-emu.rsp: $(EMU_COMMON_OBJS) $(EMU_RUNTIME) Makefile | $(DEPS_OK)
@@ -451,8 +465,12 @@ $(BUILD)/labs/$(1)/link-profile.rsp: $(BUILD)/labs/$(1)/tests/profile_$(1).o
 $(BUILD)/labs/$(1)/link-trace.rsp: $(BUILD)/emu/labs/$(1)/tests/profile_$(1).o
 endif
 ifneq ($(filter $(1),$(QUESTION_LABS)),)
-# the sheet checks every answer against the reference calculator, linked in
-$(BUILD)/labs/$(1)/questions: $(BUILD)/labs/$(1)/tests/questions_$(1).o $(call ref_objs,$(1))
+# the sheet: the questions only, from the student's name; no calculator
+$(BUILD)/labs/$(1)/questions: $(BUILD)/labs/$(1)/tests/questions_$(1).o
+endif
+ifneq ($(filter $(1),$(KEY_LABS)),)
+# the key checks every answer against the reference calculator, linked in
+$(BUILD)/labs/$(1)/key: $(BUILD)/labs/$(1)/tests/hidden/key_$(1).o $(call ref_objs,$(1))
 endif
 endef
 $(foreach l,$(LABS),$(eval $(call lab_rules,$(l))))

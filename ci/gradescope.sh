@@ -9,12 +9,13 @@
 #                   (ci/handout.sh): Makefile, grader/, db/, the packages list
 #                   and deps.sh, labs/common/, labs/LAB/ with the course's own
 #                   lab.conf ([extensions] kept: this is the course's
-#                   grading), and prebuilt/ (the reference only as objects,
+#                   grading) and its tests/hidden/ (the answer key aside),
+#                   and prebuilt/ (the reference only as objects,
 #                   for a lab whose build links it)
 # Usage: ci/gradescope.sh LAB ZIP BUILD
 set -euo pipefail
 usage() { echo "usage: ci/gradescope.sh LAB ZIP BUILD  (run by: make gradescope LAB=lab)" >&2; exit 2; }
-case ${1:-} in -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 [ $# -eq 3 ] || usage
 lab=$1 zip=$(realpath -m "$2") build=$(realpath -m "$3")
 cd "$(dirname "$0")/.."
@@ -31,6 +32,13 @@ cp -a "$h/Makefile" "$h/grader" "$h/db" "$b/cudalab/"
 cp -a "$h/ci/debian-packages.txt" "$h/ci/deps.sh" "$b/cudalab/ci/"   # the handout's: a build's packages
 cp -a "$h/labs/common" "$h/labs/$lab" "$b/cudalab/labs/"
 cp -p "labs/$lab/lab.conf" "$b/cudalab/labs/$lab/lab.conf"
+# the lab's hidden tests: Gradescope's run is the course's grading, on its
+# servers, and shows each test as lab.conf's visibility says; the answer key
+# (tests/hidden/key_LAB.cu, which links the reference) stays at home
+if [ -d "labs/$lab/tests/hidden" ]; then
+	cp -a "labs/$lab/tests/hidden" "$b/cudalab/labs/$lab/tests/"
+	rm -f "$b/cudalab/labs/$lab/tests/hidden/key_$lab.cu"
+fi
 cp -p "$h/prebuilt/archs.mk" "$b/cudalab/prebuilt/"
 if [ -d "$h/prebuilt/reference/$lab" ]; then
 	mkdir -p "$b/cudalab/prebuilt/reference"

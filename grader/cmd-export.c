@@ -14,12 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: cudalab export LAB [--format csv|gradescope|junit] [--out PATH] [--student ID]\n"
-		"                          [--db PATH]\n"
+		"                          [--for-students] [--db PATH]\n"
 		"\n"
 		"Writes each student's latest run of LAB from the gradebook:\n"
 		"  csv         one row per student (score, status, mode, run, the points and\n"
@@ -38,6 +39,11 @@ static void usage(FILE *out)
 		"  --format F     csv (default), gradescope or junit\n"
 		"  --out PATH     where to write (see above)\n"
 		"  --student ID   only this student\n"
+		"  --for-students what students may see (csv, junit): tests lab.conf makes hidden\n"
+		"                 left out, and after_due ones until the lab's due time has\n"
+		"                 passed (all of them where it has none); the scores stay the\n"
+		"                 grade, every test counted. Gradescope shows each test as its\n"
+		"                 visibility says without it\n"
 		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
 		"  -h, --help     this text\n");
 }
@@ -123,8 +129,10 @@ int cmd_export(int argc, char **argv)
 	static const struct option opts[] = {
 		{"format", required_argument, NULL, 'f'}, {"out", required_argument, NULL, 'o'},
 		{"student", required_argument, NULL, 's'}, {"db", required_argument, NULL, 'd'},
-		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+		{"for-students", no_argument, NULL, 'S'}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
+	bool for_students = false;
 	const char *format = "csv", *out = NULL, *student = NULL, *db_path = default_db_path();
 	int c, code = 0;
 
@@ -142,6 +150,9 @@ int cmd_export(int argc, char **argv)
 		case 'd':
 			db_path = optarg;
 			break;
+		case 'S':
+			for_students = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -155,7 +166,20 @@ int cmd_export(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (for_students && !strcmp(format, "gradescope")) {
+		error("--for-students is for csv and junit: Gradescope shows each test as its "
+		      "visibility says, which results.json gives it");
+		return EXIT_USAGE;
+	}
 	const char *lab = argv[optind];
+	bool due_passed = false;
+	if (for_students) {
+		struct lab_config cfg;
+		if (config_load(toolchain()->root, lab, &cfg))
+			return EXIT_USAGE;
+		due_passed = cfg.deadline.set && time(NULL) >= cfg.deadline.due;
+		config_free(&cfg);
+	}
 	struct db *db = db_open(db_path, toolchain()->root);
 	long long *ids = NULL;
 	size_t n = 0;
@@ -177,6 +201,8 @@ int cmd_export(int argc, char **argv)
 		char *text;
 		if (db_run_json(db, ids[i], &text) || !(docs[i] = json_loads(text, 0, NULL)))
 			code = error("run %lld has no readable result document", ids[i]);
+		else if (for_students)
+			export_for_students(docs[i], due_passed);
 		free(text);
 	}
 	db_close(db);

@@ -2,7 +2,9 @@
  * cmd-questions.c - `cudalab questions LAB [--student ID] [--key]`: prints a
  * student's own question sheet for a lab with per-student questions (the
  * lab's tests/questions_<lab>.cu, built by make), or with --key the answers
- * the grader expects from that student, for TAs.
+ * the grader expects from that student, for TAs: the lab's
+ * tests/hidden/key_<lab>.cu, which only the course's repository has (a
+ * student's handout has the sheet, never the key).
  */
 #include "cmd.h"
 
@@ -21,7 +23,8 @@ static void usage(FILE *out)
 		"numbers, derived from their name, and answers them in the lab's answers.txt.\n\n"
 		"  --student ID   whose questions (default, as `cudalab test`: " DEFAULT_STUDENT_HELP
 		")\n"
-		"  --key          the answers the grader expects from that student (for TAs)\n"
+		"  --key          the answers the grader expects from that student (for TAs;\n"
+		"                 in the course's repository only)\n"
 		"  -h, --help     this text\n");
 }
 
@@ -60,15 +63,31 @@ int cmd_questions(int argc, char **argv)
 	if (config_load(tc->root, argv[optind], &cfg))
 		return EXIT_USAGE;
 	char *prog = xasprintf("%s/labs/%s/questions", tc->build, cfg.name);
+	char *hidden = xasprintf("%s/tests/hidden", cfg.dir);
+	bool course = !access(hidden, F_OK);
 	config_free(&cfg);
 	if (access(prog, X_OK)) {
 		error("lab '%s' has no per-student questions (no %s)", argv[optind], prog);
+		free(hidden);
 		free(prog);
 		return EXIT_USAGE;
 	}
+	if (key) {
+		free(prog);
+		prog = xasprintf("%s/labs/%s/key", tc->build, argv[optind]);
+		if (!course || access(prog, X_OK)) {
+			error("the answer key of lab '%s' is only available in the course's "
+			      "repository%s", argv[optind],
+			      course ? " (not built here: run make)"
+				     : ": this is a student's copy (it has no tests/hidden/)");
+			free(hidden);
+			free(prog);
+			return EXIT_USAGE;
+		}
+	}
+	free(hidden);
 	fflush(stdout);
-	char *const args[] = {prog, (char *)"--student", (char *)student, key ? (char *)"--key" : NULL,
-			      NULL};
+	char *const args[] = {prog, (char *)"--student", (char *)student, NULL};
 	execv(prog, args);
 	error("cannot run '%s': %s", prog, strerror(errno));
 	free(prog);

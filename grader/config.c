@@ -58,6 +58,21 @@ static int parse_bool(const char *v, bool *out)
 	return 0;
 }
 
+static const char *const visibility_names[] = {"visible", "after_due", "hidden"};
+
+const char *test_visibility_name(enum test_visibility v)
+{
+	return visibility_names[v];
+}
+
+int test_visibility_of(const char *word)
+{
+	for (int v = 0; v < (int)ARRAY_SIZE(visibility_names); v++)
+		if (!strcmp(word, visibility_names[v]))
+			return v;
+	return -1;
+}
+
 static struct lab_part *find_or_add_part(struct lab_config *cfg, const char *name)
 {
 	for (size_t i = 0; i < cfg->nparts; i++)
@@ -78,10 +93,22 @@ static int add_tests(struct parse_state *st, struct lab_part *p, const char *val
 
 	strlist_split(&words, value);
 	for (size_t i = 0; i < words.n && !ret; i++) {
-		char *colon = strchr(words.v[i], ':');
+		char *colon = strchr(words.v[i], ':'), *vis = colon ? strchr(colon + 1, ':') : NULL;
+		int visibility = VIS_UNSET;
 		double pts;
+		if (vis) {
+			*vis++ = '\0';
+			visibility = test_visibility_of(vis);
+			if (visibility < 0) {
+				snprintf(st->msg, sizeof(st->msg), "test '%.64s': visibility '%.32s' "
+					 "is not visible, after_due or hidden", words.v[i], vis);
+				ret = -1;
+				break;
+			}
+		}
 		if (!colon || parse_number(colon + 1, &pts)) {
-			snprintf(st->msg, sizeof(st->msg), "test '%s' is not NAME:POINTS", words.v[i]);
+			snprintf(st->msg, sizeof(st->msg), "test '%s' is not NAME:POINTS or "
+				 "NAME:POINTS:VISIBILITY", words.v[i]);
 			ret = -1;
 			break;
 		}
@@ -98,6 +125,7 @@ static int add_tests(struct parse_state *st, struct lab_part *p, const char *val
 			}
 		p->tests = xrealloc(p->tests, (p->ntests + 1) * sizeof(*p->tests));
 		p->tests[p->ntests].name = xstrdup(words.v[i]);
+		p->tests[p->ntests].visibility = visibility;
 		p->tests[p->ntests++].points = pts;
 	}
 	strlist_clear(&words);
@@ -194,6 +222,14 @@ static int part_key(struct parse_state *st, struct lab_part *p, const char *key,
 			snprintf(st->msg, sizeof(st->msg), "bonus must be yes or no");
 			return -1;
 		}
+	} else if (!strcmp(key, "visibility")) {
+		int v = test_visibility_of(value);
+		if (v < 0) {
+			snprintf(st->msg, sizeof(st->msg), "visibility must be visible, after_due or "
+				 "hidden, not '%.64s'", value);
+			return -1;
+		}
+		p->visibility = v;
 	} else if (!strcmp(key, "tests")) {
 		return add_tests(st, p, value);
 	} else if (!strcmp(key, "safety")) {
@@ -409,9 +445,15 @@ int config_validate(struct lab_config *cfg, const char *path)
 		return error("%s: [lab] lists no files", path);
 	if (!cfg->nparts)
 		return error("%s: no [part ...] sections", path);
-	for (size_t i = 0; i < cfg->nparts; i++)
-		if (!cfg->parts[i].ntests)
-			return error("%s: [part %s] has no tests", path, cfg->parts[i].name);
+	for (size_t i = 0; i < cfg->nparts; i++) {
+		struct lab_part *p = &cfg->parts[i];
+		if (!p->ntests)
+			return error("%s: [part %s] has no tests", path, p->name);
+		/* `visibility =` may come after `tests =`: a test's own is settled here */
+		for (size_t t = 0; t < p->ntests; t++)
+			if (p->tests[t].visibility == VIS_UNSET)
+				p->tests[t].visibility = p->visibility;
+	}
 	for (size_t i = 0; i < cfg->nparts; i++)
 		for (size_t k = 0; k < cfg->parts[i].safety.n; k++) {
 			const struct lab_part *p = &cfg->parts[i];

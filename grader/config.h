@@ -9,9 +9,26 @@
 #include "late.h"
 #include "util.h"
 
+/*
+ * Who sees a test's result (lab.conf: a part's `visibility =`, or a test's
+ * NAME:POINTS:VISIBILITY). The grade counts every test alike; visibility
+ * says what the student is shown: exports for students leave out hidden
+ * ones, Gradescope shows after_due ones after the due date. A test whose
+ * source is in tests/hidden/ is not in a student's handout: there it is
+ * not run, and its points are said to be graded later (testrun.c).
+ */
+enum test_visibility { VIS_VISIBLE, VIS_AFTER_DUE, VIS_HIDDEN };
+#define VIS_UNSET (-1)
+
+/* "visible", "after_due", "hidden" */
+const char *test_visibility_name(enum test_visibility v);
+/* The visibility a word names; -1 for any other word. */
+int test_visibility_of(const char *word);
+
 struct lab_test {
 	char *name;        /* "exact": Check test test_<lab>_<part>_<name> */
 	double points;
+	int visibility;    /* enum test_visibility; VIS_UNSET in lab.conf: its part's */
 };
 
 struct lab_part {
@@ -19,6 +36,7 @@ struct lab_part {
 	char *title;
 	double timeout;    /* seconds per test */
 	bool bonus;        /* points count toward the score, not the maximum */
+	enum test_visibility visibility;   /* of its tests that name none (default visible) */
 	struct lab_test *tests;
 	size_t ntests;
 	/* tests the GPU's sanitizers run this part's kernels through (safety.c);

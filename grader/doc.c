@@ -47,9 +47,16 @@ struct score_view doc_score_view(json_t *doc)
 	/* as result_score_view: nothing pending of a submission that did not build */
 	if (strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok"))
 		return s;
-	json_array_foreach(json_object_get(doc, "tests"), i, t)
-		if (!strcmp(doc_str(t, "status"), "not-run") &&
-		    !json_is_true(json_object_get(t, "bonus")))
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		if (strcmp(doc_str(t, "status"), "not-run") ||
+		    json_is_true(json_object_get(t, "bonus")))
+			continue;
+		if (json_is_true(json_object_get(t, "held_back"))) {
+			s.later += doc_num(t, "max_points");
+			s.nlater++;
+		} else {
 			s.pending += doc_num(t, "max_points");
+		}
+	}
 	return s;
 }

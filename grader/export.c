@@ -77,6 +77,17 @@ static json_t *test_by_key(json_t *tests, const char *key)
 	return NULL;
 }
 
+void export_for_students(json_t *doc, bool due_passed)
+{
+	json_t *tests = json_object_get(doc, "tests");
+
+	for (size_t i = json_array_size(tests); i-- > 0;) {
+		const char *v = doc_str(json_array_get(tests, i), "visibility");
+		if (!strcmp(v, "hidden") || (!strcmp(v, "after_due") && !due_passed))
+			json_array_remove(tests, i);
+	}
+}
+
 void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 {
 	static const char *const fixed[] = {
@@ -225,6 +236,20 @@ static json_t *gs_build_test(json_t *doc)
 }
 
 /*
+ * Gradescope's visibility of a test, from lab.conf's (the document's; a
+ * document from before visibility existed has none: visible). after_due
+ * becomes after_due_date; Gradescope's after_published has no lab.conf
+ * word yet.
+ */
+static const char *gs_visibility(json_t *t)
+{
+	const char *v = doc_str(t, "visibility");
+
+	return !strcmp(v, "after_due") ? "after_due_date" : !strcmp(v, "hidden") ? "hidden"
+											: "visible";
+}
+
+/*
  * One test of the run. Gradescope takes a test below its max_score for a
  * failure unless status says otherwise, and adds the max_scores up to what
  * the student could get; so a bonus test is worth 0 there (its points go
@@ -268,7 +293,7 @@ static json_t *gs_test(json_t *t, const char *number, bool provisional)
 	}
 	json_object_set_new(o, "output", json_string(out.buf));
 	json_object_set_new(o, "output_format", json_string("text"));
-	json_object_set_new(o, "visibility", json_string("visible"));
+	json_object_set_new(o, "visibility", json_string(gs_visibility(t)));
 	json_t *tags = json_pack("[s, s]", doc_str(t, "part"), *kind ? kind : "correctness");
 	if (bonus)
 		json_array_append_new(tags, json_string("bonus"));

@@ -33,6 +33,16 @@ void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 char *export_gradescope(json_t *doc, long long run);
 
 /*
+ * Makes doc the students' view of the run: its hidden tests left out, and
+ * its after_due tests unless due_passed (lab.conf's visibility, in each
+ * test's "visibility"; a document without it is all visible). The scores
+ * stay the run's: the grade counts every test. For a CSV or JUnit export
+ * that students see (`cudalab export --for-students`); Gradescope applies
+ * the visibility itself.
+ */
+void export_for_students(json_t *doc, bool due_passed);
+
+/*
  * The name of a student's file in an export folder, without its extension:
  * the student's name with '/', '%', control characters and a leading '.'
  * written %XX, so it is one file in the folder, never hidden, and no two

@@ -39,18 +39,49 @@ static const char *status_label(enum test_status s)
  */
 static const char *test_label(const struct result *r, const struct graded_test *t)
 {
-	return result_test_pending_gpu(r, t) ? "pending (GPU)" : status_label(t->status);
+	return t->held_back		      ? "graded later"
+	       : result_test_pending_gpu(r, t) ? "pending (GPU)"
+					       : status_label(t->status);
 }
 
 /* A test's points column: "-/2.5" where they are pending, "0/2.5" where lost. */
 static const char *test_points(char *buf, size_t len, const struct result *r,
 			       const struct graded_test *t)
 {
-	if (result_test_pending_gpu(r, t))
+	if (result_test_pending_gpu(r, t) || t->held_back)
 		snprintf(buf, len, "-/%g", t->max_points);
 	else
 		snprintf(buf, len, "%g/%g", t->points, t->max_points);
 	return buf;
+}
+
+/*
+ * What this copy of the lab cannot grade (tests/hidden/ is the course's):
+ * how many points ride on it, in which tests, and when the student sees
+ * them. Neither a failure nor a pass.
+ */
+static void print_held_back(FILE *out, const struct result *r, const struct score_view *v)
+{
+	int after_due = 0, hidden = 0;
+
+	if (!v->nlater)
+		return;
+	fprintf(out, "\nnot graded here: %g point%s in %d test%s (", v->later,
+		v->later == 1 ? "" : "s", v->nlater, v->nlater == 1 ? "" : "s");
+	for (size_t i = 0, n = 0; i < r->ntests; i++) {
+		const struct graded_test *t = &r->tests[i];
+		if (!t->held_back || t->bonus)
+			continue;
+		fprintf(out, "%s%s/%s", n++ ? ", " : "", t->part, t->name);
+		after_due += t->visibility == VIS_AFTER_DUE;
+		hidden += t->visibility == VIS_HIDDEN;
+	}
+	fprintf(out, ")\n  the course's grader runs them: their sources are not in your copy of "
+		"the lab;\n  %s\n",
+		hidden && after_due ? "some results are shown after the due date, others never"
+		: after_due	    ? "their results are shown after the due date"
+		: hidden	    ? "their results are not shown to students"
+				    : "their results are shown when the course grades");
 }
 
 static void print_build(FILE *out, const struct result *r)
@@ -275,6 +306,7 @@ void report_result(FILE *out, const struct result *r)
 	}
 
 	struct score_view view = result_score_view(r);
+	print_held_back(out, r, &view);
 	char score[SCORE_TEXT_MAX];
 	/* the run's standing on a line of its own under the score, where it is not missed */
 	fprintf(out, "\nscore       %s\n", score_text(score, &view));

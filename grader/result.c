@@ -64,6 +64,7 @@ static struct graded_test *add_test(struct result *r, const struct lab_config *c
 	t->kind = kind;
 	t->max_points = points;
 	t->bonus = lab_find_part(cfg, part)->bonus;
+	t->visibility = lab_find_part(cfg, part)->visibility;
 	t->status = TEST_NOT_RUN;
 	t->seconds = -1;
 	return t;
@@ -85,7 +86,8 @@ void result_init(struct result *r, const struct lab_config *cfg)
 			add_test(r, cfg, cfg->parts[p].name, cfg->parts[p].tests[t].name,
 				 xasprintf("test_%s_%s_%s", cfg->name, cfg->parts[p].name,
 					   cfg->parts[p].tests[t].name),
-				 KIND_CORRECTNESS, cfg->parts[p].tests[t].points);
+				 KIND_CORRECTNESS, cfg->parts[p].tests[t].points)
+				->visibility = cfg->parts[p].tests[t].visibility;
 	for (size_t i = 0; i < cfg->ntimings; i++) {
 		const struct lab_timing *lt = &cfg->timings[i];
 		struct graded_test *tr =
@@ -122,6 +124,19 @@ const char *timing_rate(char *buf, size_t len, double gflops, double gbs)
 	else
 		snprintf(buf, len, "-");
 	return buf;
+}
+
+void result_hold_back(struct graded_test *t)
+{
+	t->held_back = true;
+	result_set_verdict(t, TEST_NOT_RUN,
+			   xasprintf("not graded here: this test is not in your copy of the lab "
+				     "(its source is the course's, in tests/hidden/); the course's "
+				     "grader runs it%s",
+				     t->visibility == VIS_AFTER_DUE ? ", and shows its result after "
+								      "the due date"
+				     : t->visibility == VIS_HIDDEN ? ", and its result is not shown"
+								   : ""));
 }
 
 void result_mark_not_run(struct result *r, const char *why)
@@ -192,7 +207,8 @@ bool mode_pending_gpu(enum run_mode mode)
 
 bool result_test_pending_gpu(const struct result *r, const struct graded_test *t)
 {
-	return t->status == TEST_NOT_RUN && r->build == BUILD_OK && mode_pending_gpu(r->mode);
+	return t->status == TEST_NOT_RUN && !t->held_back && r->build == BUILD_OK &&
+	       mode_pending_gpu(r->mode);
 }
 
 struct score_view result_score_view(const struct result *r)
@@ -206,9 +222,17 @@ struct score_view result_score_view(const struct result *r)
 		.pending_gpu = mode_pending_gpu(r->mode),
 	};
 	/* a submission that did not build has nothing pending: it lost it all */
-	for (size_t i = 0; i < r->ntests && r->build == BUILD_OK; i++)
-		if (r->tests[i].status == TEST_NOT_RUN && !r->tests[i].bonus)
-			s.pending += r->tests[i].max_points;
+	for (size_t i = 0; i < r->ntests && r->build == BUILD_OK; i++) {
+		const struct graded_test *t = &r->tests[i];
+		if (t->status != TEST_NOT_RUN || t->bonus)
+			continue;
+		if (t->held_back) {
+			s.later += t->max_points;
+			s.nlater++;
+		} else {
+			s.pending += t->max_points;
+		}
+	}
 	return s;
 }
 
@@ -232,6 +256,9 @@ const char *score_text(char buf[SCORE_TEXT_MAX], const struct score_view *s)
 	if (s->pending > 0)
 		strbuf_addf(&sb, ", %g more %s", s->pending,
 			    s->pending_gpu ? "pending a GPU run" : "not run");
+	/* held back: in the course's repository only; neither lost nor won here */
+	if (s->later > 0)
+		strbuf_addf(&sb, ", %g more graded later", s->later);
 	snprintf(buf, SCORE_TEXT_MAX, "%s", sb.buf);
 	strbuf_release(&sb);
 	return buf;
@@ -429,6 +456,8 @@ json_t *result_document(const struct result *r)
 				      str_or_null(t->message));
 		json_object_set_new(o, "seconds", t->seconds >= 0 ? json_real(t->seconds) : json_null());
 		json_object_set_new(o, "kind", json_string(test_kind_name(t->kind)));
+		json_object_set_new(o, "visibility", json_string(test_visibility_name(t->visibility)));
+		json_object_set_new(o, "held_back", json_boolean(t->held_back));
 		if (t->timing)
 			json_object_set_new(o, "timing", timing_json(t->timing));
 		if (t->sectors)

@@ -100,6 +100,10 @@ struct graded_test {
 	bool bonus;
 	char *message;
 	double seconds;        /* -1 unknown */
+	enum test_visibility visibility;   /* who sees its result (config.h) */
+	/* not in this copy of the lab (tests/hidden/ is not in a student's
+	 * handout): not run here, its points graded by the course's grader */
+	bool held_back;
 	bool unreported;       /* its test binary ended before it reported */
 	bool short_of_memory;  /* it passed, but a cudaMalloc found the GPU full */
 };
@@ -206,12 +210,15 @@ struct score_view {
 	double late_penalty;   /* points lateness took */
 	double pending;        /* points of tests (not bonus) that could not run here: not lost */
 	bool pending_gpu;      /* ... for want of a GPU: graded emulated, or nothing ran */
+	double later;          /* points of tests held back (not bonus): the course grades them */
+	int nlater;            /* ... in this many tests */
 };
 
 #define SCORE_TEXT_MAX 160
 /*
  * "50 / 50 (10 of it bonus)", "34.4 / 43 (late: -8.6)",
- * "40 / 50, 10 more pending a GPU run". Returns buf.
+ * "40 / 50, 10 more pending a GPU run", "10 / 16, 6 more graded later".
+ * Returns buf.
  */
 const char *score_text(char buf[SCORE_TEXT_MAX], const struct score_view *s);
 struct score_view result_score_view(const struct result *r);
@@ -221,6 +228,11 @@ struct score_view result_score_view(const struct result *r);
  * are pending, not lost.
  */
 bool mode_pending_gpu(enum run_mode mode);
+/*
+ * Marks t held back: not in this copy of the lab, so not run here, its
+ * points graded later by the course (testrun.c decides).
+ */
+void result_hold_back(struct graded_test *t);
 /* Whether t is such a test of r: built, not run, only for want of a GPU. */
 bool result_test_pending_gpu(const struct result *r, const struct graded_test *t);
 struct graded_test *result_find(struct result *r, const char *part, const char *name);

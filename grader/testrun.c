@@ -144,7 +144,8 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		struct graded_test *t = &out[i];
 		struct check_log log;
 		const struct lab_part *part = NULL;
-		if (t->kind != KIND_CORRECTNESS || (only && !strlist_has(only, r->tests[i].id)))
+		if (t->kind != KIND_CORRECTNESS || t->held_back ||
+		    (only && !strlist_has(only, r->tests[i].id)))
 			continue;
 		char *path = xasprintf("%s/%s.xml", logs, t->id);
 		int rd = checklog_read(path, &log);
@@ -405,6 +406,77 @@ static int rerun_asan(const struct grading *g)
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * A test that is not visible may be one of tests/hidden/, which a student's
+ * handout has not: the test binary's own list (--list) says which tests it
+ * has, and a test of lab.conf not among them, and not visible, is held
+ * back: not run here, neither failed nor passed, its points graded later.
+ * A visible test the binary lacks is left to fail as one that gave no
+ * result (the lab's mistake shows). Labs whose tests are all visible run
+ * no list.
+ */
+static int hold_back_absent(const struct grading *g, const char *binary)
+{
+	struct result *r = g->r;
+	struct strlist names = STRLIST_INIT;
+	struct run_result res;
+	bool any = false;
+	int ret = -1, nheld = 0;
+	double points = 0;
+
+	for (size_t i = 0; i < r->ntests; i++)
+		any |= r->tests[i].kind == KIND_CORRECTNESS && r->tests[i].visibility != VIS_VISIBLE;
+	if (!any)
+		return 0;
+	const char *const argv[] = {binary, "--list", NULL};
+	char **env = grading_env(g, NULL);
+	struct run_spec spec = {
+		.argv = argv,
+		.envp = (const char *const *)env,
+		.cwd = g->workdir,
+		.input = "",
+		.timeout = 30,
+		.sandbox = &g->run_sandbox,
+	};
+	lab_run_limits(g->cfg, r->mode == MODE_EMULATED ? g->cfg->emulation_slowdown : 1, &spec);
+	if (run_one(&spec, &res))
+		goto out;
+	if (!res.started || res.timed_out || res.signal || res.exit_code) {
+		char *fate = res.started ? run_describe(&spec, &res) : xstrdup("could not start");
+		error("the test binary cannot list its tests: %s", fate);
+		free(fate);
+		goto out_release;
+	}
+	/* "PART test_<lab>_<part>_<name>" a line */
+	for (const char *l = res.output ? res.output : ""; *l;) {
+		size_t n = strcspn(l, "\n");
+		const char *sp = memchr(l, ' ', n);
+		if (sp)
+			strlist_pushf(&names, "%.*s", (int)(n - (sp + 1 - l)), sp + 1);
+		l += n + (l[n] == '\n');
+	}
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct graded_test *t = &r->tests[i];
+		if (t->kind != KIND_CORRECTNESS || t->visibility == VIS_VISIBLE ||
+		    strlist_has(&names, t->id))
+			continue;
+		result_hold_back(t);
+		nheld++;
+		points += t->bonus ? 0 : t->max_points;
+	}
+	if (nheld && !r->state_reason)
+		r->state_reason = xasprintf("%d test%s (%g point%s) are not in this copy of the lab: "
+					    "the course's grader runs them", nheld,
+					    nheld == 1 ? "" : "s", points, points == 1 ? "" : "s");
+	ret = 0;
+out_release:
+	run_result_release(&res);
+out:
+	grading_free_env(env);
+	strlist_clear(&names);
+	return ret;
+}
+
 int testrun_tests(const struct grading *g, const char *binary)
 {
 	static const char *const reverse[] = {"CUDAEMU_REVERSE=1", "CUDAEMU_WORKERS=1", NULL};
@@ -416,7 +488,12 @@ int testrun_tests(const struct grading *g, const char *binary)
 	const char *const unpoisoned[] = {"CUDALAB_SHARED_POISON=0",
 					  strict ? "CUDAEMU_STRICT_BARRIERS=1" : NULL, NULL};
 
-	progress("running %zu tests %s%s ...", r->ntests,
+	if (hold_back_absent(g, binary))
+		return -1;
+	size_t nrun = 0;
+	for (size_t i = 0; i < r->ntests; i++)
+		nrun += !r->tests[i].held_back;
+	progress("running %zu tests %s%s ...", nrun,
 		 emulated || r->mode == MODE_CPU ? "" : "on the ",
 		 emulated		  ? "on the CPU emulator"
 		 : r->mode == MODE_CPU ? "on the CPU (this lab needs no GPU)"

@@ -62,7 +62,13 @@ test_expect_success 'fields that contradict each other are refused' '
 	refused ".sandbox.kind = (if .sandbox.kind == \"none\" then \"bubblewrap\" else \"none\" end)" \
 		"at /sandbox/reason" &&
 	refused ".tests[0].status = \"crash\" | .tests[0].points = 4" \
-		"at /tests/0 (k1/exact)/points: 0 was expected"
+		"at /tests/0 (k1/exact)/points: 0 was expected" &&
+	# a test held back did not run here, and is one students do not see at once
+	refused ".tests[0].held_back = true | .tests[0].visibility = \"hidden\" | .tests[0].status = \"fail\"" \
+		"at /tests/0 (k1/exact)/status" &&
+	refused ".tests[0].held_back = true | .tests[0].status = \"not-run\" | .tests[0].points = 0" \
+		"at /tests/0 (k1/exact)/visibility" &&
+	refused ".tests[0].visibility = \"later\"" "at /tests/0 (k1/exact)/visibility"
 '
 test_expect_success 'a document that is not JSON, and a stored run that does not conform' '
 	echo "{\"schema\": " >cut.json &&

@@ -11,6 +11,29 @@ test_expect_success 'the occupancy reference gets full marks on the CPU: a grade
 	[ "$(jq -r .status r.json)" = complete ] && [ "$(jq .provisional r.json)" = false ] &&
 	[ "$(jq .score r.json)" = 16 ] || { cat r.json.txt; false; }
 '
+test_expect_success 'the course'"'"'s grading runs the hidden answer checks (tests/hidden/), each after_due' '
+	jq -e "[.tests[] | select(.part == \"questions\" and .name != \"format\")] |
+		length == 6 and all(.status == \"pass\" and .held_back == false and
+			.visibility == \"after_due\")" r.json >/dev/null &&
+	jq -e ".tests[] | select(.name == \"format\") | .visibility == \"visible\" and .max_points == 0" r.json >/dev/null &&
+	jq -e "[.tests[] | select(.part == \"calculator\")] | all(.visibility == \"visible\")" r.json >/dev/null &&
+	! grep -q "graded later" r.json.txt
+'
+test_expect_success 'exports honour visibility: Gradescope per test, --for-students leaves out what is not shown yet' '
+	"$CUDALAB" export occupancy --format gradescope --student fixture-occupancy >gs.json &&
+	jq -e "[.tests[] | select(.name | startswith(\"questions: \")) | .visibility] ==
+		[\"visible\", \"after_due_date\", \"after_due_date\", \"after_due_date\",
+		 \"after_due_date\", \"after_due_date\", \"after_due_date\"]" gs.json >/dev/null &&
+	"$CUDALAB" export occupancy >all.csv && grep -q "questions/threads" all.csv &&
+	# the lab has no due time: after_due results are not shown yet; the score is the grade
+	"$CUDALAB" export occupancy --for-students >students.csv &&
+	! grep -q "questions/threads" students.csv && grep -q "questions/format" students.csv &&
+	grep -q "^fixture-occupancy,16,16," students.csv &&
+	"$CUDALAB" export occupancy --format junit --for-students >students.xml &&
+	! grep -q "name=\"threads\"" students.xml && grep -q "name=\"format\"" students.xml &&
+	test_must_fail_with 2 "$CUDALAB" export occupancy --format gradescope --for-students &&
+	grep -q "for-students is for csv and junit" err
+'
 test_expect_success 'the run is in the gradebook as a complete cpu run' '
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT mode || \" \" || status FROM runs ORDER BY id DESC LIMIT 1")" = "cpu complete" ]
 '
@@ -64,6 +87,28 @@ test_expect_success 'answers for another student'"'"'s questions: each wrong one
 	cp "$T_ROOT/reference/occupancy/occupancy.cu" "$T_ROOT/reference/occupancy/fixtures/wrong-limit/answers.txt" ada/ &&
 	"$CUDALAB" grade occupancy ada --student fixture-wrong-limit -q --json w.json >/dev/null;
 	jq -r ".tests[] | select(.name == \"limit\") | .message" w.json | grep -q "^hint: work out how many blocks"
+'
+test_expect_success 'answers.txt of the wrong form: the visible format test names the line' '
+	mkdir form && cp "$T_ROOT/reference/occupancy/occupancy.cu" "$T_ROOT/reference/occupancy/answers.txt" form/ &&
+	sed -i "s/^blocks_per_sm = .*/blocks_per_sm = many/" form/answers.txt &&
+	line=$(grep -n "^blocks_per_sm" form/answers.txt | cut -d: -f1) &&
+	{ "$CUDALAB" grade occupancy form --student fixture-occupancy -q --json f.json >/dev/null; [ $? = 1 ]; } &&
+	validate_doc f.json &&
+	jq -r ".tests[] | select(.name == \"format\") | .status + \" \" + .message" f.json >msg &&
+	grep -qx "fail answers.txt line $line: blocks_per_sm = many: the answer must be a whole number" msg ||
+		{ cat msg; false; } &&
+	sed -i "s/^blocks_per_sm = .*/blocks = 1/" form/answers.txt &&
+	"$CUDALAB" grade occupancy form --student fixture-occupancy -q --json g.json >/dev/null;
+	jq -r ".tests[] | select(.name == \"format\") | .message" g.json | grep -q "^answers.txt line $line: no question is named .blocks.;"
+'
+test_expect_success 'the question sheet links no calculator: the key is a program of its own, from tests/hidden/' '
+	# the calculator of cuda_occupancy.h is cudaOcc<Name>; cudaOccupancy* of the runtime asks a GPU
+	! nm -C "$BUILD/labs/occupancy/questions" | grep -e "cudaOcc[A-Z]" -e cl_ref_ -e occ_lab_key -e occ_lab_answer &&
+	nm "$BUILD/labs/occupancy/key" | grep -q cl_ref_occ_blocks_per_sm &&
+	{ "$BUILD/labs/occupancy/questions" --student ada --key 2>err; [ $? = 2 ]; } &&
+	grep -q "the key is only available in the course.s repository" err &&
+	# the table of the questions asked is what cuda_occupancy.h says
+	"$BUILD/labs/occupancy/key" --admissible | cmp - "$T_ROOT/labs/occupancy/tests/occ_admissible.h"
 '
 test_expect_success 'for 300 students, the reference calculator agrees with cuda_occupancy.h on every answer' '
 	for i in $(seq 300); do

@@ -39,7 +39,6 @@ test_expect_success 'the reference objects hold machine code only, for every arc
 	archs=$(sed -n "s/^CUDA_ARCHS ?= //p" "$h/prebuilt/archs.mk") && [ -n "$archs" ] &&
 	for o in "$h"/prebuilt/reference/*/*.o; do
 		"$T_ROOT/ci/handout.sh" --fatbin-kinds "$o" >kinds || exit 1
-		case $o in */occupancy/*) continue ;; esac   # a CPU calculator: no GPU code
 		[ "$(sort -u kinds)" = 2 ] && [ "$(wc -l <kinds)" = "$(wc -w <<<"$archs")" ] ||
 			{ say "$o: kinds $(sort kinds | uniq -c | tr "\n" " ")"; exit 1; }
 	done &&
@@ -56,6 +55,55 @@ test_expect_success 'a fresh copy builds, and make test grades the stub and then
 	{ build/bin/cudalab test grid --no-db --json r.json -q >/dev/null; [ $? = 4 ]; } &&
 	validate_doc r.json &&
 	jq -e ".score == 43 and .max_score == 43" r.json >/dev/null
+'
+# The occupancy lab: the handout prints each student's questions, but nothing
+# in it answers them (the key and the answer checks are the course's, in
+# tests/hidden/); its own make test grades what it has and says what the
+# course grades later.
+key_symbols="occ_lab_key occ_lab_answer_of occ_lab_best occ_lab_oracle_calc occ_lab_admissible cl_ref_occ_blocks_per_sm"
+test_expect_success 'the handout cannot produce an answer key: no key program, no hidden test, no reference calculator' '
+	[ -d "$T_ROOT/labs/occupancy/tests/hidden" ] && [ -x "$BUILD/labs/occupancy/key" ] &&
+	[ -z "$(cd "$h" && find . -path "*/tests/hidden*" -o -name "key_*" -o -name "occ_key.h" -o -path "./prebuilt/reference/occupancy*")" ] &&
+	for s in $key_symbols; do
+		! grep -rlw "$s" "$h" || { say "$s is in the handout"; exit 1; }
+	done &&
+	! grep -rl "the answers expected from" "$h" &&
+	cd copy && [ ! -e build/labs/occupancy/key ] &&
+	{ build/bin/cudalab questions occupancy --student ada --key >key.out 2>key.err; [ $? = 2 ]; } &&
+	[ ! -s key.out ] &&
+	grep -q "the answer key of lab .occupancy. is only available in the course.s repository" key.err &&
+	{ build/labs/occupancy/questions --student ada --key >key.out 2>key.err; [ $? = 2 ]; } && [ ! -s key.out ] &&
+	# the sheet is the one the course grades; its program links no calculator, the key symbols neither
+	build/bin/cudalab questions occupancy --student ada >sheet &&
+	"$CUDALAB" questions occupancy --student ada | cmp - sheet &&
+	for b in build/labs/occupancy/questions build/labs/occupancy/link.rsp; do
+		[ -e "$b" ] || exit 1
+	done &&
+	! nm -C build/labs/occupancy/questions | grep -e "cudaOcc[A-Z]" $(printf -- "-e %s " $key_symbols) &&
+	! grep -l hidden build/labs/occupancy/link.rsp build/labs/occupancy/link-emu.rsp &&
+	for o in build/labs/occupancy/tests/*.o build/emu/labs/occupancy/tests/*.o; do
+		! nm -C "$o" | grep -w $(printf -- "-e %s " $key_symbols) || { say "$o"; exit 1; }
+	done
+'
+test_expect_success 'the student'"'"'s make test: the hidden answer checks are graded later, neither failed nor passed' '
+	cd copy && cp "$T_ROOT/reference/occupancy/occupancy.cu" "$T_ROOT/reference/occupancy/answers.txt" occupancy/ &&
+	{ make -s test LAB=occupancy >occ.txt 2>&1; [ $? -ne 0 ]; } &&
+	grep -q "^make test: cudalab test exited 4 " occ.txt &&
+	grep -q "^not graded here: 6 points in 6 tests (questions/threads, questions/blocks, questions/warps, questions/occupancy, questions/limit, questions/best)$" occ.txt &&
+	grep -q "their results are shown after the due date" occ.txt &&
+	grep -q "^score       10 / 16, 6 more graded later$" occ.txt &&
+	grep -q "^questions  threads    graded later       -/1" occ.txt &&
+	grep -q "^questions  format     pass" occ.txt || { cat occ.txt; exit 1; } &&
+	{ build/bin/cudalab test occupancy --student fixture-occupancy --no-db --json o.json -q >/dev/null; [ $? = 4 ]; } &&
+	validate_doc o.json &&
+	jq -e "[.tests[] | select(.held_back)] | length == 6 and
+		all(.status == \"not-run\" and .points == 0 and .visibility == \"after_due\")" o.json >/dev/null &&
+	jq -e ".score == 10 and .max_score == 16 and .status == \"incomplete\" and
+		(.score_text | endswith(\"6 more graded later\"))" o.json >/dev/null &&
+	# the course grades the same files: all 16 points
+	mkdir occ-course && cp occupancy/occupancy.cu occupancy/answers.txt occ-course/ &&
+	"$CUDALAB" grade occupancy occ-course --student fixture-occupancy --json c.json -q >/dev/null &&
+	jq -e ".score == 16 and .status == \"complete\" and ([.tests[] | select(.held_back)] | length == 0)" c.json >/dev/null
 '
 # the matmul solution (its timing driver linked with the reference's objects
 # as the handout has them) is graded once, by ci/grade-push.sh below

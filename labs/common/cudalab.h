@@ -38,6 +38,16 @@ struct cl_lab {
 };
 
 /*
+ * The tests of the lab's tests/hidden/ (kept out of a student's handout),
+ * where it has any: a file there defines both (extern const, one file per
+ * lab), and cl_main runs them after lab->tests, as if they were listed
+ * there. Absent (a handout), they are null, and --list does not name them:
+ * the grader holds back the tests of lab.conf that are not listed.
+ */
+extern const struct cl_test cl_hidden_tests[] __attribute__((weak));
+extern const size_t cl_hidden_ntests __attribute__((weak));
+
+/*
  * argv: [--list] [--xml-dir DIR] [--timeout PART=SECONDS]... [PART...]
  * stdin: "seed=N" (the seed is never taken from argv or the environment,
  * which other processes can read).

@@ -52,6 +52,10 @@ START_TEST(test_config_refuses_mistakes)
 		"[lab]\nname = Demo!\nfiles = a.cu\n[part p]\ntests = a:1\n",
 		LAB "run_timeout = soon\n[part p]\ntests = a:1\n",
 		"[lab]\nname = demo\nfiles = a.cu\n[part p]\ntests = a:1\n[extra]\nx = 1\n",
+		LAB "[part p]\ntests = a:1\nvisibility = secret\n",   /* no such visibility */
+		LAB "[part p]\ntests = a:1:later\n",
+		LAB "[part p]\ntests = a::hidden\n",                   /* no points */
+		LAB "[part p]\ntests = a:1:hidden:x\n",
 	};
 	char *long_line = xasprintf(LAB "[part p]\ntests = %0300d:1\n", 7);
 	struct lab_config lc;
@@ -63,6 +67,25 @@ START_TEST(test_config_refuses_mistakes)
 		ck_assert_msg(unit_parse_lab(bad[i], &cfg) == -1, "accepted bad lab.conf #%zu:\n%s", i, bad[i]);
 		config_free(&cfg);
 	}
+}
+END_TEST
+
+/* A part's visibility is its tests' unless a test names its own, wherever the key is. */
+START_TEST(test_config_visibility)
+{
+	struct lab_config cfg;
+
+	ck_assert_int_eq(unit_parse_lab(LAB "[part p]\ntests = a:1 b:2:visible c:0:hidden\n"
+				   "visibility = after_due\n[part q]\ntests = d:1\n", &cfg), 0);
+	ck_assert_int_eq(cfg.parts[0].tests[0].visibility, VIS_AFTER_DUE);
+	ck_assert_int_eq(cfg.parts[0].tests[1].visibility, VIS_VISIBLE);
+	ck_assert_int_eq(cfg.parts[0].tests[2].visibility, VIS_HIDDEN);
+	ck_assert_double_eq(cfg.parts[0].tests[1].points, 2);
+	ck_assert_int_eq(cfg.parts[1].tests[0].visibility, VIS_VISIBLE);
+	ck_assert_str_eq(test_visibility_name(VIS_AFTER_DUE), "after_due");
+	ck_assert_int_eq(test_visibility_of("hidden"), VIS_HIDDEN);
+	ck_assert_int_eq(test_visibility_of("Hidden"), -1);
+	config_free(&cfg);
 }
 END_TEST
 
@@ -141,6 +164,7 @@ Suite *config_suite(void)
 
 	tcase_add_test(tc, test_config_parses_parts_and_points);
 	tcase_add_test(tc, test_config_refuses_mistakes);
+	tcase_add_test(tc, test_config_visibility);
 	tcase_add_test(tc, test_config_loads_the_matmul_lab);
 	tcase_add_test(tc, test_config_limits);
 	suite_add_tcase(s, tc);

@@ -1,30 +1,15 @@
 /*
  * questions_occupancy.cu - prints a student's question sheet for the
- * occupancy lab (what `cudalab questions occupancy --student ID` runs), or
- * with --key the answers the grader expects from that student, for TAs.
- * The questions and answers come from occ_lab.h, as in the suite, and
- * every answer is computed twice: by cuda_occupancy.h and by the lab's
- * reference calculator (linked in, renamed cl_ref_*). If they ever disagree
- * the program says so and prints nothing else.
+ * occupancy lab (what `cudalab questions occupancy --student ID` runs).
+ * The questions come from occ_questions.h, as in the suite; nothing here
+ * answers them: the answer key is the course's (tests/hidden/key_occupancy.cu,
+ * `cudalab questions occupancy --key` in the course's repository), so a
+ * student's handout, which has this program, has no key.
  */
-#include "occ_lab.h"
+#include "occ_questions.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
-
-extern "C" int cl_ref_occ_blocks_per_sm(const struct occ_device *d, int threads_per_block,
-					int regs_per_thread, size_t smem_per_block,
-					unsigned *limits);
-
-/* The reference calculator's answer to question x, as occ_lab_questions made it. */
-static double reference_answer(const struct occ_question *x)
-{
-	unsigned limits;
-
-	if (x->kind == OCC_Q_BEST)
-		return occ_lab_best(x, cl_ref_occ_blocks_per_sm, NULL, NULL);
-	int b = cl_ref_occ_blocks_per_sm(x->dev, x->threads, x->regs, x->smem, &limits);
-	return occ_lab_answer_of(x, b, limits);
-}
 
 static void print_device(const struct occ_device *d)
 {
@@ -50,44 +35,26 @@ static const char *const asks[OCC_NQUESTIONS] = {
 int main(int argc, char **argv)
 {
 	const char *student = NULL;
-	bool key = false;
 	struct occ_question q[OCC_NQUESTIONS];
 	char cfg[256];
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--student") && i + 1 < argc)
+		if (!strcmp(argv[i], "--student") && i + 1 < argc) {
 			student = argv[++i];
-		else if (!strcmp(argv[i], "--key"))
-			key = true;
-		else
-			student = NULL, i = argc;
+		} else if (!strcmp(argv[i], "--key")) {
+			fprintf(stderr, "questions_occupancy: this program has no answer key: the key "
+				"is only available in the course's repository\n");
+			return 2;
+		} else {
+			student = NULL;
+			break;
+		}
 	}
 	if (!student || !*student) {
-		fprintf(stderr, "usage: questions_occupancy --student ID [--key]\n");
+		fprintf(stderr, "usage: questions_occupancy --student ID\n");
 		return 2;
 	}
 	occ_lab_questions(student, q);
-	for (int k = 0; k < OCC_NQUESTIONS; k++)
-		if (reference_answer(&q[k]) != q[k].answer) {
-			fprintf(stderr, "questions_occupancy: for %s, question %d, the reference "
-				"calculator says %g and cuda_occupancy.h %g\n", student, k + 1,
-				reference_answer(&q[k]), q[k].answer);
-			return 3;
-		}
-	/* whose sheet answers.txt answers: graded under another name, the suite says so */
-	if (key) {
-		printf("# the answers expected from %s\nstudent = %s\n", student, student);
-		for (int k = 0; k < OCC_NQUESTIONS; k++) {
-			if (k == OCC_Q_LIMIT)
-				printf("%s = %s\n", occ_q_keys[k],
-				       occ_limit_words[__builtin_ctz((unsigned)q[k].answer)]);
-			else if (k == OCC_Q_OCCUPANCY)
-				printf("%s = %.2f\n", occ_q_keys[k], q[k].answer);
-			else
-				printf("%s = %.0f\n", occ_q_keys[k], q[k].answer);
-		}
-		return 0;
-	}
 	printf("Occupancy questions for %s\n\n"
 	       "Answer each in answers.txt on the line with its name, with a whole number\n"
 	       "(the occupancy in percent may have decimals: within %.1f points is right).\n"
