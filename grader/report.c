@@ -269,8 +269,14 @@ void report_result(FILE *out, const struct result *r)
 		fprintf(out, "safety      NOT RUN: %s\n", r->safety_why ? r->safety_why : "?");
 	if (r->mode == MODE_EMULATED)
 		fprintf(out, "mode        EMULATED on the CPU: results are a pre-check, not a grade\n");
-	else if (r->mode == MODE_CPU)
-		fprintf(out, "mode        on the CPU: this lab's tests need no GPU; a grade\n");
+	else if (r->mode == MODE_CPU) {
+		/* a grade, unless tests were held back: the INCOMPLETE line below says so */
+		bool held = false;
+		for (size_t i = 0; i < r->ntests; i++)
+			held |= r->tests[i].held_back;
+		fprintf(out, "mode        on the CPU: this lab's tests need no GPU%s\n",
+			held ? "" : "; a grade");
+	}
 
 	int pw = column_width(r, false, false, 6), nw = column_width(r, true, false, 10), sw = 8;
 	for (size_t i = 0; i < r->ntests; i++)
