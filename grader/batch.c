@@ -453,17 +453,10 @@ static void show_progress(const struct tally *t)
 		return;
 	size_t finished = t->done + t->failed, todo = t->total - t->skipped;
 	double el = now_seconds() - t->start, rate = finished && el > 0 ? finished / el * 60 : 0;
-	int width = 30, filled = todo ? (int)(width * finished / todo) : width;
-	char bar[64], eta[32] = "?";
-	for (int i = 0; i < width; i++)
-		bar[i] = i < filled ? '#' : '.';
-	bar[width] = '\0';
-	if (finished && finished < todo) {
-		double left = (todo - finished) / (finished / el);
-		snprintf(eta, sizeof(eta), "%d:%02d", (int)left / 60, (int)left % 60);
-	} else if (finished == todo) {
-		snprintf(eta, sizeof(eta), "0:00");
-	}
+	char bar[PROGRESS_BAR_WIDTH + 1], eta[32];
+
+	progress_bar(bar, finished, todo);
+	progress_eta(eta, sizeof(eta), finished, todo - finished, el);
 	fprintf(stderr, "\r\033[K[%s] %zu/%zu graded, %zu running, %.1f/min, ETA %s", bar, finished,
 		todo, t->running, rate, eta);
 	fflush(stderr);

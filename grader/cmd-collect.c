@@ -39,20 +39,13 @@ static struct counts count(const struct entry_status *st, size_t n)
 static void show(const struct counts *c, size_t n, double start, bool tty, bool final)
 {
 	double el = now_seconds() - start, rate = c->done && el > 0 ? c->done / el * 60 : 0;
-	char eta[32] = "?";
+	size_t finished = c->done + c->missing;
+	char eta[32];
 
-	if (c->done && c->done + c->missing < n) {
-		double left = (double)(n - c->done - c->missing) / (c->done / el);
-		snprintf(eta, sizeof(eta), "%d:%02d", (int)left / 60, (int)left % 60);
-	} else if (c->done + c->missing == n) {
-		snprintf(eta, sizeof(eta), "0:00");
-	}
+	progress_eta(eta, sizeof(eta), c->done, finished < n ? n - finished : 0, el);
 	if (tty) {
-		int width = 30, filled = n ? (int)(width * (c->done + c->missing) / n) : width;
-		char bar[64];
-		for (int i = 0; i < width; i++)
-			bar[i] = i < filled ? '#' : '.';
-		bar[width] = '\0';
+		char bar[PROGRESS_BAR_WIDTH + 1];
+		progress_bar(bar, finished, n);
 		fprintf(stderr, "\r\033[K[%s] %zu/%zu graded, %zu running, %zu pending, %zu failed, "
 				"%.1f/min, ETA %s%s", bar, c->done, n, c->running, c->pending, c->missing,
 			rate, eta, final ? "\n" : "");

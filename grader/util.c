@@ -352,6 +352,27 @@ double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+void progress_bar(char *bar, size_t finished, size_t todo)
+{
+	size_t filled = todo ? PROGRESS_BAR_WIDTH * finished / todo : PROGRESS_BAR_WIDTH;
+
+	for (size_t i = 0; i < PROGRESS_BAR_WIDTH; i++)
+		bar[i] = i < filled ? '#' : '.';
+	bar[PROGRESS_BAR_WIDTH] = '\0';
+}
+
+void progress_eta(char *eta, size_t size, size_t done, size_t left, double elapsed)
+{
+	if (!left) {
+		snprintf(eta, size, "0:00");
+	} else if (done && elapsed > 0) {
+		double s = left / (done / elapsed);
+		snprintf(eta, size, "%d:%02d", (int)s / 60, (int)s % 60);
+	} else {
+		snprintf(eta, size, "?");
+	}
+}
+
 double wall_seconds(void)
 {
 	struct timespec ts;

@@ -87,6 +87,15 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 /* rm -rf, for work directories the grader made itself. */
 int remove_tree(const char *path);
 double now_seconds(void);
+/*
+ * A class's progress line: the bar "###..." (PROGRESS_BAR_WIDTH characters)
+ * for finished of todo, into bar (at least PROGRESS_BAR_WIDTH + 1 bytes);
+ * and the time left, "M:SS", at the pace of done in elapsed seconds for
+ * left more ("0:00" when none is left, "?" before any is done).
+ */
+#define PROGRESS_BAR_WIDTH 30
+void progress_bar(char *bar, size_t finished, size_t todo);
+void progress_eta(char *eta, size_t size, size_t done, size_t left, double elapsed);
 /* Seconds since the epoch (CLOCK_REALTIME), with a fraction: comparable across processes. */
 double wall_seconds(void);
 

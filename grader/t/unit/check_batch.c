@@ -109,6 +109,31 @@ START_TEST(test_batch_gpus_outside_slurm)
 }
 END_TEST
 
+/* The progress line's bar and time left, shared by a class's grading and collect --wait. */
+START_TEST(test_batch_progress_line)
+{
+	char bar[PROGRESS_BAR_WIDTH + 1], eta[32];
+
+	progress_bar(bar, 0, 10);
+	ck_assert_str_eq(bar, "..............................");
+	progress_bar(bar, 5, 10);
+	ck_assert_str_eq(bar, "###############...............");
+	progress_bar(bar, 10, 10);
+	ck_assert_str_eq(bar, "##############################");
+	progress_bar(bar, 0, 0);
+	ck_assert_str_eq(bar, "##############################");
+	progress_eta(eta, sizeof(eta), 0, 10, 5.0);
+	ck_assert_str_eq(eta, "?");
+	/* 2 done in 60 s: 30 s each, 5 left: 2:30 */
+	progress_eta(eta, sizeof(eta), 2, 5, 60.0);
+	ck_assert_str_eq(eta, "2:30");
+	progress_eta(eta, sizeof(eta), 7, 0, 60.0);
+	ck_assert_str_eq(eta, "0:00");
+	progress_eta(eta, sizeof(eta), 0, 0, 0.0);
+	ck_assert_str_eq(eta, "0:00");
+}
+END_TEST
+
 Suite *batch_suite(void)
 {
 	Suite *s = suite_create("batch");
@@ -116,6 +141,7 @@ Suite *batch_suite(void)
 
 	tcase_add_test(tc, test_batch_gpus_in_a_slurm_job);
 	tcase_add_test(tc, test_batch_gpus_outside_slurm);
+	tcase_add_test(tc, test_batch_progress_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
