@@ -172,6 +172,8 @@ static void add_tests(struct strbuf *sb, json_t *doc)
 		/* a test that waits for a GPU reads as pending, as in the terminal report */
 		bool pending = pending_gpu && !strcmp(status, "not-run") &&
 			       !strcmp(build_status, "ok");
+		/* a test of the course's, not in a student's copy: neither passed nor failed */
+		bool later = json_is_true(json_object_get(t, "held_back"));
 		char *cls = safe_name(status);
 
 		strbuf_addf(sb, "<tr class=\"%s\"><td>", cls);
@@ -184,9 +186,9 @@ static void add_tests(struct strbuf *sb, json_t *doc)
 		strbuf_addstr(sb, "</td><td>");
 		strbuf_add_html(sb, doc_str(t, "kind"));
 		strbuf_addstr(sb, "</td><td class=\"verdict\">");
-		strbuf_add_html(sb, pending ? "pending (GPU)" : status);
+		strbuf_add_html(sb, later ? "graded later" : pending ? "pending (GPU)" : status);
 		strbuf_addstr(sb, "</td><td class=\"num\">");
-		if (pending)
+		if (pending || later)
 			strbuf_addstr(sb, "-");
 		else
 			add_num(sb, doc_num(t, "points"), "%g");

@@ -95,6 +95,8 @@ test_expect_success 'the student'"'"'s make test: the hidden answer checks are g
 	grep -q "^questions  threads    graded later       -/1" occ.txt &&
 	grep -q "^questions  format     pass" occ.txt &&
 	grep -q "^mode        on the CPU: this lab.s tests need no GPU$" occ.txt || { cat occ.txt; exit 1; } &&
+	# the run'"'"'s page says the same
+	[ "$(grep -c "<td class=\"verdict\">graded later</td><td class=\"num\">- / 1</td>" build/reports/occupancy.html)" = 6 ] &&
 	{ build/bin/cudalab test occupancy --student fixture-occupancy --no-db --json o.json -q >/dev/null; [ $? = 4 ]; } &&
 	validate_doc o.json &&
 	jq -e "[.tests[] | select(.held_back)] | length == 6 and
