@@ -293,6 +293,19 @@ static int write_copy(const char *path, const char *text)
 	return write_file_atomic(path, text, strlen(text));
 }
 
+/* The class's copies as text has them now: DIR/S/J, named by subs, one per file. */
+static int write_copies(const char *dir, const struct strlist *subs, char *const *text, size_t n)
+{
+	for (size_t f = 0; f < n; f++) {
+		char *path = xasprintf("%s/%s", dir, subs->v[f]);
+		int w = write_copy(path, text[f]);
+		free(path);
+		if (w)
+			return -1;
+	}
+	return 0;
+}
+
 int similar_run(struct sim_class *c)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -378,14 +391,10 @@ int similar_run(struct sim_class *c)
 		/* what each file shares with the starter is the starter's, not copied */
 		const char *opts[] = {"-e", "-n", "-S", "-w1000", minrun};
 		struct strlist all = STRLIST_INIT;
-		for (size_t f = 0; f < c->nfiles; f++) {
-			char *path = xasprintf("%s/%s", dir, subs.v[f]);
-			int w = write_copy(path, p.text[f]);
-			free(path);
-			if (w)
-				goto out;
+		if (write_copies(dir, &subs, p.text, c->nfiles))
+			goto out;
+		for (size_t f = 0; f < c->nfiles; f++)
 			strlist_push(&all, subs.v[f]);
-		}
 		strlist_push(&all, "/");
 		for (size_t j = 0; j < starter.n; j++)
 			strlist_push(&all, starter.v[j]);
@@ -396,13 +405,9 @@ int similar_run(struct sim_class *c)
 		free(out);
 		out = NULL;
 	}
-	for (size_t f = 0; f < c->nfiles; f++) {
-		char *path = xasprintf("%s/%s", dir, subs.v[f]);
-		int w = write_copy(path, p.text[f]);
-		free(path);
-		if (w)
-			goto out;
-	}
+	/* again, with what the starter accounts for blanked */
+	if (write_copies(dir, &subs, p.text, c->nfiles))
+		goto out;
 	if (subs.n > 1) {
 		const char *opts[] = {"-e", "-n", "-s", "-w1000", minrun};
 		if (run_sim(c->tool, dir, opts, ARRAY_SIZE(opts), &subs, &out) ||
