@@ -224,7 +224,7 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 		strlist_push(&argv, g->tc->cxx);
 		strlist_split(&argv, flags);
 		strlist_pushf(&argv, "-I%s", workdir);
-		strlist_pushf(&argv, "-I%s", cfg->dir);
+		strlist_pushf(&argv, "-I%s/%s", workdir, GRADING_INCLUDE);
 		strlist_push(&argv, "-c");
 		strlist_pushf(&argv, "%s/%s.emu.cpp", workdir, f);
 		strlist_push(&argv, "-o");
@@ -236,9 +236,10 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 			strlist_clear(&argv);
 			continue;
 		}
-		struct run_spec spec = {.argv = (const char *const *)argv.v, .cwd = workdir,
+		struct run_spec spec = {.argv = (const char *const *)argv.v,
+					.envp = (const char *const *)g->env, .cwd = workdir,
 					.timeout = cfg->build_timeout, .output_limit = cfg->build_output_limit,
-					.sandbox = &g->build_sandbox};
+					.max_memory = cfg->memory_limit, .sandbox = &g->build_sandbox};
 		struct run_result res;
 		int rr = run_one(&spec, &res);
 		if (!rr && (!res.started || res.timed_out || res.signal || res.exit_code)) {
@@ -342,11 +343,15 @@ int build_compile(struct grading *g)
 		strlist_push(&argvs[n], tc->nvcc);
 		strlist_split(&argvs[n], tc->nvcc_flags);
 		strlist_push(&argvs[n], "-arch=native");
-		strlist_pushf(&argvs[n], "-I%s", cfg->dir);
+		strlist_pushf(&argvs[n], "-I%s/%s", workdir, GRADING_INCLUDE);
 		/* its preprocessed passes, for the source scan */
 		char *keep = keep_dir(workdir, f);
 		if (mkdir(keep, 0700) && errno != EEXIST) {
 			error("cannot make '%s': %s", keep, strerror(errno));
+			free(keep);
+			goto out;
+		}
+		if (sandbox_own(&g->build_sandbox, keep)) {
 			free(keep);
 			goto out;
 		}
@@ -361,6 +366,7 @@ int build_compile(struct grading *g)
 		specs[n] = (struct run_spec){.envp = (const char *const *)g->env, .cwd = workdir,
 					     .timeout = cfg->build_timeout,
 					     .output_limit = cfg->build_output_limit,
+					     .max_memory = cfg->memory_limit,
 					     .sandbox = &g->build_sandbox};
 		n++;
 	}

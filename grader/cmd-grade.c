@@ -128,6 +128,9 @@ bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_o
 	case 'k':
 		go->keep_workdir = true;
 		return true;
+	case 'U':
+		go->unsandboxed = true;
+		return true;
 	case 'E':
 		go->emulate = 1;
 		return true;
@@ -290,6 +293,8 @@ int cmd_grade(int argc, char **argv)
 		code = EXIT_USAGE;
 	} else if (!class_gradebook_ready(ro.db_path)) {
 		code = EXIT_USAGE;   /* found now, not once every grading is done */
+	} else if (!grading_sandbox_ready(tc, &cfg, &go)) {
+		code = EXIT_INTERNAL;   /* the machine's, before any grading starts */
 	} else {
 		bo.db_path = ro.db_path;
 		batch_defaults(&bo);

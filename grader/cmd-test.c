@@ -37,6 +37,7 @@ int cmd_test(int argc, char **argv)
 	int c, code;
 
 	go.student = default_student();
+	go.own_code = true;
 	while ((c = getopt_long(argc, argv, "u:s:n" GRADE_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if (grade_option(c, optarg, &go, &ro))
 			continue;

@@ -46,7 +46,7 @@ const char *default_student(void);
 	{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},                     \
 	{"emulate", no_argument, NULL, 'E'}, {"no-emulate", no_argument, NULL, 'N'},              \
 	{"lanes", required_argument, NULL, 'A'}, {"submitted-at", required_argument, NULL, 'T'},   \
-	{"html", required_argument, NULL, 'H'}
+	{"html", required_argument, NULL, 'H'}, {"unsandboxed", no_argument, NULL, 'U'}
 #define GRADE_SHORT_OPTIONS "d:J:S:kqhENA:T:"
 #define GRADE_OPTIONS_HELP                                                                         \
 	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db), checked\n"  \
@@ -63,6 +63,8 @@ const char *default_student(void);
 	"  --lanes N      test processes that each run test after test in one CUDA context\n"    \
 	"                 (default: one on a GPU, one per part on the CPU emulator, one a\n"    \
 	"                 submission in a class; 0: a process per test)\n"                      \
+	"  --unsandboxed  where the sandbox cannot start, run the submission's programs\n"    \
+	"                 without it all the same (every report of the run says so)\n"       \
 	"  -q, --quiet    no progress lines\n"                                                    \
 	"  -h, --help     this text\n"
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro);

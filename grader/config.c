@@ -194,6 +194,8 @@ static int lab_key(struct parse_state *st, const char *key, const char *value)
 		cfg->open_files = (size_t)d;
 	else if (!strcmp(key, "processes") && (d == 0 || d >= 64))
 		cfg->processes = (size_t)d;
+	else if (!strcmp(key, "memory_limit") && (d == 0 || d >= 256 << 20))
+		cfg->memory_limit = (size_t)d;
 	else if (!strcmp(key, "emulation_slowdown") && d >= 1)
 		cfg->emulation_slowdown = d;
 	else if (!strcmp(key, "timing_cap") && d > 0)
@@ -403,6 +405,7 @@ void config_init(struct lab_config *cfg)
 	cfg->file_limit = 256ul << 20;
 	cfg->open_files = 1024;
 	cfg->processes = 512;
+	cfg->memory_limit = 4ul << 30;
 	cfg->emulation_slowdown = 10;
 	cfg->timing_cap = 1.0;
 	cfg->timing_timeout = 30;

@@ -93,6 +93,9 @@ struct lab_config {
 	size_t file_limit;           /* bytes of any one file it writes */
 	size_t open_files;
 	size_t processes;            /* at once, threads included, per program (a pids cgroup) */
+	size_t memory_limit;         /* bytes of data (heap and private mappings) per program,
+					compilers included (RLIMIT_DATA: CUDA's own device
+					mappings are shared and do not count) */
 	struct lab_part *parts;
 	size_t nparts;
 	struct lab_timing *timings;

@@ -21,6 +21,14 @@
  */
 #define SEED_MAX ((1ULL << 53) - 1)
 
+/*
+ * The folder of the work folder that holds the lab's public header (its
+ * contract, <lab>.h), staged by grading_open: the compilers' one include
+ * folder of the course's, so nothing else of it (tests, hidden tests, the
+ * reference) can be included.
+ */
+#define GRADING_INCLUDE ".include"
+
 /* --lanes not given: grading_lanes() decides. */
 #define LANES_DEFAULT (-1)
 
@@ -38,6 +46,11 @@ struct grade_opts {
 	const char *gpu;           /* the GPU, as CUDA_VISIBLE_DEVICES names it; NULL:
 				      the first of the grader's own (gpulock_gpu_name) */
 	bool require_gpu;          /* no GPU for a lab that needs one: a failure of the system */
+	/* Where the sandbox cannot start: unsandboxed says --unsandboxed was given
+	 * (grading goes on, and every report says so); own_code that a student
+	 * grades their own code (cudalab test: goes on with a note). Neither:
+	 * the grading is refused, a failure of the machine (grading_open). */
+	bool unsandboxed, own_code;
 	time_t submitted_at;       /* when it was submitted; 0: not told */
 	const char *submitted_from;   /* who says so: "--submitted-at", a file of times */
 };
@@ -69,6 +82,14 @@ struct grading {
  */
 int grading_open(struct grading *g, const struct toolchain *tc, const struct lab_config *cfg,
 		 const struct grade_opts *o, struct result *r);
+/*
+ * Whether a grading with o may start here: the sandbox works, or o allows
+ * going on without it. Tried in a folder of its own, before a class's long
+ * work; says why not, and how to fix it. The one place the rule is kept.
+ */
+bool grading_sandbox_ready(const struct toolchain *tc, const struct lab_config *cfg,
+			   const struct grade_opts *o);
+
 /* Removes the work folder (unless o->keep_workdir) and frees g. */
 void grading_close(struct grading *g);
 
@@ -82,10 +103,12 @@ int grading_lanes(const struct grade_opts *o, enum run_mode mode, size_t nparts)
 
 /*
  * Every child's environment on one GPU (gpu as CUDA_VISIBLE_DEVICES names
- * it): the grader's, without Check's and cudalab's variables; free it with
- * grading_free_env.
+ * it): of the grader's, only what grading_env_allowed lets through; free it
+ * with grading_free_env.
  */
 char **grading_gpu_env(const char *gpu);
+/* Whether "NAME=value" may reach a program that builds or runs a submission. */
+bool grading_env_allowed(const char *entry);
 
 /*
  * g's environment with extra ("KEY=value", NULL-terminated; NULL: none)

@@ -416,9 +416,11 @@ json_t *result_document(const struct result *r)
 	json_object_set_new(doc, "host", str_or_null(r->host));
 	if (r->sandbox || r->sandbox_why)
 		json_object_set_new(doc, "sandbox",
-				    json_pack("{s:s, s:o, s:{s:I, s:o}}", "kind",
+				    json_pack("{s:s, s:o, s:o, s:I, s:{s:I, s:o}}", "kind",
 					      r->sandbox ? r->sandbox : "none", "reason",
-					      str_or_null(r->sandbox_why), "processes", "limit",
+					      str_or_null(r->sandbox_why), "user",
+					      str_or_null(r->sandbox_user), "memory_limit",
+					      (json_int_t)r->memory_limit, "processes", "limit",
 					      (json_int_t)r->processes, "reason",
 					      str_or_null(r->processes_why)));
 	json_object_set_new(doc, "seed", json_integer((json_int_t)r->seed));
@@ -509,6 +511,7 @@ void result_release(struct result *r)
 	free(r->host);
 	free(r->sandbox);
 	free(r->sandbox_why);
+	free(r->sandbox_user);
 	free(r->safety_why);
 	free(r->processes_why);
 	free(r->gpu.name);

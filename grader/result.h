@@ -118,6 +118,8 @@ struct result {
 	/* how the submission's programs ran: "bubblewrap", or NULL (unsandboxed,
 	 * with why in sandbox_why; NULL both when nothing of it ran) */
 	char *sandbox, *sandbox_why;
+	char *sandbox_user;    /* who its programs ran as (sandbox_describe_user) */
+	unsigned long memory_limit; /* bytes of data each program may have; 0: none */
 	/* processes and threads each of its programs may have at once; 0: not
 	 * limited, with why in processes_why */
 	unsigned long processes;

@@ -14,15 +14,18 @@
 
 #include "pidcg.h"
 #include "sandbox.h"
+#include "sysfilter.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -137,11 +140,36 @@ static void set_limit(int resource, unsigned long value)
 		setrlimit(resource, &rl);
 }
 
+/* What a sandboxed program's child does besides exec: see start_child. */
+struct exec_extra {
+	int keep[2];             /* descriptors bubblewrap reads (-1: none) */
+	const struct sandbox *as; /* become its user first, when it says so */
+};
+
+/* In the child: becomes the sandbox's unprivileged user. 0 or -1 (errno set). */
+static int drop_privileges(const struct sandbox *sb)
+{
+	if (setgroups(0, NULL) < 0 || setresgid(sb->gid, sb->gid, sb->gid) < 0 ||
+	    setresuid(sb->uid, sb->uid, sb->uid) < 0)
+		return -1;
+	/* a uid that could become root again is no drop at all */
+	if (setuid(0) == 0) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
 /* In the child, after fork: never returns. */
-static _Noreturn void exec_child(const struct run_spec *s, const char *cgroup, int in_fd,
-				 int out_fd, int err_pipe)
+static _Noreturn void exec_child(const struct run_spec *s, const struct exec_extra *x,
+				 const char *cgroup, int in_fd, int out_fd, int err_pipe)
 {
 	if (cgroup && pidcg_enter(cgroup))
+		goto fail;
+	for (int i = 0; i < 2; i++)
+		if (x->keep[i] >= 0 && fcntl(x->keep[i], F_SETFD, 0) < 0)
+			goto fail;
+	if (x->as && x->as->drop && drop_privileges(x->as))
 		goto fail;
 	setsid();
 	dup2(in_fd, STDIN_FILENO);
@@ -153,6 +181,8 @@ static _Noreturn void exec_child(const struct run_spec *s, const char *cgroup, i
 	set_limit(RLIMIT_CPU, s->cpu_seconds);
 	set_limit(RLIMIT_FSIZE, s->max_file_bytes);
 	set_limit(RLIMIT_NOFILE, s->max_open_files);
+	/* not the address space (RLIMIT_AS): CUDA reserves far more than it uses */
+	set_limit(RLIMIT_DATA, s->max_memory);
 	if (s->cwd && chdir(s->cwd) < 0)
 		goto fail;
 	if (s->envp)
@@ -166,7 +196,8 @@ fail:;
 	_exit(127);
 }
 
-static int start_exec(const struct run_spec *s, struct child *c, struct run_result *r)
+static int start_exec(const struct run_spec *s, const struct exec_extra *x, struct child *c,
+		      struct run_result *r)
 {
 	int out[2], in[2], errp[2], err = 0;
 	ssize_t n;
@@ -193,7 +224,7 @@ static int start_exec(const struct run_spec *s, struct child *c, struct run_resu
 		close(out[0]);
 		close(in[1]);
 		close(errp[0]);
-		exec_child(s, c->cgroup, in[0], out[1], errp[1]);
+		exec_child(s, x, c->cgroup, in[0], out[1], errp[1]);
 	}
 	close(out[1]);
 	close(in[0]);
@@ -231,20 +262,65 @@ static int start_exec(const struct run_spec *s, struct child *c, struct run_resu
 	return 0;
 }
 
-/* Starts s's program, in its sandbox when it has one that works. */
+/* A new descriptor (close-on-exec, at 3 or above) holding bubblewrap's arguments. */
+static int args_fd(const struct strlist *args)
+{
+	int fd = memfd_create("cudalab-bwrap-args", MFD_CLOEXEC);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (fd < 0)
+		return error("memfd_create: %s", strerror(errno));
+	for (size_t i = 0; i < args->n; i++)
+		strbuf_add(&sb, args->v[i], strlen(args->v[i]) + 1);
+	if (write(fd, sb.buf, sb.len) != (ssize_t)sb.len || lseek(fd, 0, SEEK_SET) < 0) {
+		error("cannot write bubblewrap's arguments: %s", strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	strbuf_release(&sb);
+	return fd;
+}
+
+/*
+ * Starts s's program, in its sandbox when it has one that works: bubblewrap
+ * gets its options on a descriptor ("--args FD"), so its command line, the
+ * sandbox's /proc/1/cmdline that the program can read, names none of the
+ * folders it binds; the system-call filter comes on another.
+ */
 static int start_child(const struct run_spec *s, struct child *c, struct run_result *r)
 {
-	struct strlist wrapped = STRLIST_INIT;
+	struct exec_extra x = {{-1, -1}, NULL};
+	struct strlist args = STRLIST_INIT, argv = STRLIST_INIT;
 	struct run_spec in_sandbox;
-	int ret;
+	char fdnum[16];
+	int ret = -1;
 
 	if (!s->sandbox || !s->sandbox->bwrap || !s->cwd)
-		return start_exec(s, c, r);
-	sandbox_wrap(s->sandbox, s->cwd, s->argv, &wrapped);
+		return start_exec(s, &x, c, r);
+	x.keep[0] = seccomp_filter_fd();
+	if (x.keep[0] < 0)
+		goto out;
+	sandbox_args(s->sandbox, s->cwd, x.keep[0], &args);
+	x.keep[1] = args_fd(&args);
+	if (x.keep[1] < 0)
+		goto out;
+	x.as = s->sandbox;
+	snprintf(fdnum, sizeof(fdnum), "%d", x.keep[1]);
+	strlist_push(&argv, s->sandbox->bwrap);
+	strlist_push(&argv, "--args");
+	strlist_push(&argv, fdnum);
+	strlist_push(&argv, "--");
+	for (const char *const *a = s->argv; *a; a++)
+		strlist_push(&argv, *a);
 	in_sandbox = *s;
-	in_sandbox.argv = (const char *const *)wrapped.v;
-	ret = start_exec(&in_sandbox, c, r);
-	strlist_clear(&wrapped);
+	in_sandbox.argv = (const char *const *)argv.v;
+	ret = start_exec(&in_sandbox, &x, c, r);
+out:
+	for (int i = 0; i < 2; i++)
+		if (x.keep[i] >= 0)
+			close(x.keep[i]);
+	strlist_clear(&args);
+	strlist_clear(&argv);
 	return ret;
 }
 

@@ -20,6 +20,8 @@ struct run_spec {
 	size_t output_limit;          /* bytes of stdout+stderr kept; 0: 64 KiB */
 	/* resource limits; 0 leaves the grader's */
 	unsigned long cpu_seconds, max_file_bytes, max_open_files;
+	/* bytes of data (RLIMIT_DATA: the heap and private writable mappings) */
+	unsigned long max_memory;
 	/* processes and threads at once, in a pids cgroup of its own (pidcg.h),
 	 * which also finds them all to kill; not enforced where none can be made */
 	unsigned long max_processes;

@@ -3,25 +3,41 @@
  * code (nvcc and g++ on the submission, the test binaries, the timing and
  * profile drivers).
  *
- * Owns: what such a program may see: the system's programs and libraries
- * read-only, the grading's work folder writable, a private /tmp, /proc of its
- * own PID namespace, the GPU's device nodes, no network; and not the
- * checkout (reference/, db/, the gradebook), $HOME or anything else of the
- * machine's files. A program in the sandbox dies with the grader.
+ * Owns: what such a program may see and who it is. It sees the system's
+ * programs and libraries read-only, the grading's work folder writable, a
+ * private /tmp, /proc of its own PID namespace, the GPU's device nodes, no
+ * network; not the checkout (reference/, db/, the gradebook), $HOME or
+ * anything else of the machine's files. It is an unprivileged user: the
+ * grader's own user in a user namespace of its own, or, when the grader is
+ * root, a user without privileges (CUDALAB_SANDBOX_USER, else
+ * cudalab-sandbox, else nobody) that the grader becomes before bubblewrap
+ * starts; every capability dropped, no new privileges, no further user
+ * namespaces, the system-call filter of sysfilter.h, a terminal session of
+ * its own. bubblewrap reads its options from a descriptor, so the sandbox's
+ * /proc/1/cmdline names no folder of the grader's. A program in the sandbox
+ * dies with the grader.
  *
- * Must not: decide verdicts. Where bubblewrap is missing or cannot run here,
- * programs run unsandboxed, with the limits and timeouts of run.c only, and
- * the result says so.
+ * Must not: decide verdicts, or decide whether grading may go on without a
+ * sandbox (grading.c does).
  */
 #ifndef SANDBOX_H
 #define SANDBOX_H
 
 #include "util.h"
 
+#include <stdbool.h>
+#include <sys/types.h>
+
 struct sandbox {
 	char *bwrap;           /* bubblewrap's path; NULL: programs run unsandboxed */
 	char *why;             /* why not, when bwrap is NULL */
-	struct strlist ro;     /* more folders the programs may read (the labs, for builds) */
+	bool off;              /* turned off on purpose (CUDALAB_NO_SANDBOX) */
+	struct strlist ro;     /* more folders the programs may read (the emulator's headers) */
+	/* when the grader is root: the user its sandboxed programs run as */
+	bool drop;
+	uid_t uid;
+	gid_t gid;
+	char *user;            /* its name, or the grader's own when not root */
 };
 
 /*
@@ -38,10 +54,21 @@ void sandbox_disable(struct sandbox *sb, char *why);
 void sandbox_allow_read(struct sandbox *sb, const char *path);
 
 /*
- * The command line that runs argv in the sandbox with workdir writable and
- * as its working folder: bwrap's options, then argv. Appends to out.
+ * bubblewrap's options that run a program in the sandbox with workdir
+ * writable and as its working folder, the system-call filter read from
+ * seccomp_fd: not bwrap itself, nor the program (run.c hands the options
+ * over on a descriptor, and puts the program after them). Appends to out.
  */
-void sandbox_wrap(const struct sandbox *sb, const char *workdir, const char *const *argv,
+void sandbox_args(const struct sandbox *sb, const char *workdir, int seccomp_fd,
 		  struct strlist *out);
+
+/*
+ * Gives path (a folder of the work folder a sandboxed program writes in) to
+ * the sandbox's user, when the grader is root; 0 or -1 with an error.
+ */
+int sandbox_own(const struct sandbox *sb, const char *path);
+
+/* "the user nobody (65534), unprivileged" and the like, for the result */
+char *sandbox_describe_user(const struct sandbox *sb);
 
 #endif

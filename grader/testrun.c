@@ -101,6 +101,8 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		error("cannot create '%s': %s", logs, strerror(errno));
 		goto out;
 	}
+	if (sandbox_own(&g->run_sandbox, logs))
+		goto out;
 	double slow = r->mode == MODE_EMULATED ? cfg->emulation_slowdown : 1;
 	strlist_push(&argv, binary);
 	strlist_push(&argv, "--xml-dir");
@@ -129,6 +131,11 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		.sandbox = &g->run_sandbox,
 	};
 	lab_run_limits(cfg, slow, &spec);
+	/* AddressSanitizer reserves terabytes of shadow as private writable
+	 * memory, which RLIMIT_DATA counts: its reruns keep the other limits */
+	for (size_t i = 0; extra_env && extra_env[i]; i++)
+		if (!strncmp(extra_env[i], "ASAN_OPTIONS=", 13))
+			spec.max_memory = 0;
 
 	if (run_one(&spec, &res))
 		goto out;

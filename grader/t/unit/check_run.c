@@ -262,28 +262,31 @@ START_TEST(test_run_many_at_once)
 }
 END_TEST
 
-/* The sandbox's command line: only the work folder writable, nothing of $HOME
- * or the checkout, no network, and the program last, as given. */
+/* The sandbox's options: only the work folder writable, nothing of $HOME
+ * or the checkout, no network, no capability, the filter, no program. */
 START_TEST(test_sandbox_command_line)
 {
 	struct sandbox sb = {.bwrap = xstrdup("/usr/bin/bwrap")};
 	struct strlist out = STRLIST_INIT;
-	const char *const argv[] = {"./check_gpu", "--xml-dir", "logs", NULL};
 	int binds = 0, ro_labs = 0;
 
-	sandbox_allow_read(&sb, "/srv/cudalab/labs/grid");
-	sandbox_wrap(&sb, "/tmp/cudalab-grid-x", argv, &out);
-	ck_assert_str_eq(out.v[0], "/usr/bin/bwrap");
-	ck_assert_str_eq(out.v[out.n - 4], "--");
-	ck_assert_str_eq(out.v[out.n - 3], "./check_gpu");
-	ck_assert_str_eq(out.v[out.n - 1], "logs");
+	sandbox_allow_read(&sb, "/srv/cudalab/labs/common/emu");
+	sandbox_args(&sb, "/tmp/cudalab-grid-x", 7, &out);
+	ck_assert(!strlist_has(&out, "/usr/bin/bwrap") && !strlist_has(&out, "--"));
+	ck_assert_str_eq(out.v[out.n - 2], "--chdir");
+	ck_assert_str_eq(out.v[out.n - 1], "/tmp/cudalab-grid-x");
 	for (size_t i = 0; i + 2 < out.n; i++) {
 		if (!strcmp(out.v[i], "--bind")) {
 			binds++;
 			ck_assert_str_eq(out.v[i + 1], "/tmp/cudalab-grid-x");
 		}
-		if (!strcmp(out.v[i], "--ro-bind") && !strcmp(out.v[i + 1], "/srv/cudalab/labs/grid"))
+		if (!strcmp(out.v[i], "--ro-bind") &&
+		    !strcmp(out.v[i + 1], "/srv/cudalab/labs/common/emu"))
 			ro_labs++;
+		if (!strcmp(out.v[i], "--seccomp"))
+			ck_assert_str_eq(out.v[i + 1], "7");
+		if (!strcmp(out.v[i], "--cap-drop"))
+			ck_assert_str_eq(out.v[i + 1], "ALL");
 		ck_assert_msg(strcmp(out.v[i + 1], "/") && strcmp(out.v[i + 1], "/home") &&
 				      strcmp(out.v[i + 1], "/root"),
 			      "%s %s: the sandbox must not show the whole machine", out.v[i],
@@ -296,22 +299,71 @@ START_TEST(test_sandbox_command_line)
 		if (!strcmp(out.v[i], "--tmpfs"))
 			tmpfs = i;
 		if (!strcmp(out.v[i], "--bind") || (!strcmp(out.v[i], "--ro-bind") &&
-						    !strcmp(out.v[i + 1], "/srv/cudalab/labs/grid")))
+						    !strcmp(out.v[i + 1], "/srv/cudalab/labs/common/emu")))
 			last_bind = i;
 	}
 	ck_assert(tmpfs > 0 && tmpfs < last_bind);
 	ck_assert_int_eq(ro_labs, 1);
 	ck_assert(strlist_has(&out, "--unshare-net") && strlist_has(&out, "--unshare-pid") &&
-		  strlist_has(&out, "--die-with-parent"));
+		  strlist_has(&out, "--die-with-parent") && strlist_has(&out, "--unshare-user") &&
+		  strlist_has(&out, "--disable-userns") && strlist_has(&out, "--new-session") &&
+		  strlist_has(&out, "--seccomp") && strlist_has(&out, "--cap-drop"));
 	strlist_clear(&out);
+	sandbox_release(&sb);
+}
+END_TEST
 
-	/* without bubblewrap: the program as it is */
-	free(sb.bwrap);
-	sb.bwrap = NULL;
-	sandbox_wrap(&sb, "/tmp/w", argv, &out);
-	ck_assert_uint_eq(out.n, 3);
-	ck_assert_str_eq(out.v[0], "./check_gpu");
-	strlist_clear(&out);
+/*
+ * What a program in the real sandbox can do, asked of the kernel: it holds
+ * no capability, runs as an unprivileged user, with no_new_privs and the
+ * filter; mounts, device nodes, namespaces, tracing and sysctls are refused;
+ * bubblewrap's command line names no folder; the environment is what it was
+ * given. Skipped, saying so, where bubblewrap cannot run.
+ */
+START_TEST(test_sandbox_contains)
+{
+	struct sandbox sb;
+	struct run_result r;
+	char dir[] = "/tmp/cudalab-unit-sb-XXXXXX";
+	const char *env[] = {"PATH=/usr/bin:/bin", "CUDALAB_UNIT=1", NULL};
+	const char *script =
+		"grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status || echo CAPS;"
+		"grep -q '^CapBnd:[[:space:]]*0*$' /proc/self/status || echo BOUNDING;"
+		"grep -q '^NoNewPrivs:[[:space:]]*1' /proc/self/status || echo NNP;"
+		"grep -q '^Seccomp:[[:space:]]*2' /proc/self/status || echo NOFILTER;"
+		"[ \"$(id -u)\" != 0 ] || echo ROOT;"
+		"mount -t tmpfs none /tmp 2>/dev/null && echo MOUNTED;"
+		"mknod /tmp/disk b 8 0 2>/dev/null && echo MKNOD;"
+		"unshare -U true 2>/dev/null && echo UNSHARED;"
+		"unshare -m true 2>/dev/null && echo UNSHARED_MNT;"
+		"echo x 2>/dev/null > /proc/sys/kernel/core_pattern && echo SYSCTL;"
+		"tr '\\0' ' ' < /proc/1/cmdline | grep -q -- '--r[o]-bind' && echo CMDLINE;"
+		"[ -e /etc/passwd ] && echo PASSWD;"
+		"[ \"$(env | sort | tr '\\n' ' ')\" = \"CUDALAB_UNIT=1 PATH=/usr/bin:/bin PWD=$PWD \" ] "
+		"|| { echo ENV; env; };"
+		"mkfifo fifo && echo FIFO_OK; echo done";
+	const char *argv[] = {"/bin/sh", "-c", script, NULL};
+
+	sandbox_init(&sb);
+	if (!sb.bwrap) {
+		printf("sandbox test skipped: %s\n", sb.why);
+		sandbox_release(&sb);
+		return;
+	}
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sandbox_own(&sb, dir), 0);
+	struct run_spec spec = {.argv = argv, .envp = env, .cwd = dir, .timeout = 30,
+				.sandbox = &sb};
+	ck_assert_int_eq(run_one(&spec, &r), 0);
+	ck_assert(r.started);
+	if (strstr(r.output, "bwrap:") && !strstr(r.output, "done")) {
+		printf("sandbox test skipped: bubblewrap cannot run here: %s\n", r.output);
+	} else {
+		ck_assert_msg(!strcmp(r.output, "FIFO_OK\ndone\n"), "in the sandbox: %s", r.output);
+		ck_assert_int_eq(r.exit_code, 0);
+	}
+	run_result_release(&r);
+	remove_tree(dir);
 	sandbox_release(&sb);
 }
 END_TEST
@@ -333,6 +385,7 @@ Suite *run_suite(void)
 	tcase_add_test(tc, test_run_many_at_once);
 	tcase_add_test(tc, test_gpulock_shares_and_excludes);
 	tcase_add_test(tc, test_sandbox_command_line);
+	tcase_add_test(tc, test_sandbox_contains);
 	suite_add_tcase(s, tc);
 	return s;
 }
