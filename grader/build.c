@@ -222,7 +222,7 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 			continue;
 		struct strlist argv = STRLIST_INIT;
 		strlist_push(&argv, g->tc->cxx);
-		strlist_split(&argv, flags);
+		grading_push_emu_flags(g, flags, &argv);
 		strlist_pushf(&argv, "-I%s", workdir);
 		strlist_pushf(&argv, "-I%s/%s", workdir, GRADING_INCLUDE);
 		strlist_push(&argv, "-c");

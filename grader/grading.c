@@ -12,6 +12,7 @@
 #include "gpulock.h"
 #include "pidcg.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -134,31 +135,18 @@ static void open_sandboxes(struct grading *g)
 	if (!g->run_sandbox.bwrap) {
 		sandbox_disable(&g->build_sandbox, NULL);
 	} else {
-		/*
-		 * nvcc and g++ run there and see the submission and the lab's
-		 * public header (staged in the work folder by grading_open),
-		 * and the emulator's headers: nothing else of the course.
-		 */
-		char *emu = xasprintf("%s/labs/common/emu", tc->root);
-		sandbox_allow_read(&g->build_sandbox, emu);
-		free(emu);
-		struct strlist probe = STRLIST_INIT, flags = STRLIST_INIT;
+		/* nvcc and g++ run there, and see the submission and the headers
+		 * staged beside it (stage_headers): nothing else of the course */
+		struct strlist probe = STRLIST_INIT;
 		strlist_push(&probe, "/bin/sh");
 		strlist_push(&probe, "-c");
-		strlist_push(&probe, "\"$0\" --version >/dev/null && \"$1\" --version >/dev/null && "
-				     "shift 2 && for d; do test -d \"$d\" || { echo \"cannot see $d\"; "
-				     "exit 1; }; done");
+		strlist_push(&probe, "\"$0\" --version >/dev/null && \"$1\" --version >/dev/null");
 		strlist_push(&probe, tc->nvcc);
 		strlist_push(&probe, tc->cxx);
-		strlist_split(&flags, tc->emu_cxxflags ? tc->emu_cxxflags : "");
-		for (size_t i = 0; i < flags.n; i++)
-			if (!strncmp(flags.v[i], "-I", 2) && flags.v[i][2])
-				strlist_push(&probe, flags.v[i] + 2);
 		if (try_sandbox(&g->build_sandbox, g->workdir, "the compilers",
 				(const char *const *)probe.v, g->env))
 			sandbox_disable(&g->run_sandbox, xstrdup(g->build_sandbox.why));
 		strlist_clear(&probe);
-		strlist_clear(&flags);
 	}
 	r->sandbox = g->run_sandbox.bwrap ? xstrdup("bubblewrap") : NULL;
 	r->sandbox_user = sandbox_describe_user(&g->run_sandbox);
@@ -174,35 +162,125 @@ static void open_sandboxes(struct grading *g)
 		r->processes_why = xstrdup(why);
 }
 
+/* Copies the file src to dst (a header: small); 0 or -1 with an error. */
+static int copy_small_file(const char *src, const char *dst)
+{
+	size_t len;
+	char *text = read_file(src, &len);
+	int ret = text ? write_file_atomic(dst, text, len) : -1;
+
+	free(text);
+	return ret;
+}
+
+/* Copies the headers (*.h) of folder src, and of its subfolders, into dst. */
+static int copy_headers(const char *src, const char *dst)
+{
+	DIR *d = opendir(src);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d)
+		return error("cannot read '%s': %s", src, strerror(errno));
+	if (mkdir(dst, 0755) < 0 && errno != EEXIST) {
+		closedir(d);
+		return error("cannot create '%s': %s", dst, strerror(errno));
+	}
+	while (!ret && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "t"))
+			continue;
+		char *from = xasprintf("%s/%s", src, e->d_name), *to = xasprintf("%s/%s", dst, e->d_name);
+		struct stat st;
+		if (stat(from, &st) < 0)
+			ret = error("cannot read '%s': %s", from, strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			ret = copy_headers(from, to);
+		else if (n > 2 && !strcmp(e->d_name + n - 2, ".h"))
+			ret = copy_small_file(from, to);
+		free(from);
+		free(to);
+	}
+	closedir(d);
+	return ret;
+}
+
 /*
- * Copies the lab's public header (<lab>.h, its contract) into the work
- * folder's GRADING_INCLUDE, the only folder of the course's that the
- * compilers are told of. A lab without one stages an empty folder.
+ * Copies into the work folder what the compilers may include of the
+ * course's: the lab's public header (<lab>.h, its contract) into
+ * GRADING_INCLUDE, and the CPU emulator's headers into GRADING_EMU. So the
+ * compilers, as the sandbox's user, need nothing of the checkout: no folder
+ * of it is named to them or bound into their sandbox, and a checkout in a
+ * folder that user cannot enter (root's home, a test's private folder)
+ * builds as well. A lab without a public header stages an empty folder.
  */
-static int stage_public_header(struct grading *g)
+static int stage_headers(struct grading *g)
 {
 	char *dir = xasprintf("%s/%s", g->workdir, GRADING_INCLUDE);
 	char *src = xasprintf("%s/%s.h", g->cfg->dir, g->cfg->name);
 	char *dst = xasprintf("%s/%s.h", dir, g->cfg->name);
-	size_t len;
-	char *text = NULL;
+	char *emu = xasprintf("%s/labs/common/emu", g->tc->root);
+	char *emu_dst = xasprintf("%s/%s", g->workdir, GRADING_EMU);
 	int ret = -1;
 
 	if (mkdir(dir, 0755) < 0) {
 		error("cannot create '%s': %s", dir, strerror(errno));
 		goto out;
 	}
-	if (access(src, F_OK) < 0) {
-		ret = 0;
+	if (!access(src, F_OK) && copy_small_file(src, dst))
 		goto out;
-	}
-	text = read_file(src, &len);
-	ret = text ? write_file_atomic(dst, text, len) : -1;
+	ret = !access(emu, F_OK) ? copy_headers(emu, emu_dst) : 0;
 out:
-	free(text);
+	free(emu_dst);
+	free(emu);
 	free(dst);
 	free(src);
 	free(dir);
+	return ret;
+}
+
+void grading_push_emu_flags(const struct grading *g, const char *flags, struct strlist *argv)
+{
+	char *emu = xasprintf("%s/labs/common/emu", g->tc->root);
+	size_t n = strlen(emu);
+	struct strlist words = STRLIST_INIT;
+
+	strlist_split(&words, flags ? flags : "");
+	for (size_t i = 0; i < words.n; i++) {
+		const char *w = words.v[i];
+		if (!strncmp(w, "-I", 2) && !strncmp(w + 2, emu, n) && (!w[2 + n] || w[2 + n] == '/'))
+			strlist_pushf(argv, "-I%s/%s%s", g->workdir, GRADING_EMU, w + 2 + n);
+		else
+			strlist_push(argv, w);
+	}
+	strlist_clear(&words);
+	free(emu);
+}
+
+/*
+ * Whether the sandbox's user (a root grader's children) can reach the work
+ * folder: each folder above it must let others, or that user's group, in.
+ * -1 with an error naming the one that does not.
+ */
+static int workdir_reachable(const struct grading *g)
+{
+	const struct sandbox *sb = &g->run_sandbox;
+	char *path = xstrdup(g->workdir), *slash;
+	int ret = 0;
+
+	while (sb->drop && !ret && (slash = strrchr(path, '/')) && slash != path) {
+		struct stat st;
+		*slash = '\0';
+		if (stat(path, &st) < 0)
+			continue;
+		bool in = st.st_uid == sb->uid ? st.st_mode & S_IXUSR
+			  : st.st_gid == sb->gid ? st.st_mode & S_IXGRP : st.st_mode & S_IXOTH;
+		if (!in)
+			ret = error("the work folder '%s' is inside '%s', which the submission's "
+				    "user %s cannot enter\nhint: set TMPDIR to a folder others may "
+				    "enter, such as /tmp", g->workdir, path, sb->user);
+	}
+	free(path);
 	return ret;
 }
 
@@ -244,12 +322,12 @@ int grading_open(struct grading *g, const struct toolchain *tc, const struct lab
 	}
 	g->gpu = o->gpu ? xstrdup(o->gpu) : gpulock_gpu_name();
 	g->env = grading_gpu_env(g->gpu);
-	if (stage_public_header(g)) {
+	if (stage_headers(g)) {
 		grading_close(g);
 		return -1;
 	}
 	open_sandboxes(g);
-	if (!g->run_sandbox.bwrap && !unsandboxed_allowed(g)) {
+	if (workdir_reachable(g) || (!g->run_sandbox.bwrap && !unsandboxed_allowed(g))) {
 		grading_close(g);
 		return -1;
 	}

@@ -28,6 +28,15 @@
  * reference) can be included.
  */
 #define GRADING_INCLUDE ".include"
+/* The folder of the work folder that holds the CPU emulator's headers. */
+#define GRADING_EMU ".emu"
+
+/*
+ * Appends the words of the emulator's compiler flags to argv, each -I of the
+ * checkout's labs/common/emu turned into the work folder's staged copy.
+ */
+struct grading;
+void grading_push_emu_flags(const struct grading *g, const char *flags, struct strlist *argv);
 
 /* --lanes not given: grading_lanes() decides. */
 #define LANES_DEFAULT (-1)

@@ -249,10 +249,12 @@ void report_result(FILE *out, const struct result *r)
 	else if (r->gpu.reason)
 		fprintf(out, "gpu         none: %s\n", r->gpu.reason);
 	if (r->sandbox)
-		fprintf(out, "sandbox     %s: no network, no files but its own and the system's\n",
-			r->sandbox);
+		fprintf(out, "sandbox     %s: no network, no files but its own and the system's%s%s\n",
+			r->sandbox, r->sandbox_user ? "; as " : "",
+			r->sandbox_user ? r->sandbox_user : "");
 	else if (r->sandbox_why)
-		fprintf(out, "sandbox     NONE, unsandboxed: %s\n", r->sandbox_why);
+		fprintf(out, "sandbox     NONE, unsandboxed: %s%s%s\n", r->sandbox_why,
+			r->sandbox_user ? "; as " : "", r->sandbox_user ? r->sandbox_user : "");
 	if (r->processes)
 		fprintf(out, "processes   at most %lu at once per program (pids cgroup)\n", r->processes);
 	else if (r->processes_why)

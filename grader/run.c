@@ -295,8 +295,11 @@ static int start_child(const struct run_spec *s, struct child *c, struct run_res
 	char fdnum[16];
 	int ret = -1;
 
-	if (!s->sandbox || !s->sandbox->bwrap || !s->cwd)
+	/* unsandboxed: still never root, where the grader is */
+	if (!s->sandbox || !s->sandbox->bwrap || !s->cwd) {
+		x.as = s->sandbox;
 		return start_exec(s, &x, c, r);
+	}
 	x.keep[0] = seccomp_filter_fd();
 	if (x.keep[0] < 0)
 		goto out;

@@ -11,7 +11,8 @@
  * grader's own user in a user namespace of its own, or, when the grader is
  * root, a user without privileges (CUDALAB_SANDBOX_USER, else
  * cudalab-sandbox, else nobody) that the grader becomes before bubblewrap
- * starts; every capability dropped, no new privileges, no further user
+ * starts (and even where bubblewrap cannot run, the programs are never
+ * root: they run unsandboxed as that user); every capability dropped, no new privileges, no further user
  * namespaces, the system-call filter of sysfilter.h, a terminal session of
  * its own. bubblewrap reads its options from a descriptor, so the sandbox's
  * /proc/1/cmdline names no folder of the grader's. A program in the sandbox
@@ -33,7 +34,8 @@ struct sandbox {
 	char *why;             /* why not, when bwrap is NULL */
 	bool off;              /* turned off on purpose (CUDALAB_NO_SANDBOX) */
 	struct strlist ro;     /* more folders the programs may read (the emulator's headers) */
-	/* when the grader is root: the user its sandboxed programs run as */
+	/* when the grader is root: the user its sandboxed programs run as (they
+	 * run as it unsandboxed too) */
 	bool drop;
 	uid_t uid;
 	gid_t gid;

@@ -39,6 +39,12 @@ test_expect_success 'in the sandbox, a submission cannot read the hidden referen
 '
 test_expect_success 'the same submission unsandboxed does read it: the fixture is a real attack' '
 	[ -r "$T_ROOT/reference/grid/grid.cu" ] &&
+	# a root grader runs it as an unprivileged user, who must be able to read
+	# the checkout for the attack to find anything
+	if [ "$(id -u)" = 0 ] && ! runuser -u nobody -- test -r "$T_ROOT/reference/grid/grid.cu"; then
+		echo "the checkout is root'"'"'s alone here: unsandboxed, nobody cannot read it either"
+		exit 77
+	fi &&
 	CUDALAB_NO_SANDBOX=1 grade_fixture "$T_ROOT/reference/grid/fixtures/reads-reference" u.json &&
 	[ "$(jq -r ".tests[] | select(.part == \"picture\" and .name == \"exact\") | .status" u.json)" = fail ]
 '
@@ -97,10 +103,22 @@ test_expect_success 'in the sandbox, a submission cannot read another student'"'
 '
 test_expect_success 'unsandboxed, it reads alice'"'"'s grid.cu: the fixture is a real attack' '
 	class_folder &&
+	# a root grader runs it as an unprivileged user (next test): let that
+	# user into the folders, as on a machine whose class folders are open
+	{ [ "$(id -u)" != 0 ] || { chmod a+rx "$T_TMP" && chmod -R a+rX class; }; } &&
 	CUDALAB_NO_SANDBOX=1 "$CUDALAB" grade grid "$PWD/class/mallory" --student mallory -q \
 		--json u.json >u.json.txt 2>&1
 	validate_doc u.json &&
 	[ "$(jq -r ".tests[] | select(.part == \"picture\" and .name == \"exact\") | .status" u.json)" = fail ]
+'
+test_expect_success 'a root grader runs it unprivileged even unsandboxed: root'"'"'s files stay unread' '
+	[ "$(id -u)" = 0 ] || { echo "the grader is not root here"; exit 77; } &&
+	class_folder && chmod 700 "$T_TMP" &&
+	CUDALAB_NO_SANDBOX=1 "$CUDALAB" grade grid "$PWD/class/mallory" --student mallory -q \
+		--json n.json >n.json.txt 2>&1
+	validate_doc n.json &&
+	jq -r .sandbox.user n.json | grep -q "unprivileged" &&
+	[ "$(jq -r ".tests[] | select(.part == \"picture\" and .name == \"exact\") | .status" n.json)" = pass ]
 '
 rm -f "$escaped"
 test_done
