@@ -206,6 +206,29 @@ static int copy_headers(const char *src, const char *dst)
 }
 
 /*
+ * The emulator's folder: the one of its compiler flags' -I folders that
+ * holds cudaemu.h (the flags are the build's, which may be another
+ * checkout's than the course's); NULL where there is no emulator.
+ */
+static char *emu_dir(const struct toolchain *tc)
+{
+	struct strlist words = STRLIST_INIT;
+	char *found = NULL;
+
+	strlist_split(&words, tc->emu_cxxflags ? tc->emu_cxxflags : "");
+	for (size_t i = 0; i < words.n && !found; i++) {
+		if (strncmp(words.v[i], "-I", 2) || !words.v[i][2])
+			continue;
+		char *h = xasprintf("%s/cudaemu.h", words.v[i] + 2);
+		if (!access(h, R_OK))
+			found = xstrdup(words.v[i] + 2);
+		free(h);
+	}
+	strlist_clear(&words);
+	return found;
+}
+
+/*
  * Copies into the work folder what the compilers may include of the
  * course's: the lab's public header (<lab>.h, its contract) into
  * GRADING_INCLUDE, and the CPU emulator's headers into GRADING_EMU. So the
@@ -219,7 +242,7 @@ static int stage_headers(struct grading *g)
 	char *dir = xasprintf("%s/%s", g->workdir, GRADING_INCLUDE);
 	char *src = xasprintf("%s/%s.h", g->cfg->dir, g->cfg->name);
 	char *dst = xasprintf("%s/%s.h", dir, g->cfg->name);
-	char *emu = xasprintf("%s/labs/common/emu", g->tc->root);
+	char *emu = emu_dir(g->tc);
 	char *emu_dst = xasprintf("%s/%s", g->workdir, GRADING_EMU);
 	int ret = -1;
 
@@ -229,7 +252,7 @@ static int stage_headers(struct grading *g)
 	}
 	if (!access(src, F_OK) && copy_small_file(src, dst))
 		goto out;
-	ret = !access(emu, F_OK) ? copy_headers(emu, emu_dst) : 0;
+	ret = emu ? copy_headers(emu, emu_dst) : 0;
 out:
 	free(emu_dst);
 	free(emu);
@@ -241,14 +264,15 @@ out:
 
 void grading_push_emu_flags(const struct grading *g, const char *flags, struct strlist *argv)
 {
-	char *emu = xasprintf("%s/labs/common/emu", g->tc->root);
-	size_t n = strlen(emu);
+	char *emu = emu_dir(g->tc);
+	size_t n = emu ? strlen(emu) : 0;
 	struct strlist words = STRLIST_INIT;
 
 	strlist_split(&words, flags ? flags : "");
 	for (size_t i = 0; i < words.n; i++) {
 		const char *w = words.v[i];
-		if (!strncmp(w, "-I", 2) && !strncmp(w + 2, emu, n) && (!w[2 + n] || w[2 + n] == '/'))
+		if (emu && !strncmp(w, "-I", 2) && !strncmp(w + 2, emu, n) &&
+		    (!w[2 + n] || w[2 + n] == '/'))
 			strlist_pushf(argv, "-I%s/%s%s", g->workdir, GRADING_EMU, w + 2 + n);
 		else
 			strlist_push(argv, w);
@@ -338,10 +362,18 @@ bool grading_sandbox_ready(const struct toolchain *tc, const struct lab_config *
 			   const struct grade_opts *o)
 {
 	struct grade_opts quiet = *o;
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xasprintf("%s/cudalab-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	struct result r;
 	struct grading g;
 	bool ok;
 
+	/* a work folder that cannot be made at all is each grading's failure,
+	 * reported with it and tried again (batch.c): not the sandbox's */
+	ok = mkdtemp(dir) && !rmdir(dir);
+	free(dir);
+	if (!ok)
+		return true;
 	quiet.keep_workdir = false;
 	result_init(&r, cfg);
 	ok = !grading_open(&g, tc, cfg, &quiet, &r);
