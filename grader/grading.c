@@ -128,6 +128,7 @@ static void open_sandboxes(struct grading *g)
 
 	sandbox_init(&g->run_sandbox);
 	sandbox_init(&g->build_sandbox);
+	g->run_sandbox.tmp_bytes = g->build_sandbox.tmp_bytes = g->cfg->memory_limit;
 	if (sandbox_own(&g->run_sandbox, g->workdir))
 		sandbox_disable(&g->run_sandbox, xstrdup("the work folder cannot be given to "
 							 "the sandbox's user"));

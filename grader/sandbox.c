@@ -95,6 +95,11 @@ static void base_options(const struct sandbox *sb, const char *workdir, int secc
 	if (dev)
 		closedir(dev);
 	/* the private /tmp first: the lab's folders and the work folder may be in /tmp */
+	/* its /tmp is memory: held to the programs' memory limit, where there is one */
+	if (sb->tmp_bytes) {
+		strlist_push(out, "--size");
+		strlist_pushf(out, "%zu", sb->tmp_bytes);
+	}
 	push2(out, "--tmpfs", "/tmp");
 	for (size_t i = 0; i < sb->ro.n; i++)
 		push3(out, "--ro-bind", sb->ro.v[i], sb->ro.v[i]);

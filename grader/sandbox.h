@@ -33,7 +33,8 @@ struct sandbox {
 	char *bwrap;           /* bubblewrap's path; NULL: programs run unsandboxed */
 	char *why;             /* why not, when bwrap is NULL */
 	bool off;              /* turned off on purpose (CUDALAB_NO_SANDBOX) */
-	struct strlist ro;     /* more folders the programs may read (the emulator's headers) */
+	struct strlist ro;     /* more folders the programs may read */
+	size_t tmp_bytes;      /* the size of its private /tmp (a tmpfs); 0: the kernel's default */
 	/* when the grader is root: the user its sandboxed programs run as (they
 	 * run as it unsandboxed too) */
 	bool drop;
