@@ -200,7 +200,9 @@ int build_link(const struct grading *g, const struct strlist *objs, const char *
 	if (!lr.started || lr.timed_out || lr.signal || lr.exit_code) {
 		char *why = run_describe(&ls, &lr), *cut = cut_note("the linker", &lr, lr.output,
 								     cfg->build_output_limit);
-		*log = xasprintf("%s\n%s%s", why, lr.output ? lr.output : "", cut);
+		char *said = visible_text(lr.output ? lr.output : "", lr.output_len, false);
+		*log = xasprintf("%s\n%s%s", why, said, cut);
+		free(said);
 		free(why);
 		free(cut);
 		ret = 1;
@@ -243,7 +245,9 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 		int rr = run_one(&spec, &res);
 		if (!rr && (!res.started || res.timed_out || res.signal || res.exit_code)) {
 			char *cut = cut_note("g++", &res, res.output, cfg->build_output_limit);
-			*log = xasprintf("'%s':\n%s%s", f, res.output ? res.output : "", cut);
+			char *said = visible_text(res.output ? res.output : "", res.output_len, false);
+			*log = xasprintf("'%s':\n%s%s", f, said, cut);
+			free(said);
 			free(cut);
 			rr = 1;
 		}
@@ -393,7 +397,8 @@ int build_compile(struct grading *g)
 			free(why);
 		}
 	}
-	r->build_log = strbuf_detach(&log);
+	/* what nvcc said quotes the submission: shown, never obeyed, by a terminal */
+	r->build_log = visible_text(log.buf ? log.buf : "", log.len, false);
 	if (r->build != BUILD_OK) {
 		ret = 0;
 		goto out;

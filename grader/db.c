@@ -406,20 +406,21 @@ int db_has_run(struct db *db, const char *student, const char *lab, const char *
 	       const char *files_hash)
 {
 	/*
-	 * A run is stored under the name its document gives the student, whose
-	 * bytes that are not UTF-8 are U+FFFD; a gradebook from before that
-	 * holds the name as it was.
+	 * A run is stored under the name its document gives the student, as
+	 * visible_text shows it (one line); gradebooks from before that hold
+	 * the name with only its bytes that are not UTF-8 replaced, or as it was.
 	 */
-	char *clean = utf8_clean(student);
+	char *clean = utf8_clean(student), *shown = visible_str(student, true);
 	long long n = 0;
 	int rc = step(db, prepare(db, "SELECT count(*) FROM runs JOIN submissions s ON s.id = "
 				      "runs.submission_id JOIN students st ON st.id = s.student_id "
-				      "JOIN labs l ON l.id = s.lab_id WHERE st.name IN (?1, ?5) "
+				      "JOIN labs l ON l.id = s.lab_id WHERE st.name IN (?1, ?5, ?6) "
 				      "AND l.name = ?2 AND runs.lab_version = ?3 "
 				      "AND s.files_hash = ?4",
-				  "ttttt", student, lab, version, files_hash, clean),
+				  "tttttt", student, lab, version, files_hash, clean, shown),
 		      &n);
 	free(clean);
+	free(shown);
 	return rc ? -1 : n > 0;
 }
 

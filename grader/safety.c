@@ -495,17 +495,20 @@ static void *run_tools(void *arg)
 			size_t k = which[i];
 			const char *tool = emulated ? "the emulator's checks" : tools[k];
 			struct safety_output o;
-			char *text = emulated ? symbolize(checker, res[i].output ? res[i].output : "")
-					      : xstrdup(res[i].output ? res[i].output : "");
+			/* the run's output quotes the submission: read, and kept, visible */
+			char *seen = visible_text(res[i].output ? res[i].output : "",
+						  res[i].output_len, false);
+			char *text = emulated ? symbolize(checker, seen) : xstrdup(seen);
 			safety_parse(text, emulated ? NULL : tools[k], &o);
 			free(text);
 			if (!o.banner && !s->not_run && !res[i].cancelled) {
 				char *why = run_describe(&specs[i], &res[i]);
 				s->not_run = xasprintf("%s%s did not run (%s): %.200s",
 						       emulated ? "" : "compute-sanitizer ", tool, why,
-						       res[i].output ? res[i].output : "");
+						       seen);
 				free(why);
 			}
+			free(seen);
 			for (size_t f = 0; f < o.nfindings; f++) {
 				if (!safety_part(cfg, g->r->lab, o.findings[f].test) &&
 				    !counts_outside_safety(g->r, &o.findings[f]))

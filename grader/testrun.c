@@ -45,7 +45,11 @@ void testrun_input(const struct result *r, const char *token, char *buf, size_t 
 		 (int)(name_len > 200 ? 200 : name_len), r->student ? r->student : "", token);
 }
 
-/* Check reports a forked test that died or hung as an "error". */
+/*
+ * Check reports a forked test that died or hung as an "error". Its log is
+ * written in the submission's process: its words are shown as visible_text
+ * makes them.
+ */
 static void set_from_check(struct graded_test *t, const struct check_entry *e, double timeout)
 {
 	int code;
@@ -57,7 +61,7 @@ static void set_from_check(struct graded_test *t, const struct check_entry *e, d
 		t->message = NULL;
 	} else if (!strcmp(e->result, "failure")) {
 		t->status = TEST_FAIL;
-		t->message = xstrdup(e->message);
+		t->message = visible_str(e->message, false);
 	} else if (strstr(e->message, "timeout expired")) {
 		t->status = TEST_TIMEOUT;
 		t->message = xasprintf("did not finish within %g s\nhint: a kernel or the launcher "
@@ -71,10 +75,12 @@ static void set_from_check(struct graded_test *t, const struct check_entry *e, d
 				       "exit() ends the whole test: to report an error, print it and "
 				       "return from the launcher", code);
 	} else {
+		char *said = visible_str(e->message, false);
 		t->status = TEST_CRASH;
 		t->message = xasprintf("the test process died: %s\nhint: the launcher crashed on the "
 				       "host: a device pointer used on the host, a bad host pointer, "
-				       "or abort()", e->message);
+				       "or abort()", said);
+		free(said);
 	}
 }
 
@@ -178,13 +184,14 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		checklog_release(&log);
 	}
 
+	/* what the submission printed is kept as visible_text shows it */
 	if (out == r->tests && res.output_dropped) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addstr(&sb, res.output);
-		strbuf_addf(&sb, "\n[... %zu more bytes of output dropped]\n", res.output_dropped);
-		r->output = strbuf_detach(&sb);
+		char *said = visible_text(res.output, res.output_len, false);
+		r->output = xasprintf("%s\n[... %zu more bytes of output dropped]\n", said,
+				      res.output_dropped);
+		free(said);
 	} else if (out == r->tests && res.output_len) {
-		r->output = xstrdup(res.output);
+		r->output = visible_text(res.output, res.output_len, false);
 	}
 	ret = 0;
 out_release:
