@@ -37,12 +37,26 @@ static bool test_finished(const char *logs, const char *id, const char *token, b
 	return ok;
 }
 
-void testrun_input(const struct result *r, const char *token, char *buf, size_t len)
+char *testrun_student(const char *name)
 {
-	/* the student's name has no newline: it is one line of the protocol */
-	size_t name_len = strcspn(r->student ? r->student : "", "\n");
-	snprintf(buf, len, "seed=%llu\nstudent=%.*s\ntoken=%s\n", r->seed,
-		 (int)(name_len > 200 ? 200 : name_len), r->student ? r->student : "", token);
+	/* one line of the protocol: no line break in it */
+	size_t n = strcspn(name ? name : "", "\r\n");
+
+	if (n > TESTRUN_STUDENT_MAX) {
+		n = TESTRUN_STUDENT_MAX;
+		while (n && ((unsigned char)name[n] & 0xc0) == 0x80)
+			n--;   /* back to the start of the character cut */
+	}
+	return xstrndup(name ? name : "", n);
+}
+
+char *testrun_input(const struct result *r, const char *token)
+{
+	char *name = testrun_student(r->student), *input;
+
+	input = xasprintf("seed=%llu\ntoken=%s\nstudent=%s\n", r->seed, token, name);
+	free(name);
+	return input;
 }
 
 /*
@@ -96,7 +110,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 	const struct lab_config *cfg = g->cfg;
 	struct result *r = g->r;
 	struct strlist argv = STRLIST_INIT;
-	char *logs = xasprintf("%s/%s", g->workdir, logs_name), input[256];
+	char *logs = xasprintf("%s/%s", g->workdir, logs_name), *input = NULL;
 	char **env = grading_env(g, extra_env);
 	struct run_result res;
 	char token[33];
@@ -125,7 +139,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		strlist_push(&argv, "--only");
 		strlist_push(&argv, only->v[i]);
 	}
-	testrun_input(r, token, input, sizeof(input));
+	input = testrun_input(r, token);
 	struct run_spec spec = {
 		.argv = (const char *const *)argv.v,
 		.envp = (const char *const *)env,
@@ -200,6 +214,7 @@ out_release:
 out:
 	grading_free_env(env);
 	free(logs);
+	free(input);
 	strlist_clear(&argv);
 	return ret;
 }

@@ -28,6 +28,11 @@
 #include <unistd.h>
 
 #define CL_MAX_PARTS 32
+/*
+ * The most bytes of the student's name kept (the grader cuts it so too:
+ * TESTRUN_STUDENT_MAX, grader/testrun.h).
+ */
+#define CL_STUDENT_MAX 200
 
 struct part_opts {
 	const char *name;
@@ -128,7 +133,7 @@ const char *cl_answer(const char *name)
 
 const char *cl_answer_given(const char *name)
 {
-	static char value[128];
+	static char value[CL_STUDENT_MAX + 56];   /* a whole name ("student = ..."), and more */
 
 	return answer_lookup(name, value, sizeof(value)) > 0 && value[0] ? value : NULL;
 }
@@ -144,7 +149,7 @@ long long cl_answer_int(const char *name)
 	return x;
 }
 
-static char student[256] = "student";
+static char student[CL_STUDENT_MAX + 1] = "student";
 const char *cl_student = student;
 /* The grader's token for this run, and the test this process runs (xml mode). */
 static char token[64];
@@ -179,24 +184,38 @@ static void test_done(void)
 	}
 }
 
-/* "seed=N" and, optionally, "student=ID" and "token=T", to the end of standard input. */
+/*
+ * "seed=N" and, optionally, "student=ID" and "token=T", to the end of
+ * standard input. Each line is read whole, however long: the end of a long
+ * one is never taken for a line of its own. The name is cut to
+ * CL_STUDENT_MAX bytes, never inside a UTF-8 character.
+ */
 static int read_seed(uint64_t *seed)
 {
-	char line[512];
+	char *line = NULL;
+	size_t cap = 0;
 	unsigned long long v;
 	int found = -1;
 
-	while (fgets(line, sizeof(line), stdin)) {
+	while (getline(&line, &cap, stdin) >= 0) {
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "seed=%llu", &v) == 1) {
 			*seed = v;
 			found = 0;
 		} else if (!strncmp(line, "student=", 8) && line[8]) {
-			snprintf(student, sizeof(student), "%.200s", line + 8);
+			size_t n = strlen(line + 8);
+			if (n > CL_STUDENT_MAX) {
+				n = CL_STUDENT_MAX;
+				while (n && ((unsigned char)line[8 + n] & 0xc0) == 0x80)
+					n--;
+			}
+			memcpy(student, line + 8, n);
+			student[n] = '\0';
 		} else if (!strncmp(line, "token=", 6)) {
 			snprintf(token, sizeof(token), "%.60s", line + 6);
 		}
 	}
+	free(line);
 	return found;
 }
 
