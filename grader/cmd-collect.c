@@ -129,7 +129,7 @@ int collect_spool(const struct spool *sp, const char *db_path)
 	if (!db || db_check_writable(db)) {
 		db_close(db);
 		free(st);
-		return EXIT_USAGE;
+		return gradebook_unready();
 	}
 	if (spool_status(sp, st)) {
 		code = EXIT_INTERNAL;
@@ -262,7 +262,7 @@ int cmd_collect(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!gradebook_ready(db_path))
-		return EXIT_USAGE;
+		return gradebook_unready();
 	if (spool_open(argv[optind + 1], argv[optind], &sp))
 		return EXIT_USAGE;
 	if (wait && collect_follow(&sp))

@@ -145,7 +145,7 @@ int cmd_regrade(int argc, char **argv)
 
 	/* its gradings run side by side, as a class's */
 	if (!class_gradebook_ready(bo.db_path))
-		return EXIT_USAGE;
+		return gradebook_unready();
 	if (latest(bo.db_path, lab, student, &before, &n))
 		return EXIT_INTERNAL;
 	if (!n) {
