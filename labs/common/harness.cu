@@ -155,9 +155,20 @@ const char *cl_student = student;
 static char token[64];
 static const char *done_dir, *done_test;   /* the XML folder; the test running */
 
+/*
+ * Check's own message with a forked test's duration (check_msg.c): sent
+ * here for a test whose process this harness ends (test_end). Weak: with
+ * a Check that has it not, such a test's duration is unknown.
+ */
+extern "C" void send_duration_info(int duration) __attribute__((weak));
+
+static bool test_forked;    /* the test runs in a process of Check's, that ends with it */
+static struct timespec test_began;
+
 static void test_start(void)
 {
 	cl_device_oom = 0;
+	clock_gettime(CLOCK_MONOTONIC, &test_began);
 }
 
 /*
@@ -182,6 +193,30 @@ static void test_done(void)
 			fputs("\nout of memory", f);
 		fclose(f);
 	}
+}
+
+/*
+ * After a test body returned: its .done file; then, in a process of Check's
+ * own (fork mode), the end of that process, with _exit(). Check would end it
+ * with exit(), which runs what the submission registered with atexit() and
+ * the destructors of its static objects: code that runs after the test,
+ * which may spin or crash there and turn a pass into a timeout, or a crash.
+ * Nothing of the submission's runs once its test is done: here, in a lane
+ * (lane_run) and at the end of the harness (cl_main) alike.
+ */
+static void test_end(void)
+{
+	struct timespec now;
+
+	test_done();
+	if (!test_forked)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (send_duration_info)
+		send_duration_info((int)((now.tv_sec - test_began.tv_sec) * 1000000 +
+					 (now.tv_nsec - test_began.tv_nsec) / 1000));
+	fflush(NULL);
+	_exit(EXIT_SUCCESS);
 }
 
 /*
@@ -235,10 +270,11 @@ static int run_part(const struct cl_lab *lab, const struct part_opts *p, const T
 	int failed;
 
 	tcase_set_timeout(tc, limit);
-	if (xml && only) {
+	test_forked = fork_status == CK_FORK;
+	if (xml && only)
 		done_test = only->name;
-		tcase_add_checked_fixture(tc, test_start, test_done);
-	}
+	if ((xml && only) || test_forked)
+		tcase_add_checked_fixture(tc, test_start, test_end);
 	for (size_t i = 0; i < lab->ntests; i++)
 		if (!strcmp(lab->tests[i].tcase, p->name) && (!only || only == lab->tests[i].test))
 			tcase_add_test(tc, lab->tests[i].test);
@@ -789,7 +825,7 @@ static int run_safety(const struct cl_lab *lab, const struct pick *picks, int n)
 	return 0;
 }
 
-int cl_main(const struct cl_lab *lab, int argc, char **argv)
+static int harness_main(const struct cl_lab *lab, int argc, char **argv)
 {
 	struct part_opts parts[CL_MAX_PARTS];
 	const char *names[CL_MAX_PARTS];
@@ -900,4 +936,18 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 			   : run_lanes(lab, picks, n, lanes, jobs ? jobs : cl_cpu_threads());
 	free(picks);
 	return status;
+}
+
+/*
+ * The harness ends with _exit() once what it has to say is written: no
+ * atexit() handler or static object's destructor of the submission's runs
+ * after its tests (a spin there outlived the safety stage's time, and the
+ * tests it had not checked then passed unchecked).
+ */
+int cl_main(const struct cl_lab *lab, int argc, char **argv)
+{
+	int status = harness_main(lab, argc, argv);
+
+	fflush(NULL);
+	_exit(status);
 }
