@@ -497,14 +497,31 @@ const char *safety_covered(const struct strlist *left, const struct safety_outpu
 	return verdict;
 }
 
-/* safety_covered for a tool's run (spec, res): *left becomes what runs again. */
+/*
+ * safety_covered for a tool's run (spec, res): *left becomes what runs
+ * again. Its exit status is not asked: a sanitizer may give its own, and
+ * an exit() of the submission's before the harness's end marker has no
+ * end marker after it anyway. A run that ended in its time, by no signal,
+ * but printed more than is kept (a submission's printf) lost the markers
+ * after the cut, not its tests: the tests after the last marker kept run
+ * again, and the note says reports may have been lost.
+ */
 static void covered(struct safety_run *s, const char *tool, const struct run_spec *spec,
 		    const struct run_result *res, const struct safety_output *o,
 		    struct strlist *left)
 {
 	struct strlist again;
-	const char *first = safety_covered(left, o, !res->timed_out && !res->signal &&
-						  !res->exit_code, &again);
+	bool clean = !res->timed_out && !res->signal;
+	struct safety_output seen = *o;
+
+	if (clean && res->output_dropped) {
+		seen.closed = true;
+		if (!s->note)
+			s->note = xasprintf("a run under %s printed more than the %zu bytes kept (the "
+					    "submission's output): reports after that were lost",
+					    tool, spec->output_limit);
+	}
+	const char *first = safety_covered(left, &seen, clean, &again);
 
 	if (first) {
 		char *fate = run_describe(spec, res);

@@ -39,9 +39,9 @@ void safety_output_release(struct safety_output *out);
 
 /*
  * What one run over the tests left (in the order it ran them) covered, by
- * its output o and whether it exited cleanly (status 0, no signal, in its
- * time): a test is checked once the next one's marker came, or, the last,
- * once a marker that the run ended came and it exited cleanly. The tests
+ * its output o and whether it ended cleanly (in its time, by no signal): a
+ * test is checked once the next one's marker came, or, the last, once a
+ * marker that the run ended came and it ended cleanly. The tests
  * it did not reach, or reached after a lost context, go to *again (an
  * empty list, filled); so does the test it was in when it did not end
  * cleanly, first, unless it was the run's first already: that test is

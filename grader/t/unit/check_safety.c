@@ -114,8 +114,9 @@ END_TEST
 
 /*
  * What one run covered: its output (banner, markers, the end) and whether
- * it exited cleanly; what runs again goes to want (space-separated), and
- * the test whose check could not finish alone to verdict ("" none).
+ * it ended cleanly (in its time, by no signal); what runs again goes to
+ * want (space-separated), and the test whose check could not finish alone
+ * to verdict ("" none).
  */
 static void expect_covered(const char *output, bool clean, const char *want,
 			   const char *verdict)
