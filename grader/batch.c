@@ -416,9 +416,11 @@ static void finish(struct worker *w, int status, const char *db_path, const char
 		it->why = xasprintf("the grading process was killed by signal %d", WTERMSIG(status));
 	else
 		it->why = xstrdup("the grading process ended without a result");
-	/* the last words it printed, for the summary */
+	/* the last words it printed, for the summary (which may quote the submission) */
 	const char *text = w->out.buf ? w->out.buf : "";
-	char *last = last_line(text, line ? (size_t)(line - text) : w->out.len, 300);
+	char *said = last_line(text, line ? (size_t)(line - text) : w->out.len, 300);
+	char *last = visible_str(said, true);
+	free(said);
 	if (last) {
 		char *more = xasprintf("%s: %s", it->why, last);
 		free(it->why);
@@ -466,17 +468,19 @@ static void show_finished(const struct tally *t, const struct item *it)
 {
 	if (t->tty || progress_quiet)
 		return;
+	char *name = visible_str(it->sub->student, true);
 	if (it->state == DONE) {
 		struct score_view view = doc_score_view(it->doc);
 		char score[SCORE_TEXT_MAX];
 		fprintf(stderr, "[%zu/%zu] %s: %s, %s, build %s (%.1f s)\n", t->done + t->failed,
-			t->total - t->skipped, it->sub->student, score_text(score, &view),
+			t->total - t->skipped, name, score_text(score, &view),
 			doc_str(it->doc, "status"), doc_build(it->doc),
 			doc_num(it->doc, "seconds"));
 	} else
 		fprintf(stderr, "[%zu/%zu] %s: SYSTEM ERROR%s: %s\n", t->done + t->failed,
-			t->total - t->skipped, it->sub->student,
+			t->total - t->skipped, name,
 			it->tries < MAX_TRIES ? " (tried again later)" : "", it->why);
+	free(name);
 }
 
 /* ------------------------------------------------------------- summary */
@@ -563,10 +567,13 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 	size_t graded = 0, not_built = 0, gpu_runs = 0, provisional = 0;
 	/* the score column as wide as its widest: a score is written one way everywhere */
 	char (*scores)[SCORE_TEXT_MAX] = xcalloc(n ? n : 1, sizeof(*scores));
+	/* a student's name is a folder's, theirs to choose: shown as visible_text shows it */
+	char **names = xcalloc(n ? n : 1, sizeof(*names));
 
 	for (size_t i = 0; i < n; i++) {
-		if ((int)strlen(items[i].sub->student) > sw)
-			sw = (int)strlen(items[i].sub->student);
+		names[i] = visible_str(items[i].sub->student, true);
+		if ((int)strlen(names[i]) > sw)
+			sw = (int)strlen(names[i]);
 		if (items[i].state != DONE)
 			continue;
 		struct score_view view = doc_score_view(items[i].doc);
@@ -578,14 +585,14 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 	for (size_t i = 0; i < n; i++) {
 		const struct item *it = &items[i];
 		if (it->state == SKIPPED) {
-			printf("%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, it->sub->student, cw,
+			printf("%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, names[i], cw,
 			       "-", "skipped", "-", "-", "-", "already in the gradebook");
 		} else if (it->state == DONE) {
 			static const char *const phases[] = {"build", "tests", "timing", "profile",
 							     "gpu_wait"};
 			json_t *doc = it->doc;
 			const char *mode = doc_str(doc, "mode");
-			printf("%-*s %-*s  %-10s %-13s %-8s %7.1f  %lld\n", sw, it->sub->student,
+			printf("%-*s %-*s  %-10s %-13s %-8s %7.1f  %lld\n", sw, names[i],
 			       cw, scores[i], doc_str(doc, "status"), doc_build(doc), mode,
 			       doc_num(doc, "seconds"), it->run);
 			graded++;
@@ -595,11 +602,14 @@ static void summary(const struct item *items, size_t n, const struct tally *t, d
 			for (int p = 0; p < 5; p++)
 				phase[p] += doc_phase(doc, phases[p]);
 		} else {
-			printf("%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, it->sub->student, cw,
+			printf("%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, names[i], cw,
 			       "-", "SYSTEM", "-", "-", "-", it->why ? it->why : "not graded");
 		}
 	}
 	free(scores);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	printf("\n%zu graded", graded);
 	if (t->skipped)
 		printf(", %zu skipped (already in the gradebook)", t->skipped);

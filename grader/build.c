@@ -14,6 +14,7 @@
 #include "probe.h"
 #include "rewrite.h"
 #include "scan.h"
+#include "toolfault.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -197,10 +198,18 @@ int build_link(const struct grading *g, const struct strlist *objs, const char *
 	if (run_one(&ls, &lr))
 		goto out;
 	ret = 0;
-	if (!lr.started || lr.timed_out || lr.signal || lr.exit_code) {
+	char *fault = lr.started && (lr.signal || lr.exit_code) ? toolfault_why(&ls, &lr, g->workdir)
+								   : NULL;
+	if (fault) {
+		ret = error("linking '%s' failed for the machine, not the submission: %s", name,
+			    fault);
+		free(fault);
+	} else if (!lr.started || lr.timed_out || lr.signal || lr.exit_code) {
 		char *why = run_describe(&ls, &lr), *cut = cut_note("the linker", &lr, lr.output,
 								     cfg->build_output_limit);
-		*log = xasprintf("%s\n%s%s", why, lr.output ? lr.output : "", cut);
+		char *said = visible_text(lr.output ? lr.output : "", lr.output_len, false);
+		*log = xasprintf("%s\n%s%s", why, said, cut);
+		free(said);
 		free(why);
 		free(cut);
 		ret = 1;
@@ -242,9 +251,17 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 					.max_memory = cfg->memory_limit, .sandbox = &g->build_sandbox};
 		struct run_result res;
 		int rr = run_one(&spec, &res);
-		if (!rr && (!res.started || res.timed_out || res.signal || res.exit_code)) {
+		char *fault = !rr && res.started && (res.signal || res.exit_code)
+				      ? toolfault_why(&spec, &res, workdir) : NULL;
+		if (fault) {
+			rr = error("g++ on '%s' failed for the machine, not the submission: %s", f,
+				   fault);
+			free(fault);
+		} else if (!rr && (!res.started || res.timed_out || res.signal || res.exit_code)) {
 			char *cut = cut_note("g++", &res, res.output, cfg->build_output_limit);
-			*log = xasprintf("'%s':\n%s%s", f, res.output ? res.output : "", cut);
+			char *said = visible_text(res.output ? res.output : "", res.output_len, false);
+			*log = xasprintf("'%s':\n%s%s", f, said, cut);
+			free(said);
 			free(cut);
 			rr = 1;
 		}
@@ -390,6 +407,15 @@ int build_compile(struct grading *g)
 			error("cannot run nvcc '%s': %s", tc->nvcc, res[i].output);
 			goto out;
 		}
+		char *fault = res[i].signal || res[i].exit_code
+				      ? toolfault_why(&specs[i], &res[i], workdir) : NULL;
+		if (fault) {
+			/* no compile error of the student's: the grader's failure, tried again */
+			error("nvcc on '%s' failed for the machine, not the submission: %s",
+			      argvs[i].v[argvs[i].n - 3], fault);
+			free(fault);
+			goto out;
+		}
 		if (r->build == BUILD_OK &&
 		    (res[i].timed_out || res[i].signal || res[i].exit_code)) {
 			char *why = run_describe(&specs[i], &res[i]);
@@ -399,7 +425,8 @@ int build_compile(struct grading *g)
 			free(why);
 		}
 	}
-	r->build_log = strbuf_detach(&log);
+	/* what nvcc said quotes the submission: shown, never obeyed, by a terminal */
+	r->build_log = visible_text(log.buf ? log.buf : "", log.len, false);
 	if (r->build != BUILD_OK) {
 		ret = 0;
 		goto out;

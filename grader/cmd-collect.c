@@ -83,8 +83,13 @@ int collect_follow(const struct spool *sp)
 	return ret;
 }
 
-/* The document at path, checked to be this entry's; NULL with an error. */
-static json_t *read_doc(const char *path, const char *lab, const char *student, char origin[80])
+/*
+ * The document at path, checked to be this entry's; NULL with an error. A
+ * document names its student as visible_text shows the name (shown); one
+ * of a grader from before, as it is.
+ */
+static json_t *read_doc(const char *path, const char *lab, const char *student,
+			const char *shown, char origin[80])
 {
 	size_t len;
 	char *text = read_file(path, &len), hex[65];
@@ -103,9 +108,10 @@ static json_t *read_doc(const char *path, const char *lab, const char *student, 
 		error("'%s' is not a result document: line %d: %s", path, jerr.line, jerr.text);
 		return NULL;
 	}
-	if (strcmp(doc_str(doc, "lab"), lab) || strcmp(doc_str(doc, "student"), student)) {
+	if (strcmp(doc_str(doc, "lab"), lab) ||
+	    (strcmp(doc_str(doc, "student"), student) && strcmp(doc_str(doc, "student"), shown))) {
 		error("'%s' is the result of %s for lab %s, not of %s for lab %s", path,
-		      doc_str(doc, "student"), doc_str(doc, "lab"), student, lab);
+		      doc_str(doc, "student"), doc_str(doc, "lab"), shown, lab);
 		json_decref(doc);
 		return NULL;
 	}
@@ -117,28 +123,33 @@ int collect_spool(const struct spool *sp, const char *db_path)
 	struct db *db = db_open(db_path, toolchain()->root);
 	struct entry_status *st = xcalloc(sp->n ? sp->n : 1, sizeof(*st));
 	size_t added = 0, had = 0, bad = 0, missing = 0, built = 0, provisional = 0;
+	char **shown = NULL;
 	int code = 0;
 
 	if (!db || db_check_writable(db)) {
 		db_close(db);
 		free(st);
-		return EXIT_USAGE;
+		return gradebook_unready();
 	}
 	if (spool_status(sp, st)) {
 		code = EXIT_INTERNAL;
 		goto out;
 	}
+	/* the students' names as people see them: a folder's name is the student's to choose */
+	shown = xcalloc(sp->n ? sp->n : 1, sizeof(*shown));
 	int sw = 20;   /* the student column as wide as its widest name */
-	for (size_t i = 0; i < sp->n; i++)
-		if ((int)strlen(sp->e[i].student) > sw)
-			sw = (int)strlen(sp->e[i].student);
+	for (size_t i = 0; i < sp->n; i++) {
+		shown[i] = visible_str(sp->e[i].student, true);
+		if ((int)strlen(shown[i]) > sw)
+			sw = (int)strlen(shown[i]);
+	}
 	printf("%-*s %-28s %-12s %s\n", sw, "student", "score", "status", "run");
 	for (size_t i = 0; i < sp->n; i++) {
 		const struct spool_entry *e = &sp->e[i];
 		if (st[i].state != ENTRY_DONE)
 			continue;
 		char *path = spool_result_path(sp, e), origin[80], score[SCORE_TEXT_MAX];
-		json_t *doc = read_doc(path, sp->lab, e->student, origin);
+		json_t *doc = read_doc(path, sp->lab, e->student, shown[i], origin);
 		long long run = -1;
 		int rc = doc ? db_store_doc(db, doc, origin, &run) : -1;
 		free(path);
@@ -149,7 +160,7 @@ int collect_spool(const struct spool *sp, const char *db_path)
 		}
 		*(rc ? &had : &added) += 1;
 		struct score_view view = doc_score_view(doc);
-		printf("%-*s %-28s %-12s %lld%s\n", sw, e->student, score_text(score, &view),
+		printf("%-*s %-28s %-12s %lld%s\n", sw, shown[i], score_text(score, &view),
 		       doc_str(doc, "status"), run, rc ? " (collected before)" : "");
 		if (!strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok")) {
 			built++;
@@ -169,9 +180,10 @@ int collect_spool(const struct spool *sp, const char *db_path)
 			const char *what[] = {"", "still queued", "still grading", ""};
 			if (st[i].state == ENTRY_DONE)
 				continue;
-			fprintf(stderr, "  %s: %s%s%s\n", sp->e[i].student, what[st[i].state],
-				st[i].why && st[i].state != ENTRY_MISSING ? ", " : "",
-				st[i].why ? st[i].why : "");
+			char *why = visible_str(st[i].why ? st[i].why : "", false);
+			fprintf(stderr, "  %s: %s%s%s\n", shown[i], what[st[i].state],
+				st[i].why && st[i].state != ENTRY_MISSING ? ", " : "", why);
+			free(why);
 		}
 		fprintf(stderr, "grade them again with: cudalab slurm %s --spool %s --resume\n", sp->lab,
 			sp->path);
@@ -181,6 +193,9 @@ int collect_spool(const struct spool *sp, const char *db_path)
 	else if (missing || (built && provisional == built))
 		code = EXIT_INCOMPLETE;
 out:
+	for (size_t i = 0; shown && i < sp->n; i++)
+		free(shown[i]);
+	free(shown);
 	spool_status_free(st, sp->n);
 	free(st);
 	db_close(db);
@@ -247,7 +262,7 @@ int cmd_collect(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!gradebook_ready(db_path))
-		return EXIT_USAGE;
+		return gradebook_unready();
 	if (spool_open(argv[optind + 1], argv[optind], &sp))
 		return EXIT_USAGE;
 	if (wait && collect_follow(&sp))

@@ -54,10 +54,14 @@ static int show(struct db *db, const char *student, const char *lab, long limit,
 	}
 	printf("%-6s %-20s %-16s %-10s %-*s %-14s %-12s %-9s %s\n", "run", "started", "student",
 	       "lab", sw, "score", "build", "status", "mode", "gpu");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		/* a gradebook of a grader from before may hold a name as it was given */
+		char *name = visible_str(runs[i].student, true);
 		printf("%-6lld %-20s %-16s %-10s %-*s %-14s %-12s %-9s %s\n", runs[i].id,
-		       runs[i].started_at, runs[i].student, runs[i].lab, sw, scores[i],
-		       runs[i].build, runs[i].status, runs[i].mode, runs[i].gpu);
+		       runs[i].started_at, name, runs[i].lab, sw, scores[i], runs[i].build,
+		       runs[i].status, runs[i].mode, runs[i].gpu);
+		free(name);
+	}
 	free(scores);
 	if (!n)
 		printf("(no runs)\n");

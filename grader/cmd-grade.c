@@ -42,6 +42,11 @@ bool gradebook_ready(const char *path)
 	return ready;
 }
 
+int gradebook_unready(void)
+{
+	return db_system_fault() ? EXIT_INTERNAL : EXIT_USAGE;
+}
+
 bool class_gradebook_ready(const char *path)
 {
 	const char *fs;
@@ -73,7 +78,7 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 		return EXIT_USAGE;
 	}
 	if (ro->db_path && !gradebook_ready(ro->db_path))
-		return EXIT_USAGE;
+		return gradebook_unready();
 	if (config_load(tc->root, lab, &cfg))
 		return EXIT_INTERNAL;
 	if (grade_submission(tc, &cfg, go, &r)) {
@@ -292,7 +297,7 @@ int cmd_grade(int argc, char **argv)
 		      "report LAB --class)");
 		code = EXIT_USAGE;
 	} else if (!class_gradebook_ready(ro.db_path)) {
-		code = EXIT_USAGE;   /* found now, not once every grading is done */
+		code = gradebook_unready();   /* found now, not once every grading is done */
 	} else if (!grading_sandbox_ready(tc, &cfg, &go)) {
 		code = EXIT_INTERNAL;   /* the machine's, before any grading starts */
 	} else {

@@ -145,7 +145,7 @@ int cmd_regrade(int argc, char **argv)
 
 	/* its gradings run side by side, as a class's */
 	if (!class_gradebook_ready(bo.db_path))
-		return EXIT_USAGE;
+		return gradebook_unready();
 	if (latest(bo.db_path, lab, student, &before, &n))
 		return EXIT_INTERNAL;
 	if (!n) {
@@ -190,7 +190,10 @@ int cmd_regrade(int argc, char **argv)
 					was = before[j];
 			char *what = was && after[i] ? changes(was, after[i]) : NULL;
 			if (what && *what) {
-				printf("  %s: %s\n", doc_str(after[i], "student"), what);
+				/* a document of a grader from before may hold the name as given */
+				char *name = visible_str(doc_str(after[i], "student"), true);
+				printf("  %s: %s\n", name, what);
+				free(name);
 				changed++;
 			}
 			free(what);

@@ -82,9 +82,11 @@ int cmd_show(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(run_score(score, &runs[i])) > sw)
 			sw = (int)strlen(score);
-	printf("%s: %zu run%s\n\n%-10s %-6s %-20s %-*s %-11s %-9s %-14s %s\n", student, n,
+	char *name = visible_str(student, true);
+	printf("%s: %zu run%s\n\n%-10s %-6s %-20s %-*s %-11s %-9s %-14s %s\n", name, n,
 	       n == 1 ? "" : "s", "lab", "run", "started", sw, "score", "status", "mode", "build",
 	       "change");
+	free(name);
 	for (size_t i = n; i-- > 0;) {   /* oldest first */
 		const struct run_summary *r = &runs[i], *prev = NULL;
 		char change[32] = "";

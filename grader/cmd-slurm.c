@@ -322,8 +322,10 @@ int cmd_slurm(int argc, char **argv)
 		goto out;
 	if (o.no_submit)
 		o.no_wait = true;
-	if (!o.no_collect && !o.no_wait && !gradebook_ready(o.db_path))
+	if (!o.no_collect && !o.no_wait && !gradebook_ready(o.db_path)) {
+		code = gradebook_unready();
 		goto out;   /* found now, not once the class is graded */
+	}
 	if (config_load(tc->root, lab, &cfg)) {
 		code = EXIT_INTERNAL;
 		goto out;

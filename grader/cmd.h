@@ -77,6 +77,12 @@ unsigned positive_option(const char *s);
  * is graded, so a wrong --db costs no grading; reports why not.
  */
 bool gradebook_ready(const char *path);
+/*
+ * The exit code for a gradebook that is not ready: the grader's own
+ * failure (128) where the machine failed it (its disk full: db_system_fault),
+ * else a usage error (2).
+ */
+int gradebook_unready(void);
 /* Whether root has lab; says which labs there are when not. */
 bool lab_exists(const char *root, const char *lab);
 

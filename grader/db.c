@@ -26,9 +26,32 @@ struct db {
 	char *path;
 };
 
+/* the last failure was the machine's (db_system_fault) */
+static bool system_fault;
+
+/*
+ * Notes whether db's last error is the machine's: its disk full or
+ * failing, or memory short, not what it was asked or given. A fault of the
+ * machine says so.
+ */
+static const char *note_fault(struct db *db)
+{
+	int code = db->h ? sqlite3_extended_errcode(db->h) & 0xff : SQLITE_NOMEM;
+
+	system_fault = code == SQLITE_FULL || code == SQLITE_IOERR || code == SQLITE_NOMEM;
+	return system_fault ? " (a fault of the machine, not of the gradebook: is its disk full?)"
+			    : "";
+}
+
+bool db_system_fault(void)
+{
+	return system_fault;
+}
+
 static int sql_error(struct db *db, const char *what)
 {
-	return error("gradebook '%s': %s: %s", db->path, what, sqlite3_errmsg(db->h));
+	return error("gradebook '%s': %s: %s%s", db->path, what, sqlite3_errmsg(db->h),
+		     note_fault(db));
 }
 
 static int exec(struct db *db, const char *sql)
@@ -36,7 +59,8 @@ static int exec(struct db *db, const char *sql)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("gradebook '%s': %s", db->path, msg ? msg : sqlite3_errmsg(db->h));
+		error("gradebook '%s': %s%s", db->path, msg ? msg : sqlite3_errmsg(db->h),
+		      note_fault(db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -332,6 +356,7 @@ struct db *db_open(const char *path, const char *root)
 	struct stat st;
 
 	db->path = xstrdup(path);
+	system_fault = false;
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		error("gradebook '%s' is a folder; give a file", path);
 		db_close(db);
@@ -339,8 +364,8 @@ struct db *db_open(const char *path, const char *root)
 	}
 	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
-		error("cannot open gradebook '%s': %s", path,
-		      db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		error("cannot open gradebook '%s': %s%s", path,
+		      db->h ? sqlite3_errmsg(db->h) : "out of memory", note_fault(db));
 		db_close(db);
 		return NULL;
 	}
@@ -406,20 +431,21 @@ int db_has_run(struct db *db, const char *student, const char *lab, const char *
 	       const char *files_hash)
 {
 	/*
-	 * A run is stored under the name its document gives the student, whose
-	 * bytes that are not UTF-8 are U+FFFD; a gradebook from before that
-	 * holds the name as it was.
+	 * A run is stored under the name its document gives the student, as
+	 * visible_text shows it (one line); gradebooks from before that hold
+	 * the name with only its bytes that are not UTF-8 replaced, or as it was.
 	 */
-	char *clean = utf8_clean(student);
+	char *clean = utf8_clean(student), *shown = visible_str(student, true);
 	long long n = 0;
 	int rc = step(db, prepare(db, "SELECT count(*) FROM runs JOIN submissions s ON s.id = "
 				      "runs.submission_id JOIN students st ON st.id = s.student_id "
-				      "JOIN labs l ON l.id = s.lab_id WHERE st.name IN (?1, ?5) "
+				      "JOIN labs l ON l.id = s.lab_id WHERE st.name IN (?1, ?5, ?6) "
 				      "AND l.name = ?2 AND runs.lab_version = ?3 "
 				      "AND s.files_hash = ?4",
-				  "ttttt", student, lab, version, files_hash, clean),
+				  "tttttt", student, lab, version, files_hash, clean, shown),
 		      &n);
 	free(clean);
+	free(shown);
 	return rc ? -1 : n > 0;
 }
 

@@ -31,6 +31,12 @@ struct db *db_open(const char *path, const char *root);
  */
 bool db_on_network_fs(const char *path, const char **fs_name);
 void db_close(struct db *db);
+/*
+ * Whether the last db_* call that failed failed for the machine (SQLite's
+ * FULL, IOERR, NOMEM: a full or failing disk), not for what it was given:
+ * the grader's own failure (exit 128), never a usage error.
+ */
+bool db_system_fault(void);
 /* 0 when runs can be stored in the gradebook, else -1 with an error (a read-only file). */
 int db_check_writable(struct db *db);
 int db_schema_version(struct db *db);

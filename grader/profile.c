@@ -359,7 +359,8 @@ int profile_run(const struct lab_config *cfg, const char *workdir, const char *b
 		next += k;
 	}
 	if (ncu && nkernels != next) {
-		char *w = why ? xstrdup(why)
+		/* what ncu said names the submission's kernels */
+		char *w = why ? visible_str(why, false)
 			      : xasprintf("Nsight Compute profiled %ld kernels, the calls "
 					  "launched %ld", nkernels, next);
 		profile_without_counters(cfg, r, w);

@@ -1,10 +1,15 @@
 /*
  * report.c - renders a result for people. Derives everything from the
  * result; decides nothing.
+ *
+ * The result quotes the submission (what nvcc and its programs said, the
+ * folder's name): the report reaches the terminal only as visible_text
+ * (util.h) shows it, so no escape sequence in it is ever obeyed.
  */
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void print_indented(FILE *out, const char *text, const char *indent)
@@ -232,12 +237,14 @@ static void print_late(FILE *out, const struct result *r)
 			v->beyond ? ", past the last day taken" : "", v->penalty);
 }
 
-void report_result(FILE *out, const struct result *r)
+static void render(FILE *out, const struct result *r)
 {
 	size_t nfail = 0;
+	char *folder = visible_str(r->submission ? r->submission : "?", true);
 
 	fprintf(out, "\n%s: %s\n", r->lab, r->lab_title);
-	fprintf(out, "submission  %s (", r->submission);
+	fprintf(out, "submission  %s (", folder);
+	free(folder);
 	for (size_t i = 0; i < r->nfiles; i++)
 		fprintf(out, "%s%s, %zu bytes", i ? "; " : "", r->files[i].name, r->files[i].size);
 	fprintf(out, ")\n");
@@ -334,4 +341,22 @@ void report_result(FILE *out, const struct result *r)
 		break;
 	}
 	print_late(out, r);
+}
+
+void report_result(FILE *out, const struct result *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem) {
+		fputs("(no report: out of memory)\n", out);
+		return;
+	}
+	render(mem, r);
+	fclose(mem);
+	char *shown = visible_text(text, len, false);
+	fputs(shown, out);
+	free(shown);
+	free(text);
 }

@@ -298,15 +298,25 @@ static json_t *late_json(const struct result *r)
 			 r->late.v.beyond);
 }
 
-/* s as a JSON string (invalid UTF-8 replaced), or null. */
-static json_t *str_or_null(const char *s)
+/*
+ * s as a JSON string, or null: as visible_text shows it (invalid UTF-8
+ * replaced, control characters written out), so that every reader of the
+ * document (jq -r, the gradebook's columns) is safe; one_line for a name
+ * or a path.
+ */
+static json_t *text_or_null(const char *s, bool one_line)
 {
 	if (!s)
 		return json_null();
-	char *clean = utf8_clean(s);
-	json_t *j = json_string(clean);
-	free(clean);
+	char *shown = visible_str(s, one_line);
+	json_t *j = json_string(shown);
+	free(shown);
 	return j;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return text_or_null(s, false);
 }
 
 static json_t *num_or_null(double v)
@@ -395,8 +405,8 @@ json_t *result_document(const struct result *r)
 	json_object_set_new(doc, "lab", json_string(r->lab));
 	json_object_set_new(doc, "lab_title", json_string(r->lab_title));
 	json_object_set_new(doc, "lab_version", json_string(r->lab_version));
-	json_object_set_new(doc, "student", str_or_null(r->student));
-	json_object_set_new(doc, "submission", str_or_null(r->submission));
+	json_object_set_new(doc, "student", text_or_null(r->student, true));
+	json_object_set_new(doc, "submission", text_or_null(r->submission, true));
 	json_object_set_new(doc, "started_at", str_or_null(r->started_at));
 	json_object_set_new(doc, "seconds", json_real(r->seconds));
 	json_object_set_new(doc, "phases",

@@ -347,13 +347,16 @@ static void drain(struct child *c, struct run_result *r)
 
 static void check_exit(struct child *c, struct run_result *r)
 {
+	struct rusage ru;
 	int st;
-	pid_t p = waitpid(c->pid, &st, WNOHANG);
+	pid_t p = wait4(c->pid, &st, WNOHANG, &ru);
 
 	if (p != c->pid)
 		return;
 	c->exited = true;
 	r->seconds = now_seconds() - c->start;
+	r->cpu_seconds = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+			 ru.ru_stime.tv_usec / 1e6;
 	if (WIFEXITED(st))
 		r->exit_code = WEXITSTATUS(st);
 	else if (WIFSIGNALED(st))
@@ -476,4 +479,19 @@ char *run_describe(const struct run_spec *spec, const struct run_result *r)
 	if (r->signal)
 		return xasprintf("killed by signal %d (%s)", r->signal, strsignal(r->signal));
 	return xasprintf("exited with %d", r->exit_code);
+}
+
+bool run_ended_by_limit(const struct run_spec *spec, const struct run_result *r)
+{
+	if (r->timed_out || r->cancelled)
+		return true;
+	switch (r->signal) {
+	case SIGXCPU:
+		return spec->cpu_seconds > 0;
+	case SIGKILL:   /* at a CPU limit whose soft and hard values are one */
+		return spec->cpu_seconds > 0 && r->cpu_seconds + 1 >= spec->cpu_seconds;
+	case SIGXFSZ:
+		return spec->max_file_bytes > 0;
+	}
+	return false;
 }

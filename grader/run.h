@@ -42,6 +42,7 @@ struct run_result {
 	size_t output_len;
 	size_t output_dropped;        /* bytes beyond output_limit, read and dropped */
 	double seconds;
+	double cpu_seconds;           /* CPU time, its own and its waited-for children's */
 };
 
 /*
@@ -57,6 +58,16 @@ void run_result_release(struct run_result *r);
 
 /* "exited with 1", "killed by signal 11 (Segmentation fault)", "timed out after 10 s" */
 char *run_describe(const struct run_spec *spec, const struct run_result *r);
+
+/*
+ * Whether a signal that ended the program (r, or r's signal taken as that
+ * of one of its processes) came from a limit spec set: its wall time or a
+ * cancel (the kill of its session), its CPU time (SIGXCPU, or SIGKILL at
+ * the limit), its file size (SIGXFSZ). Any other signal came from outside
+ * the grader's limits: a kill from elsewhere, a crash. A limit added to
+ * run_spec that ends a program with a signal is to be told here.
+ */
+bool run_ended_by_limit(const struct run_spec *spec, const struct run_result *r);
 
 /* Makes this process the reaper of orphans of the children it starts. */
 void run_init(void);

@@ -29,6 +29,9 @@ static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
 /* seconds one sanitizer run may take: the reference's safety tests take about
  * 2 s on an H100; a kernel that never ends is not waited for again */
 #define SAFETY_TIMEOUT 60
+/* seconds after which the stage starts no more runs: those its runs did not
+ * finish cost a SAFETY_TIMEOUT each, and no submission more than three */
+#define SAFETY_BUDGET (3 * SAFETY_TIMEOUT)
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 
 /* ------------------------------------------------------------ parsing */
@@ -162,8 +165,12 @@ void safety_parse(const char *output, const char *tool, struct safety_output *ou
 			if (!strncmp(l, "@@cudalab-safety ", 17)) {
 				free(test);
 				test = xstrdup(l + 17);
+				strlist_push(&out->started, test);
+				out->closed = false;
 			} else if (!strcmp(l, "@@cudalab-safety-end")) {
-				out->ended = true;
+				out->ended = out->closed = true;
+			} else if (!strcmp(l, "@@cudalab-safety-lost")) {
+				out->closed = true;
 			}
 		}
 		if (report && *body && !open &&
@@ -210,6 +217,7 @@ void safety_output_release(struct safety_output *out)
 	}
 	free(out->findings);
 	free(out->last);
+	strlist_clear(&out->started);
 	memset(out, 0, sizeof(*out));
 }
 
@@ -297,6 +305,37 @@ static void apply(struct result *r, const struct safety_finding *f)
 	}
 }
 
+/* A test a tool could not check to its end, and the verdict that gives it. */
+struct unchecked {
+	char *test;
+	enum test_status status;        /* TEST_TIMEOUT, TEST_CRASH or TEST_FAIL */
+	char *why;                      /* for its message */
+};
+
+/*
+ * A safety test the stage could not check to its end: one that passed gets
+ * u's verdict, one that failed keeps its own; each says why.
+ */
+static void apply_unchecked(struct result *r, const struct unchecked *u)
+{
+	struct graded_test *t = NULL;
+
+	for (size_t i = 0; i < r->ntests && !t; i++)
+		if (!strcmp(r->tests[i].id, u->test))
+			t = &r->tests[i];
+	if (!t || (t->status != TEST_PASS && t->status != TEST_FAIL))
+		return;
+	char *m = xasprintf("%s%sthe safety check of this test could not finish: %s; a test the "
+			    "safety stage cannot check does not pass%s",
+			    t->message ? t->message : "", t->message ? "\n" : "", u->why,
+			    u->status == TEST_TIMEOUT
+				    ? "\nhint: it finishes when run as a correctness test: look for "
+				      "code that runs long, or never ends, once the test is done "
+				      "(at exit, in a destructor), or only under the checker"
+				    : "");
+	result_set_verdict(t, t->status == TEST_PASS ? u->status : t->status, m);
+}
+
 static void not_run(struct result *r, char *why)
 {
 	r->safety = "not-run";
@@ -315,6 +354,8 @@ struct safety_run {
 	char *binary, *sanitizer;
 	struct strlist tests;           /* the safety tests run, in the lab's order */
 	struct safety_output found;     /* what the tools found, in those tests */
+	struct unchecked *unchecked;    /* the tests its runs could not check */
+	size_t nunchecked;
 	char *not_run;                  /* why the stage did not run */
 	char *note;                     /* what kept a run from covering its tests */
 	int cancel;                     /* set: stop the runs now */
@@ -416,9 +457,89 @@ static int emulated_checker(struct safety_run *s, char **binary)
 }
 
 /*
+ * Notes that test could not be checked, and why; its verdict is status. A
+ * test that is none of its part's safety tests (emulated, every test that
+ * passed runs in the checking build too) keeps its own: on a GPU no
+ * sanitizer runs it at all.
+ */
+static void add_unchecked(struct safety_run *s, const char *test, enum test_status status,
+			  char *why)
+{
+	if (!safety_part(s->g->cfg, s->g->r->lab, test)) {
+		free(why);
+		return;
+	}
+	s->unchecked = xrealloc(s->unchecked, (s->nunchecked + 1) * sizeof(*s->unchecked));
+	s->unchecked[s->nunchecked++] = (struct unchecked){xstrdup(test), status, why};
+	if (!s->note)
+		s->note = xasprintf("%s could not be checked: %s", test + strlen("test_"), why);
+}
+
+const char *safety_covered(const struct strlist *left, const struct safety_output *o,
+			  bool clean, struct strlist *again)
+{
+	const char *stuck = NULL, *verdict = NULL;
+
+	*again = (struct strlist)STRLIST_INIT;
+	if (o->started.n && !(o->closed && clean))
+		stuck = o->started.v[o->started.n - 1];
+	for (size_t t = 0; t < left->n; t++) {
+		const char *test = left->v[t];
+		if (stuck && !strcmp(test, stuck)) {
+			if (t > 0)   /* again, first, alone: what ran before it may be to blame */
+				strlist_push(again, test);
+			else
+				verdict = test;
+		} else if (!strlist_has(&o->started, test)) {
+			strlist_push(again, test);   /* not reached */
+		}
+	}
+	return verdict;
+}
+
+/*
+ * safety_covered for a tool's run (spec, res): *left becomes what runs
+ * again. Its exit status is not asked: a sanitizer may give its own, and
+ * an exit() of the submission's before the harness's end marker has no
+ * end marker after it anyway. A run that ended in its time, by no signal,
+ * but printed more than is kept (a submission's printf) lost the markers
+ * after the cut, not its tests: the tests after the last marker kept run
+ * again, and the note says reports may have been lost.
+ */
+static void covered(struct safety_run *s, const char *tool, const struct run_spec *spec,
+		    const struct run_result *res, const struct safety_output *o,
+		    struct strlist *left)
+{
+	struct strlist again;
+	bool clean = !res->timed_out && !res->signal;
+	struct safety_output seen = *o;
+
+	if (clean && res->output_dropped) {
+		seen.closed = true;
+		if (!s->note)
+			s->note = xasprintf("a run under %s printed more than the %zu bytes kept (the "
+					    "submission's output): reports after that were lost",
+					    tool, spec->output_limit);
+	}
+	const char *first = safety_covered(left, &seen, clean, &again);
+
+	if (first) {
+		char *fate = run_describe(spec, res);
+		add_unchecked(s, first, res->timed_out ? TEST_TIMEOUT : TEST_CRASH,
+			      xasprintf("its run under %s, alone in a fresh process, %s%s", tool,
+					fate, res->timed_out || res->signal
+						      ? "" : " before the test was done"));
+		free(fate);
+	}
+	strlist_clear(left);
+	*left = again;
+}
+
+/*
  * Runs each tool over s->tests (on the emulator, its checking build, which
- * checks everything at once); a run that lost its context leaves the tests
- * after it for the next round.
+ * checks everything at once); a run that lost its context, or did not
+ * finish a test, leaves the tests after it for the next round, until
+ * SAFETY_BUDGET: what is left then could not be checked.
  */
 static void *run_tools(void *arg)
 {
@@ -428,7 +549,7 @@ static void *run_tools(void *arg)
 	bool emulated = g->r->mode == MODE_EMULATED;
 	size_t ntools = emulated ? 1 : NTOOLS;
 	struct strlist left[NTOOLS];
-	char input[256], *checker = NULL;
+	char *input = NULL, *checker = NULL;
 	int rounds = 0;
 	double t0 = now_seconds();
 
@@ -438,7 +559,7 @@ static void *run_tools(void *arg)
 		s->seconds += now_seconds() - t0;
 		return NULL;
 	}
-	testrun_input(g->r, "", input, sizeof(input));   /* a safety run writes back nothing */
+	input = testrun_input(g->r, "");   /* a safety run writes back nothing */
 	for (size_t k = 0; k < ntools; k++) {
 		left[k] = (struct strlist)STRLIST_INIT;
 		for (size_t i = 0; i < s->tests.n; i++)
@@ -448,11 +569,29 @@ static void *run_tools(void *arg)
 								    "CUDAEMU_CHECKS=1",
 								    "CUDAEMU_WORKERS=1", NULL}
 					     : (const char *const[]){"CUDALAB_SHARED_POISON=0", NULL});
-	while (rounds++ < 32 && !__atomic_load_n(&s->cancel, __ATOMIC_RELAXED)) {
+	while (!__atomic_load_n(&s->cancel, __ATOMIC_RELAXED)) {
 		struct strlist argvs[NTOOLS];
 		struct run_spec specs[NTOOLS];
 		struct run_result res[NTOOLS];
 		size_t which[NTOOLS], n = 0;
+		bool more = false;
+		for (size_t k = 0; k < ntools; k++)
+			more |= left[k].n > 0;
+		if (!more)
+			break;
+		if (rounds++ >= 32 || now_seconds() - t0 > SAFETY_BUDGET) {
+			/* what is left could not be checked: never passed as checked */
+			for (size_t k = 0; k < ntools; k++)
+				for (size_t i = 0; i < left[k].n; i++)
+					add_unchecked(s, left[k].v[i], TEST_FAIL,
+						      xasprintf("the safety stage ran out of its %d s "
+								"before %s reached it (its runs of the "
+								"submission did not finish)",
+								SAFETY_BUDGET,
+								emulated ? "the emulator's checks"
+									 : tools[k]));
+			break;
+		}
 		for (size_t k = 0; k < ntools; k++) {
 			if (!left[k].n)
 				continue;
@@ -483,8 +622,6 @@ static void *run_tools(void *arg)
 			lab_run_limits(cfg, 1, &specs[n]);
 			which[n++] = k;
 		}
-		if (!n)
-			break;
 		if (run_many(specs, res, n)) {
 			for (size_t i = 0; i < n; i++)
 				strlist_clear(&argvs[i]);
@@ -495,17 +632,20 @@ static void *run_tools(void *arg)
 			size_t k = which[i];
 			const char *tool = emulated ? "the emulator's checks" : tools[k];
 			struct safety_output o;
-			char *text = emulated ? symbolize(checker, res[i].output ? res[i].output : "")
-					      : xstrdup(res[i].output ? res[i].output : "");
+			/* the run's output quotes the submission: read, and kept, visible */
+			char *seen = visible_text(res[i].output ? res[i].output : "",
+						  res[i].output_len, false);
+			char *text = emulated ? symbolize(checker, seen) : xstrdup(seen);
 			safety_parse(text, emulated ? NULL : tools[k], &o);
 			free(text);
 			if (!o.banner && !s->not_run && !res[i].cancelled) {
 				char *why = run_describe(&specs[i], &res[i]);
 				s->not_run = xasprintf("%s%s did not run (%s): %.200s",
 						       emulated ? "" : "compute-sanitizer ", tool, why,
-						       res[i].output ? res[i].output : "");
+						       seen);
 				free(why);
 			}
+			free(seen);
 			for (size_t f = 0; f < o.nfindings; f++) {
 				if (!safety_part(cfg, g->r->lab, o.findings[f].test) &&
 				    !counts_outside_safety(g->r, &o.findings[f]))
@@ -516,27 +656,30 @@ static void *run_tools(void *arg)
 				kept->findings[kept->nfindings++] = o.findings[f];
 				o.findings[f] = (struct safety_finding){0};
 			}
-			if (res[i].timed_out && !s->note)
-				s->note = xasprintf("%s ran out of time (%d s) in %s: the tests after "
-						   "it were not checked", tool, SAFETY_TIMEOUT,
-						   o.last ? o.last : "its start");
-			/* what is left: the tests after the one it stopped at */
-			struct strlist rest = STRLIST_INIT;
-			bool after = false;
-			for (size_t t = 0; !res[i].timed_out && !res[i].cancelled && !o.ended &&
-					   o.banner && o.last && t < left[k].n; t++) {
-				if (after)
-					strlist_push(&rest, left[k].v[t]);
-				after |= !strcmp(left[k].v[t], o.last);
+			if (res[i].cancelled || !o.banner) {
+				strlist_clear(&left[k]);   /* cancelled: nothing to learn; no banner: not run */
+			} else if (!o.started.n && !(res[i].timed_out || res[i].signal ||
+						     res[i].exit_code)) {
+				strlist_clear(&left[k]);   /* nothing asked of it (cannot be) */
+			} else if (!o.started.n) {
+				/* it never reached a test: the checker's, not a test's */
+				char *why = run_describe(&specs[i], &res[i]);
+				if (!s->not_run)
+					s->not_run = xasprintf("%s%s %s before its first test",
+							       emulated ? "" : "compute-sanitizer ",
+							       tool, why);
+				free(why);
+				strlist_clear(&left[k]);
+			} else {
+				covered(s, tool, &specs[i], &res[i], &o, &left[k]);
 			}
-			strlist_clear(&left[k]);
-			left[k] = rest;
 			safety_output_release(&o);
 			run_result_release(&res[i]);
 			strlist_clear(&argvs[i]);
 		}
 	}
 	grading_free_env(env);
+	free(input);
 	for (size_t k = 0; k < ntools; k++)
 		strlist_clear(&left[k]);
 	free(checker);
@@ -546,6 +689,11 @@ static void *run_tools(void *arg)
 
 static void run_free(struct safety_run *s)
 {
+	for (size_t i = 0; i < s->nunchecked; i++) {
+		free(s->unchecked[i].test);
+		free(s->unchecked[i].why);
+	}
+	free(s->unchecked);
 	safety_output_release(&s->found);
 	free(s->not_run);
 	free(s->note);
@@ -686,6 +834,8 @@ int safety_finish(struct safety_run *s, bool abandon)
 			r->safety_findings++;
 		}
 	}
+	for (size_t i = 0; i < s->nunchecked; i++)
+		apply_unchecked(r, &s->unchecked[i]);
 	r->safety_seconds = s->seconds;
 	ret = s->failed;
 	run_free(s);

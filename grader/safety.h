@@ -22,6 +22,10 @@ struct safety_output {
 	bool banner;     /* the sanitizer ran (it printed its banner) */
 	bool ended;      /* the harness ran every test it was given */
 	char *last;      /* the test it was at when it stopped (NULL: none) */
+	struct strlist started;   /* the tests whose marker came, in order */
+	/* a marker that the run ends came after the last test's ("-end", or
+	 * "-lost": the context was lost, the tests after it run in a fresh one) */
+	bool closed;
 };
 
 /*
@@ -32,6 +36,20 @@ struct safety_output {
  */
 void safety_parse(const char *output, const char *tool, struct safety_output *out);
 void safety_output_release(struct safety_output *out);
+
+/*
+ * What one run over the tests left (in the order it ran them) covered, by
+ * its output o and whether it ended cleanly (in its time, by no signal): a
+ * test is checked once the next one's marker came, or, the last, once a
+ * marker that the run ended came and it ended cleanly. The tests
+ * it did not reach, or reached after a lost context, go to *again (an
+ * empty list, filled); so does the test it was in when it did not end
+ * cleanly, first, unless it was the run's first already: that test is
+ * returned (a pointer into left), its check unable to finish alone. NULL
+ * when there is none.
+ */
+const char *safety_covered(const struct strlist *left, const struct safety_output *o,
+			   bool clean, struct strlist *again);
 
 /*
  * Runs each part's safety tests, in a thread of its own: on a GPU through
@@ -47,8 +65,14 @@ struct safety_run *safety_start(const struct grading *g, const char *binary, boo
  * found (only tests that passed or failed: if one of its tests crashed or
  * ran out of time, the runs start again without it); says in the result
  * why the stage did not run, when it did not (emulated, no
- * compute-sanitizer). abandon: stop the runs and record nothing (the tests
- * could not run). -1 only for the grader's own failures.
+ * compute-sanitizer). A safety test the stage could not check to its end
+ * never passes as checked: a run that did not finish one (it ran out of
+ * time, or died, in it) runs it again alone, first in a fresh process, and
+ * the tests after it again too; one that does not finish alone is a
+ * timeout, or a crash, saying the check could not finish and why; those the
+ * stage had no time left for fail, saying so. abandon: stop the runs and
+ * record nothing (the tests could not run). -1 only for the grader's own
+ * failures.
  */
 int safety_finish(struct safety_run *s, bool abandon);
 

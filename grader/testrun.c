@@ -37,15 +37,33 @@ static bool test_finished(const char *logs, const char *id, const char *token, b
 	return ok;
 }
 
-void testrun_input(const struct result *r, const char *token, char *buf, size_t len)
+char *testrun_student(const char *name)
 {
-	/* the student's name has no newline: it is one line of the protocol */
-	size_t name_len = strcspn(r->student ? r->student : "", "\n");
-	snprintf(buf, len, "seed=%llu\nstudent=%.*s\ntoken=%s\n", r->seed,
-		 (int)(name_len > 200 ? 200 : name_len), r->student ? r->student : "", token);
+	/* one line of the protocol: no line break in it */
+	size_t n = strcspn(name ? name : "", "\r\n");
+
+	if (n > TESTRUN_STUDENT_MAX) {
+		n = TESTRUN_STUDENT_MAX;
+		while (n && ((unsigned char)name[n] & 0xc0) == 0x80)
+			n--;   /* back to the start of the character cut */
+	}
+	return xstrndup(name ? name : "", n);
 }
 
-/* Check reports a forked test that died or hung as an "error". */
+char *testrun_input(const struct result *r, const char *token)
+{
+	char *name = testrun_student(r->student), *input;
+
+	input = xasprintf("seed=%llu\ntoken=%s\nstudent=%s\n", r->seed, token, name);
+	free(name);
+	return input;
+}
+
+/*
+ * Check reports a forked test that died or hung as an "error". Its log is
+ * written in the submission's process: its words are shown as visible_text
+ * makes them.
+ */
 static void set_from_check(struct graded_test *t, const struct check_entry *e, double timeout)
 {
 	int code;
@@ -57,7 +75,7 @@ static void set_from_check(struct graded_test *t, const struct check_entry *e, d
 		t->message = NULL;
 	} else if (!strcmp(e->result, "failure")) {
 		t->status = TEST_FAIL;
-		t->message = xstrdup(e->message);
+		t->message = visible_str(e->message, false);
 	} else if (strstr(e->message, "timeout expired")) {
 		t->status = TEST_TIMEOUT;
 		t->message = xasprintf("did not finish within %g s\nhint: a kernel or the launcher "
@@ -71,10 +89,12 @@ static void set_from_check(struct graded_test *t, const struct check_entry *e, d
 				       "exit() ends the whole test: to report an error, print it and "
 				       "return from the launcher", code);
 	} else {
+		char *said = visible_str(e->message, false);
 		t->status = TEST_CRASH;
 		t->message = xasprintf("the test process died: %s\nhint: the launcher crashed on the "
 				       "host: a device pointer used on the host, a bad host pointer, "
-				       "or abort()", e->message);
+				       "or abort()", said);
+		free(said);
 	}
 }
 
@@ -90,7 +110,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 	const struct lab_config *cfg = g->cfg;
 	struct result *r = g->r;
 	struct strlist argv = STRLIST_INIT;
-	char *logs = xasprintf("%s/%s", g->workdir, logs_name), input[256];
+	char *logs = xasprintf("%s/%s", g->workdir, logs_name), *input = NULL;
 	char **env = grading_env(g, extra_env);
 	struct run_result res;
 	char token[33];
@@ -121,7 +141,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		strlist_push(&argv, "--only");
 		strlist_push(&argv, only->v[i]);
 	}
-	testrun_input(r, token, input, sizeof(input));
+	input = testrun_input(r, token);
 	struct run_spec spec = {
 		.argv = (const char *const *)argv.v,
 		.envp = (const char *const *)env,
@@ -185,13 +205,14 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		checklog_release(&log);
 	}
 
+	/* what the submission printed is kept as visible_text shows it */
 	if (out == r->tests && res.output_dropped) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addstr(&sb, res.output);
-		strbuf_addf(&sb, "\n[... %zu more bytes of output dropped]\n", res.output_dropped);
-		r->output = strbuf_detach(&sb);
+		char *said = visible_text(res.output, res.output_len, false);
+		r->output = xasprintf("%s\n[... %zu more bytes of output dropped]\n", said,
+				      res.output_dropped);
+		free(said);
 	} else if (out == r->tests && res.output_len) {
-		r->output = xstrdup(res.output);
+		r->output = visible_text(res.output, res.output_len, false);
 	}
 	ret = 0;
 out_release:
@@ -200,6 +221,7 @@ out_release:
 out:
 	grading_free_env(env);
 	free(logs);
+	free(input);
 	strlist_clear(&argv);
 	return ret;
 }

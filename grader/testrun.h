@@ -8,11 +8,26 @@
 #include "grading.h"
 
 /*
- * What the test binary reads on standard input for grading r: the seed, the
- * student's name and the token its finished tests write back (at most 256
- * bytes: buf's len).
+ * The most bytes of a student's name a lab's programs are given: the
+ * harness's own limit (CL_STUDENT_MAX, labs/common/harness.cu). A name is
+ * one line of their input, and is no longer than a line they keep.
  */
-void testrun_input(const struct result *r, const char *token, char *buf, size_t len);
+#define TESTRUN_STUDENT_MAX 200
+
+/*
+ * A student's name as a lab's programs get it (the test binary, and the
+ * question sheet and key of `cudalab questions`, so that each derives the
+ * same questions from it): up to its first line break, cut to at most
+ * TESTRUN_STUDENT_MAX bytes, never inside a UTF-8 character. Allocated.
+ */
+char *testrun_student(const char *name);
+
+/*
+ * What the test binary reads on standard input for grading r: the seed, the
+ * token its finished tests write back, and the student's name as
+ * testrun_student gives it. Allocated: no name cuts the token short.
+ */
+char *testrun_input(const struct result *r, const char *token);
 
 /*
  * Runs every correctness test of r in binary, in g's lanes; then once more,

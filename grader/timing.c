@@ -258,6 +258,29 @@ static void read_ceiling(struct result *r, json_t *o)
 			  &r->timing.ceiling_note);
 }
 
+/*
+ * Makes every string in v visible_text: a driver's line is written in the
+ * submission's process, and its messages reach the result.
+ */
+static void make_visible(json_t *v)
+{
+	const char *key;
+	json_t *item;
+	size_t i;
+
+	if (json_is_string(v)) {
+		char *s = visible_text(json_string_value(v), json_string_length(v), false);
+		json_string_set(v, s);
+		free(s);
+	} else if (json_is_object(v)) {
+		json_object_foreach(v, key, item)
+			make_visible(item);
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, item)
+			make_visible(item);
+	}
+}
+
 json_t *driver_next_line(const char **line, const char *token, const char **type)
 {
 	for (const char *l = *line; l && *l;) {
@@ -267,8 +290,9 @@ json_t *driver_next_line(const char **line, const char *token, const char **type
 		const char *tok = json_is_object(o) ? str(o, "token") : NULL;
 		l += n + (l[n] == '\n');
 		if (ty && tok && !strcmp(tok, token)) {
+			make_visible(o);
 			*line = l;
-			*type = ty;
+			*type = str(o, "type");
 			return o;
 		}
 		json_decref(o);
@@ -303,7 +327,7 @@ void timing_read(const char *text, const char *token, const struct lab_config *c
 	}
 }
 
-/* The last line of the driver's output that says something, for a message. */
+/* The last line of the driver's output that says something, for a message (visible_text). */
 static char *last_words(const char *out)
 {
 	const char *best = NULL;
@@ -315,7 +339,11 @@ static char *last_words(const char *out)
 			best = l, best_n = n > 300 ? 300 : n;
 		l += n + (l[n] == '\n');
 	}
-	return best ? xasprintf(": %.*s", (int)best_n, best) : xstrdup("");
+	if (!best)
+		return xstrdup("");
+	char *said = visible_text(best, best_n, true), *words = xasprintf(": %s", said);
+	free(said);
+	return words;
 }
 
 /* ------------------------------------------------- the device's ceilings */

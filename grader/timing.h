@@ -39,8 +39,9 @@ size_t timing_plan(const struct lab_config *cfg, struct result *r);
  * too): the next line from *line on that is a JSON object with the run's
  * token and a string "type", which goes to *type (valid while the object
  * is). Other lines (the submission's own output, a forged line without the
- * token) are skipped. *line moves past it; NULL at the end. The caller
- * json_decref()s the object.
+ * token) are skipped. *line moves past it; NULL at the end. Its strings are
+ * made visible_text (util.h): the driver runs the submission's code. The
+ * caller json_decref()s the object.
  */
 json_t *driver_next_line(const char **line, const char *token, const char **type);
 

@@ -19,12 +19,27 @@
 bool progress_quiet;
 bool report_quiet;
 
+/*
+ * A message may quote what a submission's programs said (a tool's output,
+ * a file name): it is written as visible_text shows it.
+ */
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
+	static __thread bool reporting;   /* die() for want of memory while making it visible */
+	char *msg = NULL, *text = NULL;
+	int n = -1;
+
+	if (!reporting) {
+		reporting = true;
+		n = vasprintf(&msg, fmt, ap);
+		text = n >= 0 ? visible_text(msg, n, false) : NULL;
+		reporting = false;
+	}
 	fflush(stdout);
-	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s%s\n", prefix, text ? text : fmt);
+	free(text);
+	if (n >= 0)
+		free(msg);
 }
 
 int error(const char *fmt, ...)
@@ -415,6 +430,46 @@ static size_t utf8_seq(const unsigned char *s)
 	if (n == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90)))
 		return 0;
 	return n;
+}
+
+/* Whether the character at s, n bytes long, is a control character visible_text shows. */
+static bool shown_as_code(const unsigned char *s, size_t n, bool one_line)
+{
+	if (n == 1)
+		return s[0] < 0x20 ? one_line || (s[0] != '\n' && s[0] != '\t') : s[0] == 0x7f;
+	return n == 2 && s[0] == 0xc2 && s[1] < 0xa0;   /* U+0080-U+009F */
+}
+
+char *visible_text(const char *s, size_t len, bool one_line)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	if (!s)
+		return NULL;
+	strbuf_grow(&sb, len);
+	sb.buf[0] = '\0';
+	while (p < end) {
+		/* a sequence its lead byte says runs past the end is cut: not UTF-8 */
+		size_t want = *p < 0xc0 ? 1 : *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
+		size_t n = want <= (size_t)(end - p) ? utf8_seq(p) : 0;
+		if (!n) {
+			strbuf_addstr(&sb, "\xef\xbf\xbd");
+			p++;
+		} else if (shown_as_code(p, n, one_line)) {
+			strbuf_addf(&sb, "\\x%02x", n == 1 ? p[0] : p[1]);
+			p += n;
+		} else {
+			strbuf_add(&sb, (const char *)p, n);
+			p += n;
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+char *visible_str(const char *s, bool one_line)
+{
+	return s ? visible_text(s, strlen(s), one_line) : NULL;
 }
 
 char *utf8_clean(const char *s)

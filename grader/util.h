@@ -108,6 +108,24 @@ void random_token(char out[33]);
  * messages quote whatever bytes a submission holds. */
 char *utf8_clean(const char *s);
 
+/*
+ * Text from the untrusted side (what a submission's programs print,
+ * compiler diagnostics, a student's folder name), made safe to print to a
+ * terminal or write to a log: a copy of the len bytes at s (NULL: NULL)
+ * that is valid UTF-8 (bytes that are not become U+FFFD, as utf8_clean)
+ * and in which every control character is written as \xHH, its code in two
+ * lowercase hexadecimal digits: C0 (U+0000-U+001F) but newline and tab, DEL
+ * (U+007F), and C1 (U+0080-U+009F, in UTF-8 two bytes each). So ESC is
+ * "\x1b", and no escape sequence (CSI, OSC, ...) nor BEL nor carriage
+ * return reaches a terminal. one_line: newline and tab too ("\x0a",
+ * "\x09"), for a name or a path printed on a line of its own. Printable
+ * text (accents, CJK) is kept as it is; a backslash is not escaped, so
+ * applying it twice changes nothing.
+ */
+char *visible_text(const char *s, size_t len, bool one_line);
+/* visible_text of the string s (NULL: NULL). */
+char *visible_str(const char *s, bool one_line);
+
 /* The executable `name` in a folder of $PATH (allocated), or NULL. */
 char *path_lookup(const char *name);
 /* Current UTC time as ISO 8601, in buf (at least 32 bytes). */

@@ -28,6 +28,11 @@
 #include <unistd.h>
 
 #define CL_MAX_PARTS 32
+/*
+ * The most bytes of the student's name kept (the grader cuts it so too:
+ * TESTRUN_STUDENT_MAX, grader/testrun.h).
+ */
+#define CL_STUDENT_MAX 200
 
 struct part_opts {
 	const char *name;
@@ -128,7 +133,7 @@ const char *cl_answer(const char *name)
 
 const char *cl_answer_given(const char *name)
 {
-	static char value[128];
+	static char value[CL_STUDENT_MAX + 56];   /* a whole name ("student = ..."), and more */
 
 	return answer_lookup(name, value, sizeof(value)) > 0 && value[0] ? value : NULL;
 }
@@ -144,15 +149,26 @@ long long cl_answer_int(const char *name)
 	return x;
 }
 
-static char student[256] = "student";
+static char student[CL_STUDENT_MAX + 1] = "student";
 const char *cl_student = student;
 /* The grader's token for this run, and the test this process runs (xml mode). */
 static char token[64];
 static const char *done_dir, *done_test;   /* the XML folder; the test running */
 
+/*
+ * Check's own message with a forked test's duration (check_msg.c): sent
+ * here for a test whose process this harness ends (test_end). Weak: with
+ * a Check that has it not, such a test's duration is unknown.
+ */
+extern "C" void send_duration_info(int duration) __attribute__((weak));
+
+static bool test_forked;    /* the test runs in a process of Check's, that ends with it */
+static struct timespec test_began;
+
 static void test_start(void)
 {
 	cl_device_oom = 0;
+	clock_gettime(CLOCK_MONOTONIC, &test_began);
 }
 
 /*
@@ -179,24 +195,62 @@ static void test_done(void)
 	}
 }
 
-/* "seed=N" and, optionally, "student=ID" and "token=T", to the end of standard input. */
+/*
+ * After a test body returned: its .done file; then, in a process of Check's
+ * own (fork mode), the end of that process, with _exit(). Check would end it
+ * with exit(), which runs what the submission registered with atexit() and
+ * the destructors of its static objects: code that runs after the test,
+ * which may spin or crash there and turn a pass into a timeout, or a crash.
+ * Nothing of the submission's runs once its test is done: here, in a lane
+ * (lane_run) and at the end of the harness (cl_main) alike.
+ */
+static void test_end(void)
+{
+	struct timespec now;
+
+	test_done();
+	if (!test_forked)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (send_duration_info)
+		send_duration_info((int)((now.tv_sec - test_began.tv_sec) * 1000000 +
+					 (now.tv_nsec - test_began.tv_nsec) / 1000));
+	fflush(NULL);
+	_exit(EXIT_SUCCESS);
+}
+
+/*
+ * "seed=N" and, optionally, "student=ID" and "token=T", to the end of
+ * standard input. Each line is read whole, however long: the end of a long
+ * one is never taken for a line of its own. The name is cut to
+ * CL_STUDENT_MAX bytes, never inside a UTF-8 character.
+ */
 static int read_seed(uint64_t *seed)
 {
-	char line[512];
+	char *line = NULL;
+	size_t cap = 0;
 	unsigned long long v;
 	int found = -1;
 
-	while (fgets(line, sizeof(line), stdin)) {
+	while (getline(&line, &cap, stdin) >= 0) {
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "seed=%llu", &v) == 1) {
 			*seed = v;
 			found = 0;
 		} else if (!strncmp(line, "student=", 8) && line[8]) {
-			snprintf(student, sizeof(student), "%.200s", line + 8);
+			size_t n = strlen(line + 8);
+			if (n > CL_STUDENT_MAX) {
+				n = CL_STUDENT_MAX;
+				while (n && ((unsigned char)line[8 + n] & 0xc0) == 0x80)
+					n--;
+			}
+			memcpy(student, line + 8, n);
+			student[n] = '\0';
 		} else if (!strncmp(line, "token=", 6)) {
 			snprintf(token, sizeof(token), "%.60s", line + 6);
 		}
 	}
+	free(line);
 	return found;
 }
 
@@ -216,10 +270,11 @@ static int run_part(const struct cl_lab *lab, const struct part_opts *p, const T
 	int failed;
 
 	tcase_set_timeout(tc, limit);
-	if (xml && only) {
+	test_forked = fork_status == CK_FORK;
+	if (xml && only)
 		done_test = only->name;
-		tcase_add_checked_fixture(tc, test_start, test_done);
-	}
+	if ((xml && only) || test_forked)
+		tcase_add_checked_fixture(tc, test_start, test_end);
 	for (size_t i = 0; i < lab->ntests; i++)
 		if (!strcmp(lab->tests[i].tcase, p->name) && (!only || only == lab->tests[i].test))
 			tcase_add_test(tc, lab->tests[i].test);
@@ -770,7 +825,7 @@ static int run_safety(const struct cl_lab *lab, const struct pick *picks, int n)
 	return 0;
 }
 
-int cl_main(const struct cl_lab *lab, int argc, char **argv)
+static int harness_main(const struct cl_lab *lab, int argc, char **argv)
 {
 	struct part_opts parts[CL_MAX_PARTS];
 	const char *names[CL_MAX_PARTS];
@@ -881,4 +936,18 @@ int cl_main(const struct cl_lab *lab, int argc, char **argv)
 			   : run_lanes(lab, picks, n, lanes, jobs ? jobs : cl_cpu_threads());
 	free(picks);
 	return status;
+}
+
+/*
+ * The harness ends with _exit() once what it has to say is written: no
+ * atexit() handler or static object's destructor of the submission's runs
+ * after its tests (a spin there outlived the safety stage's time, and the
+ * tests it had not checked then passed unchecked).
+ */
+int cl_main(const struct cl_lab *lab, int argc, char **argv)
+{
+	int status = harness_main(lab, argc, argv);
+
+	fflush(NULL);
+	_exit(status);
 }

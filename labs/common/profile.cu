@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef CUDAEMU
 extern "C" int cudaemu_trace_take(unsigned long long out[4]);
@@ -49,7 +50,7 @@ static bool wanted(const char *name, char **names, int n)
 	return false;
 }
 
-int cl_profile_main(const struct cl_profile_lab *lab, int argc, char **argv)
+static int profile_main(const struct cl_profile_lab *lab, int argc, char **argv)
 {
 	const char *out_path = NULL;
 	char **names = (char **)calloc(argc, sizeof(char *)), token[300] = "", line[300],
@@ -151,4 +152,13 @@ int cl_profile_main(const struct cl_profile_lab *lab, int argc, char **argv)
 	fclose(out);
 	free(names);
 	return 0;
+}
+
+/* Ends with _exit(), as the test harness does (cl_main): nothing of the submission's after its calls. */
+int cl_profile_main(const struct cl_profile_lab *lab, int argc, char **argv)
+{
+	int status = profile_main(lab, argc, argv);
+
+	fflush(NULL);
+	_exit(status);
 }

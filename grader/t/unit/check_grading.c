@@ -1,5 +1,9 @@
-/* Unit tests of grading.c: the lanes' default, the children's environment, the work folder. */
+/*
+ * Unit tests of grading.c: the lanes' default, the children's environment,
+ * the work folder; and the test binary's input (testrun.c).
+ */
 #include "grading.h"
+#include "testrun.h"
 #include "unit.h"
 
 #include <string.h>
@@ -94,6 +98,71 @@ START_TEST(test_grading_env_has_one_gpu)
 }
 END_TEST
 
+/* The input of a run whose student's name is n bytes of c: its lines, each checked. */
+static void check_input_for(size_t n, char c)
+{
+	struct result r = {.seed = 123456789};
+	char *name = xmalloc(n + 1), *in;
+	const char *token = "0123456789abcdef0123456789abcdef";
+
+	memset(name, c, n);
+	name[n] = '\0';
+	r.student = name;
+	in = testrun_input(&r, token);
+	size_t kept = n < TESTRUN_STUDENT_MAX ? n : TESTRUN_STUDENT_MAX;
+	char *want = xasprintf("seed=123456789\ntoken=%s\nstudent=%.*s\n", token, (int)kept, name);
+	ck_assert_str_eq(in, want);
+	free(want);
+	free(in);
+	free(name);
+}
+
+/* A long name is cut to TESTRUN_STUDENT_MAX bytes; the token is whole (a 190-byte name cut it). */
+START_TEST(test_testrun_input_long_name)
+{
+	check_input_for(5, 'a');
+	check_input_for(190, 'b');
+	check_input_for(TESTRUN_STUDENT_MAX, 'c');
+	check_input_for(250, 'd');
+	check_input_for(4000, 'e');
+}
+END_TEST
+
+/* The name is one line, and is never cut inside a UTF-8 character. */
+START_TEST(test_testrun_student_cut)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+
+	s = testrun_student("ada\ntoken=forged");
+	ck_assert_str_eq(s, "ada");
+	free(s);
+	s = testrun_student("bob\r\nseed=1");
+	ck_assert_str_eq(s, "bob");
+	free(s);
+	s = testrun_student(NULL);
+	ck_assert_str_eq(s, "");
+	free(s);
+	/* 199 bytes, then a 3-byte character that would straddle the limit */
+	for (int i = 0; i < TESTRUN_STUDENT_MAX - 1; i++)
+		strbuf_addstr(&sb, "x");
+	strbuf_addstr(&sb, "\xe6\xbc\xa2\xe5\xad\x97");
+	s = testrun_student(sb.buf);
+	ck_assert_uint_eq(strlen(s), TESTRUN_STUDENT_MAX - 1);
+	free(s);
+	/* 197 bytes, the character and one more: cut after the character */
+	strbuf_reset(&sb);
+	for (int i = 0; i < TESTRUN_STUDENT_MAX - 3; i++)
+		strbuf_addstr(&sb, "y");
+	strbuf_addstr(&sb, "\xe6\xbc\xa2z");
+	s = testrun_student(sb.buf);
+	ck_assert_uint_eq(strlen(s), TESTRUN_STUDENT_MAX);
+	ck_assert_str_eq(s + TESTRUN_STUDENT_MAX - 3, "\xe6\xbc\xa2");
+	free(s);
+	strbuf_release(&sb);
+}
+END_TEST
+
 Suite *grading_suite(void)
 {
 	Suite *s = suite_create("grading");
@@ -101,6 +170,8 @@ Suite *grading_suite(void)
 
 	tcase_add_test(tc, test_grading_lanes_default);
 	tcase_add_test(tc, test_grading_env_has_one_gpu);
+	tcase_add_test(tc, test_testrun_input_long_name);
+	tcase_add_test(tc, test_testrun_student_cut);
 	suite_add_tcase(s, tc);
 	return s;
 }

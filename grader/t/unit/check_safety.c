@@ -112,6 +112,81 @@ START_TEST(test_safety_without_banner)
 }
 END_TEST
 
+/*
+ * What one run covered: its output (banner, markers, the end) and whether
+ * it ended cleanly (in its time, by no signal); what runs again goes to
+ * want (space-separated), and the test whose check could not finish alone
+ * to verdict ("" none).
+ */
+static void expect_covered(const char *output, bool clean, const char *want,
+			   const char *verdict)
+{
+	static const char *const tests[] = {"t_a", "t_b", "t_c", "t_d"};
+	struct strlist left = STRLIST_INIT, again, wanted = STRLIST_INIT;
+	struct safety_output o;
+
+	for (size_t i = 0; i < 4; i++)
+		strlist_push(&left, tests[i]);
+	strlist_split(&wanted, want);
+	safety_parse(output, "memcheck", &o);
+	const char *got = safety_covered(&left, &o, clean, &again);
+	ck_assert_str_eq(got ? got : "", verdict);
+	ck_assert_uint_eq(again.n, wanted.n);
+	for (size_t i = 0; i < wanted.n; i++)
+		ck_assert_str_eq(again.v[i], wanted.v[i]);
+	safety_output_release(&o);
+	strlist_clear(&left);
+	strlist_clear(&again);
+	strlist_clear(&wanted);
+}
+
+#define BANNER "========= COMPUTE-SANITIZER\n"
+#define AT(t) "@@cudalab-safety " t "\n"
+
+/*
+ * A test counts as checked only once the run went past it: a run that ran
+ * out of time or died in a test (at its end too: a spin in an atexit
+ * handler, a destructor) runs it again, first and alone, and the tests after
+ * it; alone, that is its verdict.
+ */
+START_TEST(test_safety_covered)
+{
+	/* every test, the end, a clean exit: all checked */
+	expect_covered(BANNER AT("t_a") AT("t_b") AT("t_c") AT("t_d") "@@cudalab-safety-end\n",
+		       true, "", "");
+	/* the context lost in t_b: the rest in a fresh process */
+	expect_covered(BANNER AT("t_a") AT("t_b") "@@cudalab-safety-lost\n", true, "t_c t_d", "");
+	/* lost in t_b, and then no clean exit (it spun at exit): t_b again, first */
+	expect_covered(BANNER AT("t_a") AT("t_b") "@@cudalab-safety-lost\n", false, "t_b t_c t_d",
+		       "");
+	/* the end said, but no clean exit: the last test is not taken as checked */
+	expect_covered(BANNER AT("t_a") AT("t_b") AT("t_c") AT("t_d") "@@cudalab-safety-end\n",
+		       false, "t_d", "");
+	/* out of time in t_c */
+	expect_covered(BANNER AT("t_a") AT("t_b") AT("t_c"), false, "t_c t_d", "");
+	/* out of time in t_a, the run's first: its verdict */
+	expect_covered(BANNER AT("t_a"), false, "t_b t_c t_d", "t_a");
+	/* ended cleanly but short of its tests (an exit(0)): the rest again */
+	expect_covered(BANNER AT("t_a") AT("t_b"), true, "t_b t_c t_d", "");
+}
+END_TEST
+
+/* The markers a run printed, in order, and whether it said it ended. */
+START_TEST(test_safety_reads_markers)
+{
+	struct safety_output o;
+
+	safety_parse(memcheck_out, "memcheck", &o);
+	ck_assert_uint_eq(o.started.n, 2);
+	ck_assert_str_eq(o.started.v[1], "test_matmul_k5_exact");
+	ck_assert(o.closed && !o.ended);
+	safety_output_release(&o);
+	safety_parse(BANNER AT("t_a") "@@cudalab-safety-end\n" AT("t_b"), "memcheck", &o);
+	ck_assert(!o.closed && o.ended);
+	safety_output_release(&o);
+}
+END_TEST
+
 Suite *safety_suite(void)
 {
 	Suite *s = suite_create("safety");
@@ -121,6 +196,8 @@ Suite *safety_suite(void)
 	tcase_add_test(tc, test_safety_reads_racecheck);
 	tcase_add_test(tc, test_safety_reads_synccheck);
 	tcase_add_test(tc, test_safety_without_banner);
+	tcase_add_test(tc, test_safety_reads_markers);
+	tcase_add_test(tc, test_safety_covered);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,144 @@
+#!/bin/bash
+# A failure of the machine is the grader's (exit 128, nothing stored, a
+# class tries the submission again), never the student's: a full TMPDIR
+# (it once stored the reference as compile-error 0/50), a full gradebook
+# disk, nvcc killed by a signal the grader did not send or one of its tools
+# crashing. nvcc stopped by the grader's own build time limit stays the
+# student's verdict. The full disks are small tmpfs mounts this test makes
+# (as root); where it cannot mount one, those tests skip, saying why.
+. "$(dirname "$0")/lib.sh"
+cpu_only
+grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+
+ref=$T_ROOT/reference/matmul
+# the mounts made (each test runs in a subshell: a file, not a variable, keeps them)
+mounts=$T_TMP/.mounts
+cleanup() {
+	local m
+	[ -f "$mounts" ] && while read -r m; do umount "$m" 2>/dev/null; done <"$mounts"
+	rm -rf "$T_TMP"
+	[ -z "${CUDALAB_TEST_PIDS:-}" ] || rm -f "$CUDALAB_TEST_PIDS/$$"
+}
+trap cleanup EXIT
+
+# why no small disk can be made here to fill (empty: one can)
+mkdir "$T_TMP/probe"
+if mount -t tmpfs -o size=64k tmpfs "$T_TMP/probe" 2>"$T_TMP/mount.err"; then
+	umount "$T_TMP/probe"
+	no_disk=
+else
+	no_disk="cannot mount a small tmpfs to fill here (as $(id -un): $(tail -n 1 "$T_TMP/mount.err"))"
+fi
+
+# small_disk DIR KIB: a tmpfs of KIB KiB at DIR, or exit 77 saying why not
+small_disk() {
+	[ -z "$no_disk" ] || { say "$no_disk"; exit 77; }
+	mkdir -p "$1" && mount -t tmpfs -o size="$2k" tmpfs "$1" && echo "$1" >>"$mounts"
+}
+# disk DIR: DIR is a small disk made by an earlier test, or exit 77 saying why not
+disk() {
+	[ -z "$no_disk" ] || { say "$no_disk"; exit 77; }
+	mountpoint -q "$1" || { say "'$1' was not made"; false; }
+}
+
+# fill DIR KIB: fills the filesystem of DIR but KIB KiB
+fill() {
+	local avail
+	avail=$(df -k --output=avail "$1" | tail -n 1)
+	[ "$avail" -gt "$2" ] || return 0
+	dd if=/dev/zero of="$1/filler" bs=1k count=$((avail - $2)) 2>/dev/null
+	true
+}
+
+runs_in() { sqlite3 "$1" "SELECT count(*) FROM runs"; }
+
+test_expect_success 'a full TMPDIR: nvcc cannot write, and that is the machine'"'"'s failure' '
+	small_disk "$PWD/tmpdir" 16384 && fill tmpdir 256 &&
+	{ TMPDIR=$PWD/tmpdir "$CUDALAB" grade matmul "$ref" --student ada --db t.db --json t.json \
+		>out 2>err; rc=$?; } &&
+	[ $rc = 128 ] && [ "$(runs_in t.db)" = 0 ] && ! [ -e t.json ] &&
+	grep -q "^error: nvcc on .matmul.cu. failed for the machine, not the submission: no room left to write on the filesystem of .*tmpdir" err &&
+	! grep -q "compile-error" out err || { cat out err; false; }
+'
+test_expect_success 'a full TMPDIR in a class: tried again, then not graded, nothing stored' '
+	disk tmpdir &&
+	mkdir -p class/ada class/bob && cp "$ref/matmul.cu" class/ada/ && cp "$ref/matmul.cu" class/bob/ &&
+	{ TMPDIR=$PWD/tmpdir "$CUDALAB" grade matmul class -j 1 --db c.db >table 2>progress; rc=$?; } &&
+	[ $rc = 128 ] && [ "$(runs_in c.db)" = 0 ] &&
+	[ "$(grep -c "SYSTEM ERROR (tried again later): grading failed: a fault of the grader" progress)" = 2 ] &&
+	grep -q "^0 graded, 2 NOT graded" table && grep -q "^ada .*SYSTEM" table || { cat table progress; false; }
+'
+test_expect_success '... and graded once the disk has room again (--resume)' '
+	disk tmpdir && rm -f tmpdir/filler &&
+	{ TMPDIR=$PWD/tmpdir "$CUDALAB" grade matmul class -j 1 --db c.db --resume >table 2>progress; rc=$?; } &&
+	[ $rc = 4 ] && [ "$(runs_in c.db)" = 2 ] || { cat table progress; false; }
+'
+test_expect_success 'a full gradebook disk: exit 128 (not a usage error), nothing stored' '
+	small_disk "$PWD/gb" 1024 && CUDALAB_DB=$PWD/gb/g.db "$CUDALAB" db init >/dev/null && fill gb 0 &&
+	{ "$CUDALAB" grade matmul "$ref" --student ada --db gb/g.db >out 2>err; rc=$?; } &&
+	[ $rc = 128 ] && grep -q "is its disk full" err &&
+	rm gb/filler && [ "$(runs_in gb/g.db)" = 0 ] || { cat out err; false; }
+'
+test_expect_success 'a gradebook disk with no room for a run, in a class: each tried again, none stored' '
+	disk gb && fill gb 48 &&
+	{ "$CUDALAB" grade matmul class -j 1 --db gb/g.db >table 2>progress; rc=$?; } &&
+	[ $rc = 128 ] &&
+	[ "$(grep -c "SYSTEM ERROR (tried again later): the run was not stored in the gradebook" progress)" = 2 ] &&
+	grep -q "2 NOT graded (system errors: not charged to the students" table &&
+	rm gb/filler && [ "$(runs_in gb/g.db)" = 0 ] || { cat table progress; false; }
+'
+
+# a cudalab whose nvcc is a stand-in: as nvcc on --version, else it does what
+# the file nvcc.mode says (the real one where it says nothing)
+real_nvcc=$(sed -n "s/^nvcc = //p" "$BUILD/toolchain.conf")
+fake_nvcc() {
+	course_copy matmul "[lab]
+build_timeout = 3" &&
+	cat >"$PWD/nvcc" <<-EOF &&
+	#!/bin/sh
+	for a; do [ "\$a" = --version ] && exec "$real_nvcc" "\$@"; done
+	case \$(cat "$PWD/nvcc.mode" 2>/dev/null) in
+	segv) kill -SEGV \$\$ ;;
+	kill) kill -KILL \$\$ ;;
+	tool) "$real_nvcc" "\$@"; echo "nvcc error   : 'cicc' died due to signal 11 (Invalid memory reference)"; exit 255 ;;
+	hang) sleep 60 ;;
+	esac
+	exec "$real_nvcc" "\$@"
+	EOF
+	chmod +x "$PWD/nvcc" &&
+	sed -i "s|^nvcc = .*|nvcc = $PWD/nvcc|" course/build/toolchain.conf
+}
+# fake_grade MODE JSON: grades the reference with the stand-in nvcc in MODE
+# (unsandboxed: the sandbox does not see the stand-in in this test's folder)
+fake_grade() {
+	echo "$1" >nvcc.mode
+	CUDALAB_NO_SANDBOX=1 "$(cat cudalab)" grade matmul "$ref" --student ada --db f.db --json "$2" \
+		>"$2.out" 2>"$2.err"
+	echo $? >"$2.exit"
+}
+
+test_expect_success 'the stand-in nvcc builds the reference as nvcc does' '
+	fake_nvcc && fake_grade none n.json &&
+	[ "$(cat n.json.exit)" = 4 ] && [ "$(jq -r .build.status n.json)" = ok ] || { cat n.json.out n.json.err; false; }
+'
+for mode in segv kill tool; do
+	test_expect_success "nvcc ended by a signal no limit of the grader's sent ($mode): exit 128, nothing stored" '
+		before=$(runs_in f.db) &&
+		fake_grade '$mode' m.json &&
+		[ "$(cat m.json.exit)" = 128 ] && ! [ -e m.json ] && [ "$(runs_in f.db)" = "$before" ] &&
+		grep -q "^error: nvcc on .matmul.cu. failed for the machine, not the submission: " m.json.err ||
+			{ cat m.json.out m.json.err; false; }
+	'
+done
+test_expect_success 'in a class, tried again, then not graded' '
+	echo kill >nvcc.mode &&
+	{ CUDALAB_NO_SANDBOX=1 "$(cat cudalab)" grade matmul class -j 1 --db k.db >table 2>progress; rc=$?; } &&
+	[ $rc = 128 ] && [ "$(runs_in k.db)" = 0 ] &&
+	[ "$(grep -c "SYSTEM ERROR (tried again later)" progress)" = 2 ] || { cat table progress; false; }
+'
+test_expect_success 'nvcc stopped at the build time limit is still the student'"'"'s compile error' '
+	fake_grade hang h.json &&
+	[ "$(cat h.json.exit)" = 3 ] && [ "$(jq -r .build.status h.json)" = compile-error ] &&
+	jq -r .build.message h.json | grep -q "timed out after 3 s" || { cat h.json.out h.json.err; false; }
+'
+test_done
