@@ -11,6 +11,10 @@ cpu_only
 grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
 
 ref=$T_ROOT/reference/matmul
+# a root grader runs nvcc and the tests as an unprivileged user, even
+# unsandboxed: the stand-in nvcc and the small TMPDIR disks below are in
+# this test's folder, which that user must be able to enter
+chmod 755 "$T_TMP"
 # the mounts made (each test runs in a subshell: a file, not a variable, keeps them)
 mounts=$T_TMP/.mounts
 cleanup() {
