@@ -2,10 +2,15 @@
 # The red-team corpus: hostile submissions written as a student who wants
 # the points without the work (grader/t/redteam/<lab>/<case>/, listed in
 # grader/t/redteam/INDEX.md), each held to the verdict a careful TA would
-# give (its expect file). A case with an `open` file is a known breakage:
-# the grader does not give that verdict yet, for the reason the file names;
-# it is reported as such and fails nothing, until it holds, which fails the
-# script until the marker goes.
+# give (its expect file).
+# long-running: four classes of hostile submissions, three waiting out the
+# safety stage's time limit, and builds that exhaust memory
+# beside-others: its GPU work is cudalab gradings, under their GPU locks
+#
+# A case with an `open` file is a known breakage: the grader does not give
+# that verdict yet, for the reason the file names; it is reported as such
+# and fails nothing, until it holds, which fails the script until the
+# marker goes.
 #
 # Under make check the cases are graded emulated (the occupancy lab runs
 # natively, as always), under make check-gpu on the GPU; each lab's cases
@@ -13,10 +18,7 @@
 # at a memory limit, graded alone. CUDALAB_REDTEAM_USER=NAME, run as root:
 # every grading runs as that ordinary user, with a work folder and
 # gradebooks of its own. REDTEAM_CASES=GLOB grades only the cases whose
-# <lab>/<case> matches.
-# long-running: four classes of hostile submissions, two waiting out a
-# stage's time limit
-# beside-others: it times nothing, and grades only through cudalab
+# <lab>/<case> matches (an extended glob).
 . "$(dirname "$0")/lib.sh"
 
 mode=${CUDALAB_TEST_MODE:-cpu}
@@ -184,13 +186,16 @@ grep -qx capped < <(for c in "${all[@]}"; do how_graded $c; done) && make_cap
 # wait out a time limit hold a CPU no longer than the others need one.
 class_pids=()
 for lab in $LABS; do
-	: >"$T_TMP/$lab.dirs"
+	# those that wait out the safety stage's time limit first, so that the
+	# others are graded beside them rather than after them
 	for c in "${all[@]}"; do
 		set -- $c
-		[ "$1" = "$lab" ] && [ "$(how_graded "$1" "$2")" = class ] && echo "$RT/$1/$2" >>"$T_TMP/$lab.dirs"
-	done
+		[ "$1" = "$lab" ] && [ "$(how_graded "$1" "$2")" = class ] &&
+			echo "$([ "$(attack_class "$1" "$2")" = dodge ] && echo 0 || echo 1) $RT/$1/$2"
+	done | sort -s -k1,1n | cut -d" " -f2- >"$T_TMP/$lab.dirs"
 	[ -s "$T_TMP/$lab.dirs" ] || continue
-	(cd "$T_TMP" && CLASS_DIRS=$lab.dirs grade_class "$lab" $(grade_args "$lab") -j 2 \
+	# three at a time: a grading that waits holds no CPU
+	(cd "$T_TMP" && CLASS_DIRS=$lab.dirs grade_class "$lab" $(grade_args "$lab") -j 3 \
 		2>/dev/null; echo $? >"$lab-class.rc") &
 	class_pids+=($!)
 done
