@@ -54,8 +54,10 @@ say "# graded as $as ($(${T_AS[@]+"${T_AS[@]}"} id -un)), $([ "$mode" = gpu ] &&
 
 # The memory cap around the cases that exhaust memory (an outer safety net,
 # never what their verdict counts on: see "memory-limited" in lib.sh): a
-# memory cgroup of MiB, or nothing where none can be made here.
-CAP_MIB=3072
+# memory cgroup of REDTEAM_CAP_MIB MiB, or nothing where none can be made
+# here (those cases are then skipped). It must stay above the grader's own
+# limit, which is to stop them first.
+CAP_MIB=${REDTEAM_CAP_MIB:-3072}
 cap_dir=
 make_cap() {
 	local d

@@ -131,13 +131,42 @@ static bool in_child(long (*what)(void))
 	return (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0;
 }
 
+/* Whether /usr is mounted read-only here (its line of /proc/self/mountinfo). */
+static bool usr_read_only(void)
+{
+	static char buf[1 << 16];
+	long fd = sys(2 /* open */, (long)"/proc/self/mountinfo", 0, 0), n, all = 0;
+	if (fd < 0)
+		return false;
+	while (all < (long)sizeof(buf) - 1 &&
+	       (n = sys(0 /* read */, fd, (long)(buf + all), (long)sizeof(buf) - 1 - all)) > 0)
+		all += n;
+	sys(3, fd);
+	buf[all] = '\0';
+	for (const char *l = buf; *l;) {
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ...": fields 5 and 6 */
+		const char *f = l;
+		for (int field = 1; field < 5 && *f && *f != '\n'; f++)
+			if (*f == ' ')
+				field++;
+		if (same_bytes(f, "/usr ro", 7))
+			return true;
+		while (*l && *l != '\n')
+			l++;
+		if (*l)
+			l++;
+	}
+	return false;
+}
+
 /* Whether /usr, bound read-only, can be made writable (and then it is made
- * read-only again at once: nothing is written). */
+ * read-only again at once: nothing is written). A /usr that is not mounted
+ * read-only is left alone. */
 static bool breached(void)
 {
 	static int asked, answer;
 	const long remount = 0x20, bind = 0x1000, rdonly = 0x1;   /* MS_REMOUNT, MS_BIND, MS_RDONLY */
-	if (!asked++) {
+	if (!asked++ && usr_read_only()) {
 		answer = sys(165 /* mount */, 0, (long)"/usr", 0, remount | bind, 0) == 0;
 		if (answer)
 			sys(165, 0, (long)"/usr", 0, remount | bind | rdonly, 0);
