@@ -1,0 +1,5 @@
+/*
+ * matmul.cu - the hidden reference by an absolute path: where a course's
+ * grader keeps it on Gradescope.
+ */
+#include "/autograder/source/reference/matmul/matmul.cu"
