@@ -209,7 +209,7 @@ expect_conceals() {
 #                       grade_fixture) holds no control character but newline
 #                       and tab: no escape sequence reaches a terminal
 #   memory-limited      the run says its programs ran under a memory limit
-#                       (.sandbox.memory.limit)
+#                       (.sandbox.memory_limit)
 check_expect() {
 	local json=$1 expect=$2 ok=0 kind a b text got
 	[ -f "$json" ] || { say "no result document"; cat "$json.txt"; return 1; }
@@ -233,8 +233,8 @@ check_expect() {
 			fi
 			;;
 		memory-limited)
-			[ "$(jq '.sandbox.memory.limit // 0' "$json")" != 0 ] ||
-				{ say "no memory limit: $(jq -r '.sandbox.memory.reason // "the run names none"' "$json")"; ok=1; }
+			[ "$(jq '.sandbox.memory_limit // 0' "$json")" != 0 ] ||
+				{ say "no memory limit: the run names none (memory_limit = 0 in lab.conf?)"; ok=1; }
 			;;
 		exit)
 			got=$(exit_code_of "$json")
