@@ -57,7 +57,7 @@ say "# graded as $as ($(${T_AS[@]+"${T_AS[@]}"} id -un)), $([ "$mode" = gpu ] &&
 # memory cgroup of REDTEAM_CAP_MIB MiB, or nothing where none can be made
 # here (those cases are then skipped). It must stay above the grader's own
 # limit, which is to stop them first.
-CAP_MIB=${REDTEAM_CAP_MIB:-3072}
+CAP_MIB=${REDTEAM_CAP_MIB:-6144}
 cap_dir=
 make_cap() {
 	local d
