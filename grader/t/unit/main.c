@@ -58,7 +58,7 @@ int main(void)
 					  timing_suite, profile_suite, scan_suite,   late_suite,
 					  grading_suite, safety_suite, export_suite,
 					  gpulock_suite, batch_suite, devcache_suite,
-					  htmlreport_suite, similar_suite};
+					  htmlreport_suite, similar_suite, includes_suite};
 	SRunner *sr = srunner_create(NULL);
 	int failed;
 

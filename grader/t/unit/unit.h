@@ -25,6 +25,7 @@ Suite *batch_suite(void);
 Suite *devcache_suite(void);
 Suite *htmlreport_suite(void);
 Suite *similar_suite(void);
+Suite *includes_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);
