@@ -46,30 +46,47 @@ static bool extern_c_kernel(const struct strlist *defined, const char *sym)
 
 /*
  * The first line of the source that names `name` as a whole word outside a
- * // comment, as "\n  FILE:LINE: TEXT"; "" when none does (the call came
- * from a header or a macro the line does not spell out).
+ * comment and a directive, as "\n  FILE:LINE: TEXT"; "" when none does (the
+ * call came from a header or a macro the line does not spell out).
  */
 static char *quote_line(const struct audit_rules *rules, const char *name)
 {
 	const char *line = rules->source;
 	size_t n = strlen(name);
+	bool in_comment = false;   /* inside a comment that opened on an earlier line */
 
 	for (int no = 1; line && *line; no++) {
-		const char *end = strchr(line, '\n'), *p = line;
+		const char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) : strlen(line);
-		const char *comment = NULL;
-		for (const char *c = line; c + 1 < line + len && !comment; c++)
-			if (c[0] == '/' && c[1] == '/')
-				comment = c;
-		const char *stop = comment ? comment : line + len;
-		while ((p = memmem(p, stop - p, name, n))) {
-			if ((p == line || !ident_char(p[-1])) && (p + n >= stop || !ident_char(p[n]))) {
+		/* the line with its comments blanked, and nothing of a directive's */
+		char *code = xstrndup(line, len);
+		for (size_t i = 0; i < len; i++) {
+			if (in_comment) {
+				if (code[i] == '*' && i + 1 < len && code[i + 1] == '/') {
+					in_comment = false;
+					code[i + 1] = ' ';
+				}
+				code[i] = ' ';
+			} else if (code[i] == '/' && i + 1 < len && code[i + 1] == '*') {
+				in_comment = true;
+				code[i] = code[i + 1] = ' ';
+				i++;
+			} else if (code[i] == '/' && i + 1 < len && code[i + 1] == '/') {
+				memset(code + i, ' ', len - i);
+				break;
+			}
+		}
+		if (*(code + strspn(code, " \t")) == '#')
+			memset(code, ' ', len);   /* a directive (#include <sys/socket.h>) makes no call */
+		for (const char *p = code; (p = memmem(p, len - (size_t)(p - code), name, n)); p += n) {
+			if ((p == code || !ident_char(p[-1])) && (p + n >= code + len || !ident_char(p[n]))) {
 				const char *t = line + strspn(line, " \t");
+				free(code);
 				return xasprintf("\n  %s:%d: %.*s", rules->source_name, no,
 						 (int)(len - (t - line) > 160 ? 160 : len - (t - line)), t);
 			}
-			p += n;
 		}
+		free(code);
 		line = end ? end + 1 : NULL;
 	}
 	return xstrdup("");
@@ -109,7 +126,8 @@ void audit_symbols(const char *nm_output, const struct audit_rules *rules,
 			strlist_pushf(problems, "defines '%s', a name reserved for the runtime or the "
 				      "harness", s);
 		else if (strncmp(s, "_Z", 2) && strncmp(s, "DW.ref.", 7) &&
-			 !extern_c_kernel(&defined, s))
+			 !extern_c_kernel(&defined, s) &&
+			 !(rules->nvcc_globals && strlist_has(rules->nvcc_globals, s)))
 			strlist_pushf(problems, "defines the global symbol '%s', which is not part of the "
 				      "lab's interface\nhint: declare helper functions and variables static",
 				      s);
@@ -138,6 +156,34 @@ void audit_symbols(const char *nm_output, const struct audit_rules *rules,
 	}
 	strlist_clear(&defined);
 	strlist_clear(&undefined);
+}
+
+void audit_nvcc_globals(const char *nm_output, struct strlist *names)
+{
+	struct strlist defined = STRLIST_INIT;
+
+	for (const char *line = nm_output; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		char name[512], type = 0;
+		unsigned long n;
+		int at = 0;
+
+		/* "_ZL3c_n b 68 4": a variable of internal linkage, its name's length, its name */
+		if (len < sizeof(name) && sscanf(line, "%511s %c", name, &type) == 2) {
+			if (strchr("bdr", type) && sscanf(name, "_ZL%lu%n", &n, &at) == 1 && at &&
+			    strlen(name + at) == n && !strlist_has(names, name + at))
+				strlist_push(names, name + at);
+			else if (type == 'T')
+				strlist_push(&defined, name);
+		}
+		line = end ? end + 1 : NULL;
+	}
+	for (size_t i = 0; i < defined.n; i++)
+		if (strncmp(defined.v[i], "_Z", 2) && extern_c_kernel(&defined, defined.v[i]) &&
+		    !strlist_has(names, defined.v[i]))
+			strlist_push(names, defined.v[i]);
+	strlist_clear(&defined);
 }
 
 /* The function a line of `objdump -dr` output heads ("0000000000000120 <name>:"), or 0. */
@@ -183,10 +229,14 @@ static bool relocated(const char *line)
  * a call of gcc's helper __static_initialization_and_destruction_0 (what -O0
  * makes) is followed. depth bounds that.
  */
-static bool only_ioinit(const char *disasm, const char *name, size_t name_len, int depth)
+static bool only_ioinit(const char *disasm, const char *name, size_t name_len, int depth,
+			bool emulated)
 {
 	const char *line = disasm;
 	bool in = false, seen = false;
+	/* the address of a function of the object's, loaded for a registration
+	 * of the emulator's, which the next relocation must then be */
+	bool pending = false;
 
 	while (line && *line) {
 		const char *end = strchr(line, '\n'), *fn;
@@ -204,7 +254,13 @@ static bool only_ioinit(const char *disasm, const char *name, size_t name_len, i
 					return false;
 				t++;
 				n = strcspn(t, "+-\n");
-				if (!ioinit_target(t, n))
+				bool registers = emulated && n == 19 && !strncmp(t, "cudaemu_file_shared", n);
+				bool address = emulated && n >= 5 && !strncmp(t, ".text", 5) &&
+					       memmem(r, (size_t)(t - r), "R_X86_64_PC32", 13);
+				if (pending && !registers)
+					return false;
+				pending = address;
+				if (!address && !registers && !ioinit_target(t, n))
 					return false;
 			} else if (end && !relocated(end + 1) && (t = memchr(line, '<', len))) {
 				/*
@@ -218,7 +274,8 @@ static bool only_ioinit(const char *disasm, const char *name, size_t name_len, i
 				/* within the function (or a relocation's placeholder) is fine */
 				bool within = n == name_len && !strncmp(t, name, n);
 				bool helper = memmem(t, n, "__static_initialization_and_destruction", 39);
-				if (!within && !(helper && depth > 0 && only_ioinit(disasm, t, n, depth - 1)))
+				if (!within && !(helper && depth > 0 &&
+						 only_ioinit(disasm, t, n, depth - 1, emulated)))
 					return false;
 			}
 			if (!r && memchr(line, '*', len) && (memmem(line, len, "\tcall", 5) ||
@@ -227,11 +284,11 @@ static bool only_ioinit(const char *disasm, const char *name, size_t name_len, i
 		}
 		line = end ? end + 1 : NULL;
 	}
-	return seen;
+	return seen && !pending;
 }
 
 /* Whether the one file initialiser gcc made (_GLOBAL__sub_I_...) only sets up <iostream>. */
-static bool iostream_initialiser_only(const char *disasm)
+static bool iostream_initialiser_only(const char *disasm, bool emulated)
 {
 	const char *line = disasm, *init = NULL, *fn;
 	size_t init_len = 0, n;
@@ -247,28 +304,75 @@ static bool iostream_initialiser_only(const char *disasm)
 		}
 		line = end ? end + 1 : NULL;
 	}
-	return count == 1 && only_ioinit(disasm, init, init_len, 2);
+	return count == 1 && only_ioinit(disasm, init, init_len, 2, emulated);
 }
 
-unsigned long audit_constructors(const char *readelf_output)
+unsigned long audit_constructors(const char *readelf_output, unsigned long own)
 {
 	const char *p = readelf_output;
-	unsigned long extra = 0;
+	unsigned long entries = 0;
 
 	while (p && (p = strstr(p, " .init_array"))) {
 		unsigned long addr, off, size;
 		char type[32];
 		p += strlen(" .init_array");
 		/* "[Nr] Name Type Address Off Size ...": 8 bytes an entry */
-		if (sscanf(p, " %31s %lx %lx %lx", type, &addr, &off, &size) == 4 && size > 8)
-			extra += size / 8 - 1;
+		if (sscanf(p, " %31s %lx %lx %lx", type, &addr, &off, &size) == 4)
+			entries += size / 8;
 	}
-	return extra;
+	return entries > own ? entries - own : 0;
 }
 
-void audit_sections(const char *readelf_output, const char *disasm, struct strlist *problems)
+/*
+ * The name of the section a line of `readelf -S -W` output describes
+ * ("  [ 5] .init_array       INIT_ARRAY      0000000000000000 ..."): what lies
+ * between "] " and the type, the word before the 16 digits of the address;
+ * NULL for any other line. Allocated.
+ */
+static char *section_name(const char *line, size_t len)
 {
-	unsigned long extra = audit_constructors(readelf_output);
+	const char *p = line + strspn(line, " "), *end = line + len, *type = NULL;
+
+	if (p >= end || *p != '[' || !(p = memchr(p, ']', (size_t)(end - p))))
+		return NULL;
+	p++;
+	for (const char *w = p, *prev = NULL; w < end;) {
+		w += strspn(w, " ");
+		size_t n = strcspn(w, " \n");
+		if (w + n > end)
+			n = (size_t)(end - w);
+		if (n == 16 && strspn(w, "0123456789abcdef") == 16) {
+			type = prev;
+			break;
+		}
+		prev = w;
+		w += n;
+	}
+	if (!type)
+		return NULL;
+	p += strspn(p, " ");
+	const char *q = type;
+	while (q > p && q[-1] == ' ')
+		q--;
+	return xstrndup(p, (size_t)(q - p));
+}
+
+void audit_sections(const char *readelf_output, const char *disasm,
+		    const struct section_rules *rules, struct strlist *problems)
+{
+	unsigned long extra = audit_constructors(readelf_output, rules->own_constructors);
+
+	for (const char *l = readelf_output; rules->allow && l && *l;) {
+		const char *end = strchr(l, '\n');
+		size_t len = end ? (size_t)(end - l) : strlen(l);
+		char *name = section_name(l, len);
+		if (name && *name && !strlist_matches(rules->allow, name))
+			strlist_pushf(problems, "has a section '%.80s' of its own (inline assembly, or an "
+				      "attribute): the audit does not look into one, and submissions "
+				      "may not make one", name);
+		free(name);
+		l = end ? end + 1 : NULL;
+	}
 
 	if (readelf_output && strstr(readelf_output, " .ctors"))
 		strlist_push(problems, "has a constructor (.ctors): code that runs before main is "
@@ -278,8 +382,9 @@ void audit_sections(const char *readelf_output, const char *disasm, struct strli
 	 * has one: gcc's initialiser of the file, which only sets up cout and
 	 * cerr. It is accepted when it does nothing else.
 	 */
-	if (extra && !(extra == 1 && disasm && iostream_initialiser_only(disasm)))
-		strlist_pushf(problems, "has %lu constructors (functions that run before main), "
-			      "beyond the one nvcc generates: remove __attribute__((constructor)) "
-			      "and global objects with constructors", extra);
+	if (extra && !(extra == 1 && disasm && iostream_initialiser_only(disasm, rules->emulated)))
+		strlist_pushf(problems, "has %lu constructors (functions that run before main)%s: "
+			      "remove __attribute__((constructor)) and global objects with "
+			      "constructors", extra,
+			      rules->own_constructors ? ", beyond the one nvcc generates" : "");
 }

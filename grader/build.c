@@ -1,16 +1,22 @@
 /*
- * build.c - building a submission (build.h): nvcc on each source file, with
- * the GPU probe alongside; the source scan of what nvcc preprocessed; the
- * symbol audit of its objects (nm, readelf); linking with a lab's harness
- * or driver; and the CPU emulator's builds (rewrite.c, then g++).
+ * build.c - building a submission (build.h): nvcc on each source file, and
+ * g++ on its rewrite for the CPU emulator, with the GPU probe alongside; the
+ * include check and the source scan of what both preprocessed; the symbol
+ * audit of both objects (nm, readelf); linking with a lab's harness or
+ * driver; and the emulator's checking builds (AddressSanitizer, the trace).
  *
- * Owns: the compilers' command lines and turning what they said into the
- * result's build state. Must not: run the submission's code, or read
- * lab.conf other than through config.h.
+ * Owns: the compilers' command lines, turning what they said into the
+ * result's build state, and what the later steps may build from: only what
+ * was audited, unchanged (the submission's programs can write the work
+ * folder), and every checking build of the emulator from the one text g++
+ * preprocessed, so that no build of it can tell which one it is. Must not:
+ * run the submission's code, or read lab.conf other than through config.h.
  */
 #include "build.h"
 
 #include "audit.h"
+#include "includes.h"
+#include "intake.h"
 #include "probe.h"
 #include "rewrite.h"
 #include "scan.h"
@@ -18,12 +24,104 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define TOOL_TIMEOUT 60
+
+/* The emulator's build of one source file, as build_compile() left it. */
+struct emu_source {
+	char *file;
+	char *text;      /* what g++ preprocessed of its rewrite, as scanned; NULL: none */
+	char *failure;   /* why g++ could not build it (its output); NULL: it built */
+	size_t spec;     /* build_compile()'s run of g++ on it; 0: none */
+};
+
+struct build_kept {
+	struct strlist audited;   /* "SHA256 PATH": each object as audited or built since */
+	struct emu_source *emu;
+	size_t nemu;
+};
+
+void build_kept_free(struct build_kept *b)
+{
+	if (!b)
+		return;
+	strlist_clear(&b->audited);
+	for (size_t i = 0; i < b->nemu; i++) {
+		free(b->emu[i].file);
+		free(b->emu[i].text);
+		free(b->emu[i].failure);
+	}
+	free(b->emu);
+	free(b);
+}
+
+static struct emu_source *emu_source(const struct build_kept *b, const char *file)
+{
+	for (size_t i = 0; b && i < b->nemu; i++)
+		if (!strcmp(b->emu[i].file, file))
+			return &b->emu[i];
+	return NULL;
+}
+
+/* path's sha256 into hex; false when it cannot be read. */
+static bool hash_file(const char *path, char hex[65])
+{
+	size_t len;
+	char *data = read_file(path, &len);
+
+	if (!data)
+		return false;
+	sha256_hex(data, len, hex);
+	free(data);
+	return true;
+}
+
+/* Notes path as it is now: what build_unchanged() holds it to. */
+static void remember(struct build_kept *b, const char *path)
+{
+	char hex[65];
+	/* a file that cannot be read is noted as no file has it */
+	char *entry = hash_file(path, hex) ? xasprintf("%s %s", hex, path)
+					   : xasprintf("%064d %s", 0, path);
+
+	for (size_t i = 0; i < b->audited.n; i++)
+		if (!strcmp(b->audited.v[i] + 65, path)) {
+			free(b->audited.v[i]);
+			b->audited.v[i] = entry;
+			return;
+		}
+	strlist_push(&b->audited, entry);
+	free(entry);
+}
+
+/*
+ * Whether path is as remember() saw it: true when it is, or the build
+ * never noted it; false when it changed or went (the submission's programs
+ * wrote it).
+ */
+static bool build_unchanged(const struct build_kept *b, const char *path)
+{
+	char hex[65];
+
+	for (size_t i = 0; b && i < b->audited.n; i++)
+		if (!strcmp(b->audited.v[i] + 65, path))
+			return hash_file(path, hex) && !strncmp(hex, b->audited.v[i], 64);
+	return true;
+}
+
+/* Whether path was noted by remember(). */
+static bool remembered(const struct build_kept *b, const char *path)
+{
+	for (size_t i = 0; b && i < b->audited.n; i++)
+		if (!strcmp(b->audited.v[i] + 65, path))
+			return true;
+	return false;
+}
 
 /* nvcc's complaint that -arch=native found no GPU says nothing to a student. */
 static char *clean_build_log(const char *log)
@@ -89,34 +187,60 @@ static char *tool_output(const char *const *argv)
 	return out;
 }
 
-/* Audits obj, the object nvcc made of the submission's file src (in the work folder). */
-static int audit(const struct grading *g, const char *obj, const char *src,
-		 struct strlist *problems)
+/* out: every entry of a, then of b (either may be NULL). */
+static void concat(struct strlist *out, const struct strlist *a, const struct strlist *b)
+{
+	for (size_t i = 0; a && i < a->n; i++)
+		strlist_push(out, a->v[i]);
+	for (size_t i = 0; b && i < b->n; i++)
+		strlist_push(out, b->v[i]);
+}
+
+/*
+ * Audits obj, an object made of the submission's file src (in the work
+ * folder): nvcc's, or, when emulated, g++'s on the emulator's rewrite of it,
+ * held to the emulator's lists too. What nvcc's object shows to be kernels of
+ * C linkage and __device__ variables goes into nvcc_globals, which the
+ * emulator's audit of the same file reads.
+ */
+static int audit(const struct grading *g, const char *obj, const char *src, bool emulated,
+		 struct strlist *nvcc_globals, struct strlist *problems)
 {
 	const struct toolchain *tc = g->tc;
 	const struct lab_config *cfg = g->cfg;
 	char *path = xasprintf("%s/%s", g->workdir, src);
-	struct audit_rules rules = {&cfg->symbols, &cfg->allow_undefined, &cfg->deny_defined,
-				    &cfg->allow_weak, read_file(path, NULL), src};
+	struct strlist allow = STRLIST_INIT, deny = STRLIST_INIT, weak = STRLIST_INIT;
+	concat(&allow, &cfg->allow_undefined, emulated ? &cfg->emulated_allow_undefined : NULL);
+	concat(&deny, &cfg->deny_defined, emulated ? &cfg->emulated_deny_defined : NULL);
+	concat(&weak, &cfg->allow_weak, emulated ? &cfg->emulated_allow_weak : NULL);
+	struct audit_rules rules = {&cfg->symbols, &allow, &deny, &weak, read_file(path, NULL), src,
+				    emulated ? nvcc_globals : NULL};
+	struct section_rules sections = {&cfg->allow_sections, emulated ? 0 : 1, emulated};
 	const char *nm_argv[] = {tc->nm, "-P", obj, NULL};
 	const char *readelf_argv[] = {tc->readelf, "-S", "-W", obj, NULL};
 	const char *objdump_argv[] = {tc->objdump, "-d", "-r", obj, NULL};
 	char *symbols = tool_output(nm_argv);
-	char *sections = symbols ? tool_output(readelf_argv) : NULL;
+	char *elf = symbols ? tool_output(readelf_argv) : NULL;
 	/* only read when there is a constructor of the student's to judge */
-	char *disasm = sections && audit_constructors(sections) ? tool_output(objdump_argv) : NULL;
+	char *disasm = elf && audit_constructors(elf, sections.own_constructors)
+			       ? tool_output(objdump_argv) : NULL;
 	int ret = -1;
 
-	if (sections) {
+	if (elf) {
 		audit_symbols(symbols, &rules, problems);
-		audit_sections(sections, disasm, problems);
+		audit_sections(elf, disasm, &sections, problems);
+		if (!emulated)
+			audit_nvcc_globals(symbols, nvcc_globals);
 		ret = 0;
 	}
 	free(disasm);
 	free((char *)rules.source);
 	free(path);
 	free(symbols);
-	free(sections);
+	free(elf);
+	strlist_clear(&allow);
+	strlist_clear(&deny);
+	strlist_clear(&weak);
 	return ret;
 }
 
@@ -127,23 +251,228 @@ static char *keep_dir(const char *workdir, const char *file)
 }
 
 /*
- * The source scan of one file, from the two passes nvcc preprocessed it in
- * and kept in dir: <stem>.cpp4.ii for the host compiler, <stem>.cpp1.ii (one
- * per GPU architecture) for the device compiler. Removes dir. -1 when either
- * is missing: the scan never passes for want of its input.
+ * The source scan's problems ("FILE:LINE: what"), each with its line of the
+ * submission's file quoted under it, into out (unless there already).
  */
-static int scan_file(const struct lab_config *cfg, const char *dir, struct strlist *problems)
+static void quote_lines(const struct grading *g, const struct strlist *in, struct strlist *out)
 {
+	for (size_t i = 0; i < in->n; i++) {
+		const char *p = in->v[i], *colon = strchr(p, ':');
+		char *msg = NULL;
+		unsigned long no;
+		int at = 0;
+		for (size_t f = 0; colon && f < g->cfg->files.n && !msg; f++) {
+			const char *name = g->cfg->files.v[f];
+			if (strlen(name) != (size_t)(colon - p) || strncmp(p, name, strlen(name)) ||
+			    sscanf(colon + 1, "%lu:%n", &no, &at) != 1 || !at)
+				continue;
+			char *path = xasprintf("%s/%s", g->workdir, name), *text = read_file(path, NULL);
+			const char *l = text;
+			for (unsigned long k = 1; l && k < no; k++)
+				l = (l = strchr(l, '\n')) ? l + 1 : NULL;
+			if (l && *l) {
+				l += strspn(l, " \t");
+				size_t len = strcspn(l, "\n");
+				msg = xasprintf("%s\n  %s:%lu: %.*s", p, name, no, (int)(len > 160 ? 160 : len), l);
+			}
+			free(text);
+			free(path);
+		}
+		if (!msg)
+			msg = xstrdup(p);
+		if (!strlist_has(out, msg))
+			strlist_push(out, msg);
+		free(msg);
+	}
+}
+
+/* --- what the compilers may read ------------------------------------------ */
+
+/* The search lists the compilers gave, by their command line: asked once a process. */
+static struct {
+	char *key;
+	struct strlist dirs;
+} search_cache[4];
+
+/*
+ * The folders a compiler searches for headers, as it says itself: argv
+ * (the compiler and its flags) run with -E -v on an empty file (nvcc hands
+ * -v to the host compiler, which preprocesses for it). Appended to dirs.
+ */
+static int search_list(const struct grading *g, const struct strlist *argv, bool nvcc,
+		       struct strlist *dirs)
+{
+	static const char *const gxx_tail[] = {"-E", "-v", "-x", "c++", "/dev/null", "-o",
+					       "/dev/null", NULL};
+	static const char *const nvcc_tail[] = {"-E", "-Xcompiler", "-v", "-x", "cu", "/dev/null",
+						"-o", "/dev/null", NULL};
+	struct strlist cmd = STRLIST_INIT;
+	struct strbuf key = STRBUF_INIT;
+	struct run_result res;
+	size_t slot = ARRAY_SIZE(search_cache);
+	int ret = -1;
+
+	for (size_t i = 0; i < argv->n; i++)
+		strbuf_addf(&key, "%s\n", argv->v[i]);
+	strbuf_addstr(&key, nvcc ? "nvcc" : "g++");
+	for (size_t i = 0; i < ARRAY_SIZE(search_cache); i++) {
+		if (search_cache[i].key && !strcmp(search_cache[i].key, key.buf)) {
+			concat(dirs, &search_cache[i].dirs, NULL);
+			strbuf_release(&key);
+			return 0;
+		}
+		if (!search_cache[i].key && slot == ARRAY_SIZE(search_cache))
+			slot = i;
+	}
+	concat(&cmd, argv, NULL);
+	for (const char *const *t = nvcc ? nvcc_tail : gxx_tail; *t; t++)
+		strlist_push(&cmd, *t);
+	struct run_spec spec = {.argv = (const char *const *)cmd.v,
+				.envp = (const char *const *)g->env, .timeout = TOOL_TIMEOUT,
+				.output_limit = 1 << 20};
+	if (run_one(&spec, &res))
+		goto out;
+	struct strlist found = STRLIST_INIT;
+	if (res.started && !res.timed_out && !res.signal && res.exit_code == 0)
+		includes_search_list(res.output, &found);
+	if (!found.n) {
+		char *why = res.started ? run_describe(&spec, &res) : xstrdup("could not start");
+		error("'%s' did not say where it finds headers (%s): %.300s", argv->v[0], why,
+		      res.output ? res.output : "");
+		free(why);
+	} else {
+		concat(dirs, &found, NULL);
+		if (slot < ARRAY_SIZE(search_cache)) {
+			search_cache[slot].key = strbuf_detach(&key);
+			concat(&search_cache[slot].dirs, &found, NULL);
+		}
+		ret = 0;
+	}
+	strlist_clear(&found);
+	run_result_release(&res);
+out:
+	strbuf_release(&key);
+	strlist_clear(&cmd);
+	return ret;
+}
+
+/* What one of the compilers may read of the submission's files and the lab's. */
+struct include_policy {
+	struct strlist own, headers, system;
+	struct include_rules rules;
+};
+
+static void push_real(struct strlist *l, const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (realpath(path, buf) && !strlist_has(l, buf))
+		strlist_push(l, buf);
+}
+
+/*
+ * The include policy of nvcc's passes, or (emulated) of g++'s on the
+ * emulator's rewrite: the submission's files (and that rewrite of them),
+ * the lab's header <lab>.h where the compiler finds it (the lab's folder,
+ * or the copy staged in the work folder's .include/), and the folders of
+ * the compiler's own search list that hold nothing of the course.
+ */
+static int include_policy_init(const struct grading *g, bool emulated, struct include_policy *p)
+{
+	const struct toolchain *tc = g->tc;
+	const struct lab_config *cfg = g->cfg;
+	struct strlist argv = STRLIST_INIT, search = STRLIST_INIT, priv = STRLIST_INIT,
+		       roots = STRLIST_INIT;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < cfg->files.n; i++) {
+		char *path = xasprintf("%s/%s%s", g->workdir, cfg->files.v[i],
+				       emulated && is_source(cfg->files.v[i]) ? ".emu.cpp" : "");
+		push_real(&p->own, path);
+		free(path);
+		path = xasprintf("%s/%s", g->workdir, cfg->files.v[i]);
+		push_real(&p->own, path);
+		free(path);
+	}
+	char *header = xasprintf("%s/%s.h", cfg->dir, cfg->name);
+	push_real(&p->headers, header);
+	free(header);
+	header = xasprintf("%s/.include/%s.h", g->workdir, cfg->name);
+	push_real(&p->headers, header);
+	free(header);
+
+	strlist_push(&argv, emulated ? tc->cxx : tc->nvcc);
+	if (emulated)
+		grading_push_emu_flags(g, tc->emu_cxxflags, &argv);
+	else
+		strlist_split(&argv, tc->nvcc_flags);
+	ret = search_list(g, &argv, !emulated, &search);
+	strlist_push(&priv, cfg->dir);
+	strlist_push(&priv, g->workdir);
+	strlist_pushf(&priv, "%s/reference", tc->root);
+	strlist_push(&roots, tc->root);
+	includes_system_dirs(&search, &priv, &roots, &p->system);
+	/* the emulator's headers, staged in the work folder by the grader (root's
+	 * where the grader is root): the runtime's, not the course's */
+	if (emulated) {
+		char *emu = xasprintf("%s/%s", g->workdir, GRADING_EMU);
+		push_real(&p->system, emu);
+		free(emu);
+	}
+
+	p->rules = (struct include_rules){g->workdir, &cfg->files, &p->own, &p->headers, NULL,
+					  &p->system, tc->root};
+	strlist_clear(&argv);
+	strlist_clear(&search);
+	strlist_clear(&priv);
+	strlist_clear(&roots);
+	return ret;
+}
+
+static void include_policy_release(struct include_policy *p)
+{
+	strlist_clear(&p->own);
+	strlist_clear(&p->headers);
+	strlist_clear(&p->system);
+}
+
+/* Every file the preprocessed text says the compiler entered must be one the policy allows. */
+static void judge_includes(const char *text, size_t len, const struct scan_rules *rules,
+			   const struct include_policy *p, const char *header_name,
+			   struct strlist *problems)
+{
+	struct scan_includes inc = {0};
+	struct include_rules ir = p->rules;
+
+	ir.header_name = header_name;
+	scan_includes(text, len, rules, &inc, problems);
+	includes_judge(&inc, &ir, problems);
+	scan_includes_release(&inc);
+}
+
+/*
+ * The include check and (once nvcc built it: built) the source scan of one
+ * file, from the two passes nvcc preprocessed it in and kept in dir:
+ * <stem>.cpp4.ii for the host compiler, <stem>.cpp1.ii (one per GPU
+ * architecture) for the device compiler. What the scan accepts as the
+ * GPU's inline assembly goes into device_asm. Removes dir. -1 when a built
+ * file lacks either pass: the scan never passes for want of its input.
+ */
+static int scan_file(const struct grading *g, const char *dir, bool built,
+		     const struct include_policy *ip, const char *header_name,
+		     struct strlist *device_asm, struct strlist *problems, struct strlist *reads)
+{
+	const struct lab_config *cfg = g->cfg;
 	struct strlist sources = STRLIST_INIT;
 	struct scan_rules rules = {&sources, &cfg->forbid_names, &cfg->forbid_calls,
-				   (enum asm_policy)cfg->inline_asm};
+				   (enum asm_policy)cfg->inline_asm, g->workdir, device_asm, false};
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int host = 0, device = 0, ret = -1;
 
 	for (size_t i = 0; i < cfg->files.n; i++)
-		if (is_source(cfg->files.v[i]))
-			strlist_push(&sources, cfg->files.v[i]);
+		strlist_push(&sources, cfg->files.v[i]);
 	while (d && (e = readdir(d))) {
 		size_t n = strlen(e->d_name), len;
 		if (n < 3 || strcmp(e->d_name + n - 3, ".ii"))
@@ -153,20 +482,70 @@ static int scan_file(const struct lab_config *cfg, const char *dir, struct strli
 		free(path);
 		if (!text)
 			continue;
-		scan_preprocessed(text, len, host_pass, &rules, problems);
+		judge_includes(text, len, &rules, ip, header_name, reads);
+		if (built) {
+			struct strlist found = STRLIST_INIT;
+			scan_preprocessed(text, len, host_pass, &rules, &found);
+			quote_lines(g, &found, problems);
+			strlist_clear(&found);
+		}
 		host += host_pass;
 		device += !host_pass;
 		free(text);
 	}
 	if (d)
 		closedir(d);
-	if (host && device)
+	if (!built || (host && device))
 		ret = 0;
 	else
 		error("nvcc kept no preprocessed source in '%s' to scan", dir);
 	remove_tree(dir);
 	strlist_clear(&sources);
 	return ret;
+}
+
+/*
+ * The same of the emulator's build of file f: what g++ preprocessed of its
+ * rewrite (workdir/f.emu.ii), where every line runs on the CPU, so only
+ * inline assembly spelled as one device_asm holds is the GPU's. The text is
+ * kept in es, the checking builds' one source. Nothing preprocessed (g++
+ * failed before): nothing to judge, and nothing of it will run.
+ */
+static void scan_emulated(const struct grading *g, struct emu_source *es,
+			  const struct include_policy *ip, const char *header_name,
+			  struct strlist *device_asm, struct strlist *problems,
+			  struct strlist *reads)
+{
+	const struct lab_config *cfg = g->cfg;
+	struct scan_rules rules = {&cfg->files, &cfg->forbid_names, &cfg->forbid_calls,
+				   (enum asm_policy)cfg->inline_asm, g->workdir, device_asm, true};
+	char *path = xasprintf("%s/%s.emu.ii", g->workdir, es->file);
+	size_t len;
+
+	if (!access(path, F_OK) && (es->text = read_file(path, &len))) {
+		struct strlist found = STRLIST_INIT;
+		judge_includes(es->text, len, &rules, ip, header_name, reads);
+		scan_preprocessed(es->text, len, true, &rules, &found);
+		quote_lines(g, &found, problems);
+		strlist_clear(&found);
+	}
+	free(path);
+}
+
+/* g++ on the emulator's rewrite of source file f: preprocessed into workdir/f.emu.ii, kept, and compiled to workdir/f.emu.o. */
+static void emulated_argv(const struct grading *g, const char *f, struct strlist *argv)
+{
+	const char *workdir = g->workdir;
+
+	strlist_push(argv, g->tc->cxx);
+	grading_push_emu_flags(g, g->tc->emu_cxxflags, argv);
+	strlist_pushf(argv, "-I%s", workdir);
+	strlist_pushf(argv, "-I%s/%s", workdir, GRADING_INCLUDE);
+	strlist_push(argv, "-save-temps=obj");
+	strlist_push(argv, "-c");
+	strlist_pushf(argv, "%s/%s.emu.cpp", workdir, f);
+	strlist_push(argv, "-o");
+	strlist_pushf(argv, "%s/%s.emu.o", workdir, f);
 }
 
 static char *join_lines(const struct strlist *l)
@@ -187,6 +566,14 @@ int build_link(const struct grading *g, const struct strlist *objs, const char *
 	int ret = -1;
 
 	*binary = xasprintf("%s/%s", g->workdir, name);
+	for (size_t i = 0; i < objs->n; i++)
+		if (!build_unchanged(g->build, objs->v[i])) {
+			const char *o = strrchr(objs->v[i], '/');
+			*log = xasprintf("'%s' changed after the build audited it: a program of the "
+					 "submission's wrote it, and only what was audited is linked",
+					 o ? o + 1 : objs->v[i]);
+			return 1;
+		}
 	strlist_push(&argv, tc->cxx);
 	strlist_push(&argv, "-o");
 	strlist_push(&argv, *binary);
@@ -225,28 +612,43 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 {
 	const struct lab_config *cfg = g->cfg;
 	const char *workdir = g->workdir;
+	bool plain = !strcmp(suffix, "emu");
+
 	for (size_t i = 0; i < cfg->files.n; i++) {
 		const char *f = cfg->files.v[i];
 		if (!is_source(f))
 			continue;
+		const struct emu_source *es = emu_source(g->build, f);
+		strlist_pushf(objs, "%s/%s.%s.o", workdir, f, suffix);
+		const char *obj = objs->v[objs->n - 1];
+		if (!es || es->failure || !es->text) {
+			/* what build_compile() could not build, in its compiler's words */
+			*log = xasprintf("'%s':\n%s", f, es && es->failure ? es->failure :
+					 "the emulator's build of it was not made\n");
+			return 1;
+		}
+		/* the plain build, which build_compile() made and audited; a
+		 * checking build made already (the safety stage and the profile
+		 * both use the trace build), unchanged */
+		if (plain || (remembered(g->build, obj) && build_unchanged(g->build, obj)))
+			continue;
+		/* compiled from the text that was scanned, written afresh: a file the
+		 * submission's programs could have changed since is never read */
+		char *ii = xasprintf("%s/%s.emu.%s.ii", workdir, f, suffix);
+		if (write_file_atomic(ii, es->text, strlen(es->text))) {
+			free(ii);
+			return -1;
+		}
 		struct strlist argv = STRLIST_INIT;
 		strlist_push(&argv, g->tc->cxx);
+		/* preprocessed already: the flags' -I and -include have nothing left to do */
 		grading_push_emu_flags(g, flags, &argv);
-		strlist_pushf(&argv, "-I%s", workdir);
-		strlist_pushf(&argv, "-I%s/%s", workdir, GRADING_INCLUDE);
 		strlist_push(&argv, "-c");
-		strlist_pushf(&argv, "%s/%s.emu.cpp", workdir, f);
+		strlist_push(&argv, ii);
 		strlist_push(&argv, "-o");
-		strlist_pushf(objs, "%s/%s.%s.o", workdir, f, suffix);
-		strlist_push(&argv, objs->v[objs->n - 1]);
-		/* built already in this grading's folder (the safety stage and the
-		 * profile both use the trace build): a suffix is always one set of flags */
-		if (!access(objs->v[objs->n - 1], F_OK)) {
-			strlist_clear(&argv);
-			continue;
-		}
-		struct run_spec spec = {.argv = (const char *const *)argv.v,
-					.envp = (const char *const *)g->env, .cwd = workdir,
+		strlist_push(&argv, obj);
+		struct run_spec spec = {.argv = (const char *const *)argv.v, .cwd = workdir,
+					.envp = (const char *const *)g->env,
 					.timeout = cfg->build_timeout, .output_limit = cfg->build_output_limit,
 					.max_memory = cfg->memory_limit, .sandbox = &g->build_sandbox};
 		struct run_result res;
@@ -265,8 +667,11 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 			free(cut);
 			rr = 1;
 		}
+		if (!rr)
+			remember(g->build, obj);
 		run_result_release(&res);
 		strlist_clear(&argv);
+		free(ii);
 		if (rr)
 			return rr;
 	}
@@ -275,9 +680,10 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 
 /*
  * The CPU build of a submission nvcc already compiled: each .cu rewritten
- * (rewrite.c), compiled with g++ on the emulator, linked with the emulated
- * harness. What the emulator cannot build is no fault of the student's: the
- * run then has no tests (mode none) and says why.
+ * (rewrite.c) and compiled with g++ on the emulator (build_compile() did
+ * both, and audited it), linked with the emulated harness. What the
+ * emulator cannot build is no fault of the student's: the run then has no
+ * tests (mode none) and says why.
  */
 static int emulated_build(struct grading *g, char **binary)
 {
@@ -292,8 +698,9 @@ static int emulated_build(struct grading *g, char **binary)
 		const char *f = cfg->files.v[i];
 		if (!is_source(f))
 			continue;
+		/* the rewrite again, for what it says: why it failed, where asm is */
 		char *src_path = xasprintf("%s/%s", workdir, f), *src = read_file(src_path, NULL);
-		char *cpp = xasprintf("%s/%s.emu.cpp", workdir, f), *out, *at;
+		char *out, *at;
 		free(src_path);
 		out = src ? rewrite_cuda(src, f, &problem) : NULL;
 		if (src && !asm_at && (at = rewrite_find_asm(src))) {
@@ -301,9 +708,8 @@ static int emulated_build(struct grading *g, char **binary)
 			free(at);
 		}
 		free(src);
-		rc = out ? write_file_atomic(cpp, out, strlen(out)) : problem ? 0 : -1;
+		rc = out || problem ? 0 : -1;
 		free(out);
-		free(cpp);
 		if (rc)
 			goto out;
 	}
@@ -336,6 +742,68 @@ out:
 	return ret;
 }
 
+/*
+ * The emulator's build of each source file, to run beside nvcc: its
+ * rewrite written to workdir/<file>.emu.cpp, and g++'s command on it into
+ * argvs[*n ...] and specs[*n ...]. g->build gets an entry for each file
+ * (with the rewrite's complaint as its failure where it has one).
+ */
+static int emulated_specs(struct grading *g, struct strlist *argvs, struct run_spec *specs,
+			  size_t *n)
+{
+	const struct lab_config *cfg = g->cfg;
+	struct build_kept *b = g->build;
+
+	b->emu = xcalloc(cfg->files.n, sizeof(*b->emu));
+	for (size_t i = 0; i < cfg->files.n; i++) {
+		const char *f = cfg->files.v[i];
+		if (!is_source(f))
+			continue;
+		struct emu_source *es = &b->emu[b->nemu++];
+		char *path = xasprintf("%s/%s", g->workdir, f), *src = read_file(path, NULL);
+		char *problem = NULL, *out = src ? rewrite_cuda(src, f, &problem) : NULL;
+		int rc = 0;
+		es->file = xstrdup(f);
+		free(path);
+		free(src);
+		if (out) {
+			path = xasprintf("%s/%s.emu.cpp", g->workdir, f);
+			rc = write_file_atomic(path, out, strlen(out));
+			free(path);
+			emulated_argv(g, f, &argvs[*n]);
+			es->spec = *n;
+			specs[(*n)++] = (struct run_spec){.envp = (const char *const *)g->env,
+							  .cwd = g->workdir,
+							  .timeout = g->cfg->build_timeout,
+							  .output_limit = g->cfg->build_output_limit,
+							  .max_memory = g->cfg->memory_limit,
+							  .sandbox = &g->build_sandbox};
+		} else {
+			es->failure = problem ? problem : xstrdup("the rewrite failed\n");
+			rc = problem ? 0 : -1;
+		}
+		free(out);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* The include check's refusal; the compiler's output, which may quote what it read, is not kept. */
+static void refuse_reads(struct result *r, const struct strlist *reads)
+{
+	char *lines = join_lines(reads);
+
+	r->build = BUILD_AUDIT_FAILED;
+	free(r->build_message);
+	r->build_message = xasprintf("the submission was refused by the check of what the compilers "
+				     "read:\n%s", lines);
+	free(r->build_log);
+	r->build_log = xstrdup("(the compilers' output is not shown: they read files a submission "
+			       "may not include)\n");
+	free(lines);
+}
+
 int build_compile(struct grading *g)
 {
 	const struct toolchain *tc = g->tc;
@@ -343,14 +811,20 @@ int build_compile(struct grading *g)
 	const char *workdir = g->workdir;
 	struct result *r = g->r;
 	const char *probe_argv[2];
-	struct strlist objs = STRLIST_INIT, problems = STRLIST_INIT;
-	struct strlist *argvs = xcalloc(cfg->files.n + 1, sizeof(*argvs));
-	struct run_spec *specs = xcalloc(cfg->files.n + 1, sizeof(*specs));
-	struct run_result *res = xcalloc(cfg->files.n + 1, sizeof(*res));
+	struct strlist objs = STRLIST_INIT, problems = STRLIST_INIT, emu_problems = STRLIST_INIT;
+	struct strlist reads = STRLIST_INIT, device_asm = STRLIST_INIT, device_vars = STRLIST_INIT;
+	size_t most = 2 * cfg->files.n + 1;
+	struct strlist *argvs = xcalloc(most, sizeof(*argvs));
+	struct run_spec *specs = xcalloc(most, sizeof(*specs));
+	struct run_result *res = xcalloc(most, sizeof(*res));
+	struct include_policy nvcc_reads = {0}, emu_reads = {0};
 	struct strbuf log = STRBUF_INIT;
-	size_t n = 0;
+	bool emu = tc->emu_cxxflags != NULL;
+	size_t n = 0, nvcc_end;
 	int ret = -1;
 
+	build_kept_free(g->build);
+	g->build = xcalloc(1, sizeof(*g->build));
 	probe_spec(g, probe_argv, &specs[n++]);
 	build_student_objects(g, &objs);
 	for (size_t i = 0, obj = 0; i < cfg->files.n; i++) {
@@ -387,6 +861,11 @@ int build_compile(struct grading *g)
 					     .sandbox = &g->build_sandbox};
 		n++;
 	}
+	nvcc_end = n;
+	/* the emulator's build beside it, whatever the grading's mode: code that only
+	 * one of the two compiles is judged all the same */
+	if (emu && emulated_specs(g, argvs, specs, &n))
+		goto out;
 	for (size_t i = 1; i < n; i++)
 		specs[i].argv = (const char *const *)argvs[i].v;
 
@@ -396,7 +875,7 @@ int build_compile(struct grading *g)
 	probe_read(&specs[0], &res[0], &r->gpu);
 
 	r->build = BUILD_OK;
-	for (size_t i = 1; i < n; i++) {
+	for (size_t i = 1; i < nvcc_end; i++) {
 		char *clean = clean_build_log(res[i].output);
 		char *cut = cut_note("nvcc", &res[i], clean, cfg->build_output_limit);
 		strbuf_addstr(&log, clean);
@@ -425,34 +904,98 @@ int build_compile(struct grading *g)
 			free(why);
 		}
 	}
+	/* what g++ could not build, the emulator cannot run: kept for it to say */
+	for (size_t e = 0; e < g->build->nemu; e++) {
+		struct emu_source *es = &g->build->emu[e];
+		size_t i = es->spec;
+		if (!i || (res[i].started && !res[i].timed_out && !res[i].signal && !res[i].exit_code))
+			continue;
+		char *why = run_describe(&specs[i], &res[i]);
+		char *cut = cut_note("g++", &res[i], res[i].output, cfg->build_output_limit);
+		/* what g++ said quotes the submission: shown, never obeyed, by a terminal */
+		char *said = visible_text(res[i].output ? res[i].output : "", res[i].output_len, false);
+		es->failure = res[i].exit_code && !res[i].timed_out && !res[i].signal
+			? xasprintf("%s%s", said, cut)
+			: xasprintf("g++ %s\n%s%s", why, said, cut);
+		free(said);
+		free(why);
+		free(cut);
+	}
 	/* what nvcc said quotes the submission: shown, never obeyed, by a terminal */
 	r->build_log = visible_text(log.buf ? log.buf : "", log.len, false);
+
+	/* what the compilers read, whether or not they built it; then the scan of
+	 * what they preprocessed, where they did */
+	if (include_policy_init(g, false, &nvcc_reads) ||
+	    (emu && include_policy_init(g, true, &emu_reads)))
+		goto out;
+	char *header = xasprintf("%s.h", cfg->name);
+	for (size_t i = 0; i < cfg->files.n; i++) {
+		if (!is_source(cfg->files.v[i]))
+			continue;
+		char *keep = keep_dir(workdir, cfg->files.v[i]);
+		int rc = scan_file(g, keep, r->build == BUILD_OK, &nvcc_reads, header, &device_asm,
+				   &problems, &reads);
+		free(keep);
+		if (rc) {
+			free(header);
+			goto out;
+		}
+	}
+	for (size_t e = 0; emu && e < g->build->nemu; e++)
+		scan_emulated(g, &g->build->emu[e], &emu_reads, header, &device_asm, &emu_problems,
+			      &reads);
+	free(header);
+	if (reads.n) {
+		refuse_reads(r, &reads);
+		ret = 0;
+		goto out;
+	}
 	if (r->build != BUILD_OK) {
 		ret = 0;
 		goto out;
 	}
 
-	for (size_t i = 0; i < cfg->files.n; i++) {
-		if (!is_source(cfg->files.v[i]))
-			continue;
-		char *keep = keep_dir(workdir, cfg->files.v[i]);
-		int rc = scan_file(cfg, keep, &problems);
-		free(keep);
+	for (size_t i = 0, obj = 0; i < cfg->files.n; i++)
+		if (is_source(cfg->files.v[i]) &&
+		    audit(g, objs.v[obj++], cfg->files.v[i], false, &device_vars, &problems))
+			goto out;
+	for (size_t e = 0; emu && e < g->build->nemu; e++) {
+		const struct emu_source *es = &g->build->emu[e];
+		char *obj = xasprintf("%s/%s.emu.o", workdir, es->file);
+		int rc = !es->failure ? audit(g, obj, es->file, true, &device_vars, &emu_problems) : 0;
+		free(obj);
 		if (rc)
 			goto out;
 	}
-	for (size_t i = 0, obj = 0; i < cfg->files.n; i++)
-		if (is_source(cfg->files.v[i]) && audit(g, objs.v[obj++], cfg->files.v[i], &problems))
-			goto out;
-	if (problems.n) {
-		char *lines = join_lines(&problems);
+	/* what the emulator's build alone has, said as its own */
+	for (size_t i = 0; i < emu_problems.n; i++)
+		if (strlist_has(&problems, emu_problems.v[i]))
+			strlist_remove(&emu_problems, emu_problems.v[i--]);
+	if (problems.n || emu_problems.n) {
+		char *lines = join_lines(&problems), *emu_lines = join_lines(&emu_problems);
 		r->build = BUILD_AUDIT_FAILED;
-		r->build_message = xasprintf("the submission was refused by the audit of its source "
-					     "and symbols:\n%s", lines);
+		r->build_message = xasprintf(
+			"the submission was refused by the audit of its source and symbols:%s%s%s%s",
+			problems.n ? "\n" : "", lines,
+			emu_problems.n ? "\nin the CPU emulator's build of it (code that nvcc's "
+					 "passes did not compile, as under #ifdef CUDAEMU, has "
+					 "to pass the same audit):\n" : "",
+			emu_lines);
 		free(lines);
+		free(emu_lines);
 		ret = 0;
 		goto out;
 	}
+	/* what later steps link is held to what was audited */
+	for (size_t i = 0; i < objs.n; i++)
+		remember(g->build, objs.v[i]);
+	for (size_t e = 0; emu && e < g->build->nemu; e++)
+		if (!g->build->emu[e].failure) {
+			char *obj = xasprintf("%s/%s.emu.o", workdir, g->build->emu[e].file);
+			remember(g->build, obj);
+			free(obj);
+		}
 
 	ret = 0;
 out:
@@ -463,8 +1006,14 @@ out:
 	free(argvs);
 	free(specs);
 	free(res);
+	include_policy_release(&nvcc_reads);
+	include_policy_release(&emu_reads);
 	strlist_clear(&objs);
 	strlist_clear(&problems);
+	strlist_clear(&emu_problems);
+	strlist_clear(&reads);
+	strlist_clear(&device_asm);
+	strlist_clear(&device_vars);
 	strbuf_release(&log);
 	return ret;
 }

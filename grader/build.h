@@ -11,9 +11,13 @@
 #include "grading.h"
 
 /*
- * Compiles every .cu of the submission with nvcc while the probe asks the
- * GPU what it is (into r->gpu), scans the preprocessed source and audits
- * the objects. A build the student broke sets r->build and its message.
+ * Compiles every .cu of the submission with nvcc, and its rewrite for the
+ * CPU emulator with g++ where this machine has the emulator, while the
+ * probe asks the GPU what it is (into r->gpu); checks that every file the
+ * compilers read is one a submission may include; scans what both
+ * preprocessed and audits both objects, so that code only one of them
+ * compiles (#ifdef CUDAEMU, #ifndef __NVCC__) is judged all the same. A
+ * build the student broke sets r->build and its message.
  */
 int build_compile(struct grading *g);
 
@@ -25,14 +29,21 @@ int build_compile(struct grading *g);
  */
 int build_test_binary(struct grading *g, char **binary);
 
+/* Frees what the build kept of a grading (g->build); NULL is fine. */
+void build_kept_free(struct build_kept *b);
+
 /* workdir/<file>.o for each source file of the lab, in order: what nvcc made of them. */
 void build_student_objects(const struct grading *g, struct strlist *objs);
 
 /*
- * Compiles each rewritten source workdir/<file>.emu.cpp with flags into
- * workdir/<file>.<suffix>.o, appended to objs, unless that object is there
- * already (a suffix names one set of flags); 1 with the compiler's output
- * in *log when it fails.
+ * The emulator's objects of the submission, appended to objs: for suffix
+ * "emu", the plain build build_compile() made and audited; for any other,
+ * a checking build (AddressSanitizer, the trace build) compiled with flags
+ * from the very text build_compile() preprocessed and scanned, so that no
+ * macro of the checking build's (__SANITIZE_ADDRESS__, __SANITIZE_THREAD__,
+ * __has_builtin of a sanitizer's builtin) tells it apart, into
+ * workdir/<file>.<suffix>.o (reused while unchanged). 1 with the
+ * compiler's output in *log when it fails.
  */
 int build_emulated_objects(const struct grading *g, const char *flags, const char *suffix,
 			   struct strlist *objs, char **log);

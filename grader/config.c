@@ -344,6 +344,10 @@ static struct strlist *audit_list(struct lab_config *cfg, const char *key)
 	return !strcmp(key, "allow_undefined") ? &cfg->allow_undefined :
 	       !strcmp(key, "deny_defined") ? &cfg->deny_defined :
 	       !strcmp(key, "allow_weak") ? &cfg->allow_weak :
+	       !strcmp(key, "allow_sections") ? &cfg->allow_sections :
+	       !strcmp(key, "emulated_allow_undefined") ? &cfg->emulated_allow_undefined :
+	       !strcmp(key, "emulated_allow_weak") ? &cfg->emulated_allow_weak :
+	       !strcmp(key, "emulated_deny_defined") ? &cfg->emulated_deny_defined :
 	       !strcmp(key, "forbid_names") ? &cfg->forbid_names :
 	       !strcmp(key, "forbid_calls") ? &cfg->forbid_calls : NULL;
 }
@@ -576,6 +580,10 @@ void config_free(struct lab_config *cfg)
 	strlist_clear(&cfg->allow_undefined);
 	strlist_clear(&cfg->deny_defined);
 	strlist_clear(&cfg->allow_weak);
+	strlist_clear(&cfg->allow_sections);
+	strlist_clear(&cfg->emulated_allow_undefined);
+	strlist_clear(&cfg->emulated_allow_weak);
+	strlist_clear(&cfg->emulated_deny_defined);
 	strlist_clear(&cfg->forbid_names);
 	strlist_clear(&cfg->forbid_calls);
 	late_deadline_free(&cfg->deadline);

@@ -105,6 +105,11 @@ struct lab_config {
 	struct lab_sectors *sectors;
 	size_t nsectors;
 	struct strlist allow_undefined, deny_defined, allow_weak;
+	struct strlist allow_sections;   /* globs: the sections an object may have */
+	/* what the emulator's build of a submission adds: the runtime entry
+	 * points its rewrite and cudaemu.h call, the weak instances of
+	 * cudaemu.h's templates, the emulator's names it may not define */
+	struct strlist emulated_allow_undefined, emulated_allow_weak, emulated_deny_defined;
 	/* the source scan (scan.h): names never to use, names never to call */
 	struct strlist forbid_names, forbid_calls;
 	int inline_asm;              /* enum asm_policy: no (default), device, yes */

@@ -9,6 +9,7 @@
  */
 #include "grading.h"
 
+#include "build.h"
 #include "gpulock.h"
 #include "pidcg.h"
 
@@ -392,6 +393,7 @@ void grading_close(struct grading *g)
 		else
 			remove_tree(g->workdir);
 	}
+	build_kept_free(g->build);
 	sandbox_release(&g->run_sandbox);
 	sandbox_release(&g->build_sandbox);
 	grading_free_env(g->env);

@@ -41,6 +41,8 @@ void grading_push_emu_flags(const struct grading *g, const char *flags, struct s
 /* --lanes not given: grading_lanes() decides. */
 #define LANES_DEFAULT (-1)
 
+struct build_kept;
+
 struct grade_opts {
 	const char *subdir;        /* the submission folder */
 	const char *student;
@@ -82,6 +84,10 @@ struct grading {
 	struct sandbox build_sandbox, run_sandbox;
 	int lanes;                 /* of the test binary, resolved: 0 a process per test */
 	int jobs;                  /* its processes at once; 0: as many as CPUs */
+	/* what build.c made and audited, which later steps build from once
+	 * the submission's own programs have had the work folder to write
+	 * (build.c owns it; NULL before the build) */
+	struct build_kept *build;
 };
 
 /*

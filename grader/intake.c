@@ -50,6 +50,24 @@ static bool is_source_name(const char *name)
 }
 
 /*
+ * Whether the '"' at a[i] opens a raw string literal: the word before it is
+ * exactly one of the prefixes R, LR, uR, UR, u8R (fooR"( is the identifier
+ * fooR, which a macro may make nothing, and an ordinary string).
+ */
+static bool raw_string_at(const char *a, size_t i)
+{
+	static const char *const prefixes[] = {"R", "LR", "uR", "UR", "u8R"};
+	size_t start = i;
+
+	while (start > 0 && ident_char(a[start - 1]))
+		start--;
+	for (size_t k = 0; k < ARRAY_SIZE(prefixes); k++)
+		if (i - start == strlen(prefixes[k]) && !strncmp(a + start, prefixes[k], i - start))
+			return !(start > 0 && (a[start - 1] & 0x80));   /* not the end of a UTF-8 name */
+	return false;
+}
+
+/*
  * The text as the preprocessor reads its directives: backslash-newlines
  * spliced, each comment one space, string literals kept. line[i] is the
  * source line of out[i].
@@ -88,7 +106,7 @@ static char *logical_text(const char *text, size_t len, size_t **line_of, size_t
 		}
 		if (c == '"' || c == '\'') {
 			size_t j = i + 1;
-			if (c == '"' && i > 0 && a[i - 1] == 'R') {   /* R"delim( ... )delim" */
+			if (c == '"' && raw_string_at(a, i)) {   /* R"delim( ... )delim" */
 				size_t d = j;
 				while (j < n && a[j] != '(' && j - d < 16)
 					j++;
@@ -126,10 +144,93 @@ static char *logical_text(const char *text, size_t len, size_t **line_of, size_t
 	return out;
 }
 
+/* Past the blanks and the comments (which may span lines) at a[i]. */
+static size_t skip_blanks(const char *a, size_t n, size_t i)
+{
+	for (;;) {
+		while (i < n && (a[i] == ' ' || a[i] == '\t' || a[i] == '\f' || a[i] == '\v' ||
+				 a[i] == '\r'))
+			i++;
+		if (i + 1 >= n || a[i] != '/' || a[i + 1] != '*')
+			return i;
+		const char *e = memmem(a + i + 2, n - i - 2, "*/", 2);
+		if (!e)
+			return n;
+		i = (size_t)(e - a) + 2;
+	}
+}
+
+/*
+ * A #line or linemarker (# 12 "file") anywhere it could be one: the source
+ * scan trusts the preprocessor's linemarkers, so this check errs towards
+ * refusing (and the same of #embed, whose file no linemarker would name).
+ * It reads every '#', "%:" and "??=" that only blanks, comments or
+ * the end of a comment ("*" "/") precede on its line, without deciding
+ * whether a string or a comment holds it: a line that merely reads as one
+ * inside a raw string is refused too, and no trick with literals (a macro
+ * named fooR before "(", a comment the lexer misreads) hides a real one.
+ * NULL, or why (allocated).
+ */
+static char *line_directive(const char *name, const char *src, size_t src_len)
+{
+	char *a = xmalloc(src_len + 1);
+	size_t *line_of = xmalloc((src_len + 1) * sizeof(size_t)), n = 0, line = 1;
+	char *why = NULL;
+
+	for (size_t i = 0; i < src_len; i++) {   /* backslash-newlines spliced */
+		if (src[i] == '\\' && i + 1 < src_len && src[i + 1] == '\n') {
+			i++;
+			line++;
+			continue;
+		}
+		line_of[n] = line;
+		a[n++] = src[i];
+		line += src[i] == '\n';
+	}
+	for (size_t i = 0, bol = 0; i < n && !why; i++) {
+		if (a[i] == '\n') {
+			bol = i + 1;
+			continue;
+		}
+		size_t mark = a[i] == '#' ? 1 : i + 1 < n && a[i] == '%' && a[i + 1] == ':' ? 2 :
+			      i + 2 < n && a[i] == '?' && a[i + 1] == '?' && a[i + 2] == '=' ? 3 : 0;
+		if (!mark)
+			continue;
+		bool first = skip_blanks(a, i, bol) == i ||
+			     memmem(a + bol, i - bol, "*/", 2) != NULL;
+		size_t p = skip_blanks(a, n, i + mark);
+		if (!first || p >= n)
+			continue;
+		bool digit = a[p] >= '0' && a[p] <= '9';
+		bool word = n - p >= 4 && !strncmp(a + p, "line", 4) && (p + 4 == n || !ident_char(a[p + 4]));
+		/* C23's #embed reads a file as data, which no linemarker tells */
+		bool embed = n - p >= 5 && !strncmp(a + p, "embed", 5) &&
+			     (p + 5 == n || !ident_char(a[p + 5]));
+		if (digit || word || embed) {
+			size_t end = bol;
+			while (end < n && a[end] != '\n')
+				end++;
+			int shown = (int)(end - bol > 200 ? 200 : end - bol);
+			why = xasprintf("'%s' line %zu: '%.*s': a submission may not %s, nor write a line "
+					"that reads as such a directive, even in a comment or a string",
+					name, line_of[i], shown, a + bol,
+					embed ? "embed a file's bytes (#embed)"
+					      : "set its own line numbers or file names (#line)");
+		}
+	}
+	free(a);
+	free(line_of);
+	return why;
+}
+
 char *intake_check_directives(const char *name, const char *src, size_t src_len)
 {
 	size_t len, *line_of;
-	char *text = logical_text(src, src_len, &line_of, &len), *why = NULL;
+	char *why = line_directive(name, src, src_len), *text;
+
+	if (why)
+		return why;
+	text = logical_text(src, src_len, &line_of, &len);
 
 	for (size_t i = 0; i < len && !why;) {
 		size_t end = i, line = line_of[i];
@@ -144,11 +245,6 @@ char *intake_check_directives(const char *name, const char *src, size_t src_len)
 			p += hash ? 1 : 2;
 			while (p < end && (text[p] == ' ' || text[p] == '\t'))
 				p++;
-			if (p < end && ((text[p] >= '0' && text[p] <= '9') ||
-					(end - p > 4 && !strncmp(text + p, "line", 4) &&
-					 (text[p + 4] == ' ' || text[p + 4] == '\t'))))
-				why = xasprintf("'%s' line %zu: '%.*s': a submission may not set its own "
-						"line numbers or file names (#line)", name, line, n, text + i);
 			static const char *const directives[] = {"include_next", "include", "import"};
 			for (size_t d = 0; d < 3 && !why; d++) {
 				size_t dl = strlen(directives[d]);
@@ -161,11 +257,10 @@ char *intake_check_directives(const char *name, const char *src, size_t src_len)
 				size_t a = q + 1, b = a;
 				while (close && b < end && text[b] != close)
 					b++;
-				if (!close || b >= end) {
-					why = xasprintf("'%s' line %zu: '%.*s': include a file by its name in "
-							"quotes or angle brackets", name, line, n, text + i);
+				/* a macro, or no name: what the compiler reads of it is
+				 * checked where it read it (includes.c) */
+				if (!close || b >= end)
 					break;
-				}
 				bool up = false;
 				for (size_t c = a; c + 1 < b; c++)
 					up |= text[c] == '.' && text[c + 1] == '.' &&

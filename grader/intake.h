@@ -33,12 +33,15 @@ void intake_release(struct intake *in);
 
 /*
  * Whether the directives of the source text (len bytes of file name) are
- * allowed, read as the preprocessor reads them (lines spliced, comments
- * gone, %: for #): every #include names its file in quotes or angle
- * brackets, without a leading '/' and without a ".." component, and no
- * #line or linemarker sets a line number or file name of its own (the
- * source scan trusts the linemarkers). NULL when they are, else why
- * (allocated), with the line.
+ * allowed: no #line or linemarker sets a line number or file name of its
+ * own (the source scan trusts the linemarkers; this check errs towards
+ * refusing: a line that reads as one is refused even inside a comment or a
+ * string); and, read as the preprocessor reads them (lines spliced,
+ * comments gone, %: for #), no #include names its file by a path that
+ * starts with '/' or has a ".." component. That second check is only an
+ * early, clear message for the usual case: what the compiler read is
+ * judged from its own preprocessor's output (includes.h), which nothing
+ * here can hide from. NULL when they are, else why (allocated), with the line.
  */
 char *intake_check_directives(const char *name, const char *text, size_t len);
 

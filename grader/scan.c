@@ -1,11 +1,14 @@
 /*
  * scan.c - judges a submission's preprocessed source (see scan.h).
  *
- * Owns: the tokens of the submission's own lines. The preprocessed text
- * holds every header too; its linemarkers (# LINE "FILE") say which lines are
- * the student's, and intake refuses a submission that writes linemarkers of
- * its own, so these cannot lie. Macros are already expanded here: a
- * `#define X __asm__` shows up as the __asm__ it hides.
+ * Owns: the tokens of the submission's own lines, and what the linemarkers
+ * say was included. The preprocessed text holds every header too; its
+ * linemarkers (# LINE "FILE" FLAGS) say which lines are the student's and
+ * which files the compiler entered. Intake refuses a submission that writes
+ * linemarkers or #line of its own (a check that errs towards refusing), and
+ * scan_includes() refuses what such a directive leaves in the text, so these
+ * cannot lie. Macros are already expanded here: a `#define X __asm__` shows
+ * up as the __asm__ it hides.
  */
 #include "scan.h"
 
@@ -50,15 +53,35 @@ int scan_parse_asm_policy(const char *s)
 	       !strcmp(s, "yes") ? ASM_YES : -1;
 }
 
-/* Whether the linemarker's file (len bytes at f) is one of the submission's sources. */
-static bool is_submission(const char *f, size_t len, const struct strlist *files)
+/*
+ * Whether the linemarker's file (len bytes at f) is one of the submission's
+ * sources: by its name, "./" and its name, or dir, '/' and its name.
+ */
+static bool is_submission(const char *f, size_t len, const struct scan_rules *rules)
 {
+	const struct strlist *files = rules->files;
+	size_t dl = rules->dir ? strlen(rules->dir) : 0;
+
 	if (len > 2 && !strncmp(f, "./", 2)) {
 		f += 2;
 		len -= 2;
+	} else if (dl && len > dl + 1 && !strncmp(f, rules->dir, dl) && f[dl] == '/') {
+		f += dl + 1;
+		len -= dl + 1;
 	}
 	for (size_t i = 0; files && i < files->n; i++)
 		if (strlen(files->v[i]) == len && !strncmp(files->v[i], f, len))
+			return true;
+	return false;
+}
+
+/* Whether the n bytes at s are a prefix that opens a raw string literal before '"'. */
+static bool raw_prefix(const char *s, size_t n)
+{
+	static const char *const prefixes[] = {"R", "LR", "uR", "UR", "u8R"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (strlen(prefixes[i]) == n && !strncmp(s, prefixes[i], n))
 			return true;
 	return false;
 }
@@ -94,9 +117,15 @@ static const char *skip_raw(const char *p, const char *end, size_t *line)
 	return end;
 }
 
-/* Parses a linemarker "# 12 "file" flags" or "#line 12 "file"" at p; false if it is none. */
+/* A linemarker's flags: entering a file, returning to one, a system header. */
+enum { LM_ENTER = 1, LM_LEAVE = 2, LM_SYSTEM = 4 };
+
+/*
+ * Parses a linemarker "# 12 "file" flags" or "#line 12 "file"" at p; false
+ * if it is none. Sets *flags (LM_*) when flags is not NULL.
+ */
 static bool linemarker(const char *p, const char *eol, size_t *line, const char **file,
-		       size_t *file_len)
+		       size_t *file_len, int *flags)
 {
 	p++;
 	while (p < eol && (*p == ' ' || *p == '\t'))
@@ -118,13 +147,23 @@ static bool linemarker(const char *p, const char *eol, size_t *line, const char 
 			p += *p == '\\' ? 2 : 1;
 		*file = f;
 		*file_len = (size_t)((p < eol ? p : eol) - f);
+		p += p < eol;
+	}
+	if (flags) {
+		*flags = 0;
+		while (p < eol) {
+			if (*p == '1' || *p == '2' || *p == '3')
+				*flags |= *p == '1' ? LM_ENTER : *p == '2' ? LM_LEAVE : LM_SYSTEM;
+			p++;
+		}
 	}
 	*line = n;
 	return true;
 }
 
 /* The tokens of the submission's own lines, in order. */
-static void tokenize(const char *text, size_t len, const struct strlist *files, struct tokens *out)
+static void tokenize(const char *text, size_t len, const struct scan_rules *rules,
+		     struct tokens *out)
 {
 	const char *p = text, *end = text + len, *file = "";
 	size_t file_len = 0, line = 1;
@@ -145,8 +184,8 @@ static void tokenize(const char *text, size_t len, const struct strlist *files, 
 		if (c == '#' && at_bol) {   /* a linemarker, or a #pragma: never code */
 			const char *eol = memchr(p, '\n', (size_t)(end - p));
 			eol = eol ? eol : end;
-			if (linemarker(p, eol, &line, &file, &file_len)) {
-				mine = is_submission(file, file_len, files);
+			if (linemarker(p, eol, &line, &file, &file_len, NULL)) {
+				mine = is_submission(file, file_len, rules);
 				line--;   /* the marker names the next line */
 			}
 			p = eol;
@@ -161,7 +200,7 @@ static void tokenize(const char *text, size_t len, const struct strlist *files, 
 			t.kind = T_IDENT;
 			size_t n = (size_t)(p - t.s);
 			if (p < end && (*p == '"' || *p == '\'')) {   /* an encoding prefix or raw string */
-				bool raw = t.s[n - 1] == 'R' && *p == '"' && n <= 3;
+				bool raw = *p == '"' && raw_prefix(t.s, n);
 				bool prefix = raw || (n <= 2 && strchr("LuU8", t.s[0]));
 				if (prefix) {
 					p = raw ? skip_raw(p, end, &line) : skip_quoted(p, end, &line);
@@ -211,6 +250,17 @@ static const char *const placing_attributes[] = {
 	"destructor", "init_priority", "target_clones", NULL,
 };
 
+/*
+ * Attributes that switch off the instrumentation of the emulator's checking
+ * builds (AddressSanitizer, the trace build's hooks) for a function: code
+ * that would then go unchecked there alone.
+ */
+static const char *const unchecked_attributes[] = {
+	"no_sanitize", "no_sanitize_address", "no_sanitize_thread", "no_sanitize_undefined",
+	"no_address_safety_analysis", "no_sanitize_coverage", "disable_sanitizer_instrumentation",
+	NULL,
+};
+
 /* "__section__" is "section" */
 static bool attribute_is(const struct token *t, const char *name)
 {
@@ -249,6 +299,11 @@ static size_t attribute_list(const struct token *v, size_t n, size_t i, bool *de
 				if (attribute_is(t, placing_attributes[a]))
 					problem(problems, t, "attribute '%s' places code or data by hand, "
 						"which submissions may not do", placing_attributes[a]);
+			for (size_t a = 0; unchecked_attributes[a]; a++)
+				if (attribute_is(t, unchecked_attributes[a]))
+					problem(problems, t, "attribute '%s' turns off the checks of the "
+						"emulator's checking builds, which submissions may not do",
+						unchecked_attributes[a]);
 		}
 	}
 	return n;
@@ -269,6 +324,37 @@ static char *qualified_name(const struct token *v, size_t n, size_t i, size_t *n
 	return strbuf_detach(&sb);
 }
 
+/*
+ * The inline assembly statement at v[i] (asm, its qualifiers, its
+ * parenthesised operands) as "FILE:LINE: tokens", one space between tokens:
+ * the same statement in two passes has the same key, whatever their spacing.
+ */
+static char *asm_key(const struct token *v, size_t n, size_t i, const struct scan_rules *rules)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *f = v[i].file;
+	size_t fl = v[i].file_len, dl = rules->dir ? strlen(rules->dir) : 0;
+	int depth = 0;
+
+	/* a file of the submission's by its name alone, however the pass named it */
+	if (fl > 2 && !strncmp(f, "./", 2))
+		f += 2, fl -= 2;
+	else if (dl && fl > dl + 1 && !strncmp(f, rules->dir, dl) && f[dl] == '/')
+		f += dl + 1, fl -= dl + 1;
+	strbuf_addf(&sb, "%.*s:%zu:", (int)fl, f, v[i].line);
+	for (; i < n; i++) {
+		strbuf_addstr(&sb, " ");
+		strbuf_add(&sb, v[i].s, v[i].len);
+		if (tok_is(&v[i], "("))
+			depth++;
+		else if (tok_is(&v[i], ")") && --depth <= 0)
+			break;
+		else if (depth <= 0 && (tok_is(&v[i], ";") || tok_is(&v[i], "{")))
+			break;
+	}
+	return strbuf_detach(&sb);
+}
+
 void scan_preprocessed(const char *text, size_t len, bool host_pass,
 		       const struct scan_rules *rules, struct strlist *problems)
 {
@@ -277,7 +363,7 @@ void scan_preprocessed(const char *text, size_t len, bool host_pass,
 	long depth = 0, device_from = -1;
 	bool decl_device = false, decl_host = false;
 
-	tokenize(text, len, rules->files, &tk);
+	tokenize(text, len, rules, &tk);
 	for (size_t i = 0; i < tk.n;) {
 		const struct token *t = &tk.v[i];
 		if (tok_is(t, "__attribute__") || tok_is(t, "__attribute") || tok_is(t, "[[")) {
@@ -301,7 +387,13 @@ void scan_preprocessed(const char *text, size_t len, bool host_pass,
 			continue;
 		}
 		if (tok_is(t, "asm") || tok_is(t, "__asm") || tok_is(t, "__asm__")) {
-			bool gpu_only = !host_pass || device_from >= 0;
+			bool gpu_only = !rules->emulated && (!host_pass || device_from >= 0);
+			char *key = asm_key(tk.v, tk.n, i, rules);
+			if (rules->emulated)
+				gpu_only = rules->device_asm && strlist_has(rules->device_asm, key);
+			else if (gpu_only && rules->device_asm && !strlist_has(rules->device_asm, key))
+				strlist_push(rules->device_asm, key);
+			free(key);
 			if (rules->inline_asm == ASM_NO)
 				problem(problems, t, "inline assembly ('%s'): submissions to this lab may "
 					"not use any", "asm");
@@ -325,4 +417,120 @@ void scan_preprocessed(const char *text, size_t len, bool host_pass,
 		i = next;
 	}
 	free(tk.v);
+}
+
+/* A linemarker's file name (len bytes at f, as GCC escapes it: \\, \", \ooo), unescaped. */
+static char *marker_name(const char *f, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = f[i];
+		if (c == '\\' && i + 1 < len) {
+			c = f[++i];
+			if (c >= '0' && c <= '7') {
+				int v = 0;
+				for (int k = 0; k < 3 && i < len && f[i] >= '0' && f[i] <= '7'; k++)
+					v = v * 8 + (f[i++] - '0');
+				i--;
+				c = (char)v;
+			}
+		}
+		strbuf_add(&sb, &c, 1);
+	}
+	strbuf_addstr(&sb, "");
+	return strbuf_detach(&sb);
+}
+
+/* One file the preprocessor is in, as the linemarkers nest them. */
+struct frame {
+	char *name;
+	bool mine;          /* one of the submission's files */
+	char *site;         /* the innermost file of the submission's around it, and */
+	size_t site_line;   /* the line of that file's #include that led here */
+};
+
+void scan_includes(const char *text, size_t len, const struct scan_rules *rules,
+		   struct scan_includes *out, struct strlist *problems)
+{
+	const char *p = text, *end = text + len;
+	struct frame *stack = NULL;
+	size_t depth = 0, alloc = 0, line = 1;
+	/* over once the root is named a file of the submission's from its line 1 on:
+	 * before, the compiler renames it itself (<built-in>, <command-line>) */
+	bool prologue = true;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *f;
+		size_t n, fl;
+		int flags;
+		eol = eol ? eol : end;
+		if (*p != '#' || !linemarker(p, eol, &n, &f, &fl, &flags) || !f) {
+			line++;
+			p = eol + (eol < end);
+			continue;
+		}
+		char *name = marker_name(f, fl);
+		bool mine = is_submission(f, fl, rules);
+		if (!depth || (flags & LM_ENTER)) {
+			/* the root's first marker, or a file entered */
+			if (depth == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				stack = xrealloc(stack, alloc * sizeof(*stack));
+			}
+			struct frame *parent = depth ? &stack[depth - 1] : NULL;
+			struct frame *fr = &stack[depth++];
+			fr->name = name;
+			fr->mine = mine;
+			fr->site = parent ? (parent->mine ? parent->name : parent->site) : NULL;
+			fr->site_line = parent ? (parent->mine ? line : parent->site_line) : 0;
+			if (parent) {
+				if (out->n == out->alloc) {
+					out->alloc = out->alloc ? 2 * out->alloc : 64;
+					out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
+				}
+				out->v[out->n++] = (struct scan_include){
+					xstrdup(name), fr->site ? xstrdup(fr->site) : NULL, fr->site_line,
+					parent->mine};
+			}
+		} else if (flags & LM_LEAVE) {
+			/* back in the file that included this one (GCC checks the name) */
+			if (depth > 1)
+				free(stack[--depth].name);
+			free(name);
+		} else if (strcmp(name, stack[depth - 1].name)) {
+			/* the same file under another name: #line N "name" */
+			struct frame *fr = &stack[depth - 1];
+			if (fr->mine && !prologue) {
+				char *msg = xasprintf("%s:%zu: '#line' gives the code after it the name "
+						      "of another file ('%s'), which submissions may not do",
+						      fr->name, line, name);
+				if (!strlist_has(problems, msg) && problems->n < MAX_PROBLEMS)
+					strlist_push(problems, msg);
+				free(msg);
+			}
+			free(fr->name);
+			fr->name = name;
+			fr->mine = mine;
+		} else {
+			free(name);   /* the same file, another line */
+		}
+		if (depth == 1 && stack[0].mine && n >= 1)
+			prologue = false;
+		line = n;
+		p = eol + (eol < end);
+	}
+	while (depth)
+		free(stack[--depth].name);
+	free(stack);
+}
+
+void scan_includes_release(struct scan_includes *inc)
+{
+	for (size_t i = 0; i < inc->n; i++) {
+		free(inc->v[i].file);
+		free(inc->v[i].site);
+	}
+	free(inc->v);
+	memset(inc, 0, sizeof(*inc));
 }

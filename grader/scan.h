@@ -22,6 +22,18 @@ struct scan_rules {
 	const struct strlist *forbid_names;   /* globs: a name (std::thread) used in any way */
 	const struct strlist *forbid_calls;   /* globs: a name followed by '(' */
 	enum asm_policy inline_asm;
+	/* the folder of files, for a linemarker that names one by its whole path
+	 * (g++ on the emulator's rewrite does, for a file it includes); NULL: none */
+	const char *dir;
+	/*
+	 * Inline assembly, as "FILE:LINE: its tokens". nvcc's passes add each
+	 * statement they accept as code for the GPU alone; the emulator's build
+	 * (emulated), where all code runs on the CPU, accepts as device code only
+	 * a statement spelled as one of these, which the CPU build then cannot
+	 * assemble or runs as the GPU would have. NULL: none.
+	 */
+	struct strlist *device_asm;
+	bool emulated;
 };
 
 /* "no", "device" or "yes"; -1 for anything else. */
@@ -35,5 +47,34 @@ int scan_parse_asm_policy(const char *s);
  */
 void scan_preprocessed(const char *text, size_t len, bool host_pass,
 		       const struct scan_rules *rules, struct strlist *problems);
+
+/* A file the preprocessor entered, and where in the submission that began. */
+struct scan_include {
+	char *file;          /* as its linemarker names it */
+	/* the submission's file whose #include led here, directly or through
+	 * headers it included, and the line of that #include; NULL, 0 when
+	 * none did (a file the command line included) */
+	char *site;
+	size_t site_line;
+	bool direct;         /* site's #include names file itself */
+};
+
+struct scan_includes {
+	struct scan_include *v;
+	size_t n, alloc;
+};
+
+/*
+ * Reads the linemarkers of one preprocessed translation unit (what the
+ * compiler's own preprocessor says it read): appends to out every file it
+ * entered, in order, with the #include of the submission's that led there;
+ * appends to problems ("FILE:LINE: what") every place where a file of the
+ * submission's gave what follows another file's name (#line N "name"), once
+ * the compiler's own prologue (<built-in>, <command-line>, the files the
+ * command line includes) is over. Pure: no I/O.
+ */
+void scan_includes(const char *text, size_t len, const struct scan_rules *rules,
+		   struct scan_includes *out, struct strlist *problems);
+void scan_includes_release(struct scan_includes *inc);
 
 #endif

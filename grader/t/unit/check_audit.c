@@ -99,6 +99,9 @@ START_TEST(test_audit_names_missing_and_cxx_linkage)
 }
 END_TEST
 
+/* nvcc's object: its one registration of the fatbinary, any section */
+static const struct section_rules nvcc = {NULL, 1, false};
+
 #define SECTIONS(size)                                                                             \
 	"Section Headers:\n"                                                                       \
 	"  [Nr] Name              Type            Address          Off    Size   ES Flg Lk Inf Al\n" \
@@ -109,9 +112,9 @@ START_TEST(test_audit_sections_constructors)
 {
 	struct strlist problems = STRLIST_INIT;
 
-	audit_sections(SECTIONS("000008"), NULL, &problems);
+	audit_sections(SECTIONS("000008"), NULL, &nvcc, &problems);
 	ck_assert_uint_eq(problems.n, 0);
-	audit_sections(SECTIONS("000018"), NULL, &problems);
+	audit_sections(SECTIONS("000018"), NULL, &nvcc, &problems);
 	ck_assert_uint_eq(problems.n, 1);
 	ck_assert_ptr_nonnull(strstr(problems.v[0], "has 2 constructors"));
 	strlist_clear(&problems);
@@ -151,19 +154,19 @@ START_TEST(test_audit_iostream_initialiser)
 	};
 	struct strlist problems = STRLIST_INIT;
 
-	audit_sections(SECTIONS("000010"), IOINIT(""), &problems);
+	audit_sections(SECTIONS("000010"), IOINIT(""), &nvcc, &problems);
 	ck_assert_uint_eq(problems.n, 0);
 	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
 		char *d = xasprintf(IOINIT("%s"), refused[i]);
-		audit_sections(SECTIONS("000010"), d, &problems);
+		audit_sections(SECTIONS("000010"), d, &nvcc, &problems);
 		ck_assert_msg(problems.n == 1, "accepted: %s", refused[i]);
 		ck_assert_ptr_nonnull(strstr(problems.v[0], "has 1 constructors"));
 		strlist_clear(&problems);
 		free(d);
 	}
 	/* a second constructor besides it, or no disassembly to judge by */
-	audit_sections(SECTIONS("000018"), IOINIT(""), &problems);
-	audit_sections(SECTIONS("000010"), NULL, &problems);
+	audit_sections(SECTIONS("000018"), IOINIT(""), &nvcc, &problems);
+	audit_sections(SECTIONS("000010"), NULL, &nvcc, &problems);
 	ck_assert_uint_eq(problems.n, 2);
 	strlist_clear(&problems);
 	/* -O0: the initialiser calls gcc's helper, which is followed */
@@ -174,8 +177,113 @@ START_TEST(test_audit_iostream_initialiser)
 		       "\t\t\t541: R_X86_64_PLT32\t_ZNSt8ios_base4InitC1Ev-0x4\n"
 		       "000000000000056b <_GLOBAL__sub_I_matmul_k1>:\n"
 		       " 579:\te8 9b ff ff ff       \tcall   519 <_Z41__static_initialization_and_destruction_0ii>\n",
-		       &problems);
+		       &nvcc, &problems);
 	ck_assert_uint_eq(problems.n, 0);
+}
+END_TEST
+
+/* g++ on the emulator's rewrite: an initialiser that registers a file-scope extern __shared__ */
+#define EMU_INIT(extra) \
+	"0000000000000000 <_GLOBAL__sub_I__Z1kPf>:\n" \
+	"   0:\t53                   \tpush   %rbx\n" \
+	extra \
+	"  26:\t48 8d 3d 00 00 00 00 \tlea    0x0(%rip),%rdi        # 2d <_GLOBAL__sub_I__Z1kPf+0x2d>\n" \
+	"\t\t\t29: R_X86_64_PC32\t.text-0x4\n" \
+	"  2d:\t5b                   \tpop    %rbx\n" \
+	"  2e:\te9 00 00 00 00       \tjmp    33 <_Z1kPf+0x23>\n" \
+	"\t\t\t2f: R_X86_64_PLT32\tcudaemu_file_shared-0x4\n"
+
+/*
+ * The emulator's object has no constructor of nvcc's: its one initialiser
+ * may register the rewrite's shared arrays, and hand a function of its own
+ * to nothing else (__cxa_atexit would run it at exit).
+ */
+START_TEST(test_audit_emulated_constructors)
+{
+	static const struct section_rules emu = {NULL, 0, true};
+	struct strlist problems = STRLIST_INIT;
+
+	audit_sections(SECTIONS("000008"), EMU_INIT(""), &emu, &problems);
+	ck_assert_uint_eq(problems.n, 0);
+	/* not in nvcc's object, where nothing is the emulator's */
+	audit_sections(SECTIONS("000010"), NVCC_INIT EMU_INIT(""), &nvcc, &problems);
+	ck_assert_uint_eq(problems.n, 1);
+	strlist_clear(&problems);
+	/* a function's address for __cxa_atexit, not for the registration */
+	audit_sections(SECTIONS("000008"),
+		       EMU_INIT("   1:\t48 8d 3d 00 00 00 00 \tlea    0x0(%rip),%rdi\n"
+				"\t\t\t4: R_X86_64_PC32\t.text+0x3c\n"
+				"   8:\te8 00 00 00 00       \tcall   d <_GLOBAL__sub_I__Z1kPf+0xd>\n"
+				"\t\t\t9: R_X86_64_PLT32\t__cxa_atexit-0x4\n"),
+		       &emu, &problems);
+	ck_assert_uint_eq(problems.n, 1);
+	ck_assert_str_eq(problems.v[0], "has 1 constructors (functions that run before main): "
+					"remove __attribute__((constructor)) and global objects with "
+					"constructors");
+	strlist_clear(&problems);
+	/* a call of one of its functions */
+	audit_sections(SECTIONS("000008"),
+		       EMU_INIT("   8:\te8 00 00 00 00       \tcall   d <_GLOBAL__sub_I__Z1kPf+0xd>\n"
+				"\t\t\t9: R_X86_64_PLT32\t.text+0x3c\n"),
+		       &emu, &problems);
+	ck_assert_uint_eq(problems.n, 1);
+	strlist_clear(&problems);
+}
+END_TEST
+
+/* Only the sections the compilers make of plain code; a name is read whole. */
+START_TEST(test_audit_section_names)
+{
+	struct lab_config cfg;
+	struct strlist problems = STRLIST_INIT;
+
+	ck_assert_int_eq(config_load(unit_root(), "grid", &cfg), 0);
+	struct section_rules rules = {&cfg.allow_sections, 0, true};
+	static const char elf[] =
+		"  [Nr] Name              Type            Address          Off    Size   ES Flg Lk Inf Al\n"
+		"  [ 0]                   NULL            0000000000000000 000000 000000 00      0   0  0\n"
+		"  [ 1] .text             PROGBITS        0000000000000000 000040 000000 00  AX  0   0  1\n"
+		"  [ 2] .text._ZZN7cudaemu8launcherIJiiiPiEEclEiiiS1_ENUlPvE_4_FUNES3_ PROGBITS        0000000000000000 000040 000010 00 AXG  0   0 16\n"
+		"  [ 3] .rodata.cst16     PROGBITS        0000000000000000 000050 000010 10  AM  0   0 16\n"
+		"  [ 4] .grid_settings    PROGBITS        0000000000000000 000060 00001d 00   A  0   0  1\n"
+		"  [ 5] .text x           PROGBITS        0000000000000000 000080 000004 00  AX  0   0  1\n"
+		"  [ 6] .fini_array       FINI_ARRAY      0000000000000000 000088 000008 08  WA  0   0  8\n"
+		"  [ 7] .nv_fatbin        PROGBITS        0000000000000000 000c70 005008 00   A  0   0  8\n";
+	audit_sections(elf, NULL, &rules, &problems);
+	ck_assert_uint_eq(problems.n, 3);
+	ck_assert_ptr_nonnull(strstr(problems.v[0], "has a section '.grid_settings' of its own"));
+	ck_assert_ptr_nonnull(strstr(problems.v[1], "'.text x'"));
+	ck_assert_ptr_nonnull(strstr(problems.v[2], "'.fini_array'"));
+	strlist_clear(&problems);
+	config_free(&cfg);
+}
+END_TEST
+
+/*
+ * nvcc keeps a __constant__ or __device__ variable's host copy local
+ * (_ZL3c_n), and an extern "C" kernel has its device stub; the emulator's
+ * build defines both as plain globals, which is accepted for those names
+ * and no other.
+ */
+START_TEST(test_audit_nvcc_globals)
+{
+	struct strlist vars = STRLIST_INIT, problems = STRLIST_INIT;
+	struct audit_rules rules = {&contract, &allow, &deny, NULL, NULL, NULL, &vars};
+
+	audit_nvcc_globals("_ZL3c_n b 68 4\n_ZL4tile d 0 8\n_ZL1fv t 0 1\n_ZL12x b 0 4\n"
+			   "c_n B 0 4\nlp_direct T 0 1b\n"
+			   "_Z38__device_stub__Z9lp_directPKfPfiiPKfPfii T 1c 100\n", &vars);
+	ck_assert_uint_eq(vars.n, 3);
+	ck_assert_str_eq(vars.v[0], "c_n");
+	ck_assert_str_eq(vars.v[1], "tile");
+	ck_assert_str_eq(vars.v[2], "lp_direct");
+	audit_symbols(GOOD_OBJECT "c_n B 0 4\ntile D 0 8\nstderr B 0 8\nc_n_fn T 0 1\n", &rules,
+		      &problems);
+	ck_assert_uint_eq(problems.n, 2);
+	ck_assert_ptr_nonnull(strstr(problems.v[0], "'stderr'"));
+	ck_assert_ptr_nonnull(strstr(problems.v[1], "'c_n_fn'"));
+	strlist_clear(&problems);
+	strlist_clear(&vars);
 }
 END_TEST
 
@@ -261,7 +369,7 @@ START_TEST(test_audit_quotes_the_line)
 	struct audit_rules rules = {&contract, &allow, &deny, NULL,
 				    "#include <stdlib.h>\n// getenv here is a comment\n"
 				    "int my_getenv;\nvoid f() {\n\tchar *e = getenv(\"HOME\");\n}\n",
-				    "matmul.cu"};
+				    "matmul.cu", NULL};
 	struct strlist problems = STRLIST_INIT;
 
 	audit_symbols(GOOD_OBJECT "getenv U\nsecure_getenv U\n", &rules, &problems);
@@ -288,6 +396,9 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_audit_refuses_plain_globals);
 	tcase_add_test(tc, test_audit_names_missing_and_cxx_linkage);
 	tcase_add_test(tc, test_audit_sections_constructors);
+	tcase_add_test(tc, test_audit_emulated_constructors);
+	tcase_add_test(tc, test_audit_section_names);
+	tcase_add_test(tc, test_audit_nvcc_globals);
 	tcase_add_test(tc, test_audit_shipped_policy);
 	tcase_add_test(tc, test_audit_iostream_initialiser);
 	tcase_add_test(tc, test_audit_weak_library_definitions);

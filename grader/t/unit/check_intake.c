@@ -134,7 +134,11 @@ START_TEST(test_intake_refuses_a_source_that_is_not_text)
 }
 END_TEST
 
-/* Includes by name only: no absolute path, no "..", no macro. */
+/*
+ * No #line or linemarker, wherever one could hide; an early word on
+ * includes by an absolute path or "..". A macro is left to the check of
+ * what the compiler read (includes.c).
+ */
 START_TEST(test_intake_checks_includes)
 {
 	static const char *const good[] = {
@@ -146,6 +150,10 @@ START_TEST(test_intake_checks_includes)
 		"const char *s = \"/* not a comment\";\n#include \"grid.h\" // */\n",
 		"const char *r = R\"x(\n#include \"/etc/passwd\"\n)x\";\n",   /* a raw string */
 		"#pragma unroll 4\n#define LINE __LINE__\n",
+		"#include REF\n",                             /* for the compiler to say */
+		"printf(\"test #1 failed\\n\"); // see #2\n",  /* a '#' that starts no line */
+		" * #include 3 in a comment\n",
+		"int x = 1'000; /* # 1 */ int y;\n",           /* no directive before it */
 	};
 	static const struct {
 		const char *text, *why;
@@ -154,9 +162,7 @@ START_TEST(test_intake_checks_includes)
 		{"int a;\n#include \"../../reference/grid/grid.cu\"\n", "line 2"},
 		{"#include <sub/../../x.h>\n", "never by a path"},
 		{"#  include_next \"..\"\n", "line 1"},
-		{"#include REF\n", "by its name in quotes"},
 		{"#import \"/x\"\n", "starts with '/'"},
-		{"#include \"unterminated.h\n", "by its name in quotes"},
 		{"int a;\n#inc\\\nlude \"/etc/passwd\"\n", "line 2"},   /* spliced */
 		{"#/* hidden */include \"../x\"\n", "starts with '/'"},
 		{"#/*\n*/include \"/x\"\n", "line 1"},   /* a comment across lines */
@@ -164,6 +170,17 @@ START_TEST(test_intake_checks_includes)
 		{"#line 1 \"grid.h\"\n", "#line"},
 		{"\n\n# 12 \"/usr/include/stdio.h\" 3\n", "line 3"},
 		{"# line 7\n", "#line"},
+		/* fooR"( is no raw string: a macro makes fooR nothing */
+		{"#define fooR\nconst char *s = fooR\"(\";\n#include \"/etc/passwd\"\n// )\"\n",
+		 "line 3"},
+		{"#define xR\nconst char *s = xR\"(\";\n#line 1 \"/usr/include/stdio.h\"\n// )\"\n",
+		 "#line"},
+		/* a linemarker after a comment that closes on its line, or in a raw string */
+		{"/* a\n */ # 1 \"/usr/include/stdio.h\" 1 3\n", "line 2"},
+		{"const char *r = R\"x(\n# 1 \"stdio.h\" 1\n)x\";\n", "line 2"},
+		{"?\?= line 3\n", "#line"},   /* the trigraph of # */
+		{"#/* c */line 3\n", "#line"},
+		{"const unsigned char key[] = {\n#embed \"tests/hidden/k.h\"\n};\n", "#embed"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
 		char *why = intake_check_directives("grid.cu", good[i], strlen(good[i]));

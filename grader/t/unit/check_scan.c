@@ -24,7 +24,8 @@ static void teardown(void)
 /* What the scan finds in text, one problem per line, "" when nothing. */
 static char *judge(const char *text, bool host_pass, enum asm_policy policy)
 {
-	struct scan_rules rules = {&files, &names, &calls, policy};
+	struct scan_rules rules = {.files = &files, .forbid_names = &names, .forbid_calls = &calls,
+				   .inline_asm = policy};
 	struct strlist problems = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -148,6 +149,168 @@ START_TEST(test_scan_lines_follow_markers)
 }
 END_TEST
 
+/* scan_includes() of text, one "FILE <- SITE:LINE [direct]" line per file entered, then the problems. */
+static char *includes_of(const char *text, const char *dir)
+{
+	struct scan_rules rules = {.files = &files, .dir = dir};
+	struct scan_includes inc = {0};
+	struct strlist problems = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	scan_includes(text, strlen(text), &rules, &inc, &problems);
+	for (size_t i = 0; i < inc.n; i++)
+		strbuf_addf(&sb, "%s <- %s:%zu%s\n", inc.v[i].file, inc.v[i].site ? inc.v[i].site : "-",
+			    inc.v[i].site_line, inc.v[i].direct ? " direct" : "");
+	for (size_t i = 0; i < problems.n; i++)
+		strbuf_addf(&sb, "problem: %s\n", problems.v[i]);
+	scan_includes_release(&inc);
+	strlist_clear(&problems);
+	return strbuf_detach(&sb);
+}
+
+/* What nvcc's passes look like: its prologue, a forced include, the student's includes. */
+START_TEST(test_scan_includes_follow_the_markers)
+{
+	char *got = includes_of("# 0 \"grid.cu\"\n"
+				"# 0 \"<built-in>\"\n"
+				"# 0 \"<command-line>\"\n"
+				"# 1 \"/usr/include/stdc-predef.h\" 1 3 4\n"
+				"# 0 \"<command-line>\" 2\n"
+				"# 1 \"/cuda/include/cuda_runtime.h\" 1\n"
+				"# 1 \"/cuda/include/crt/host_config.h\" 1\n"
+				"# 2 \"/cuda/include/cuda_runtime.h\" 2\n"
+				"# 0 \"<command-line>\" 2\n"
+				"# 1 \"grid.cu\"\n"
+				"int a;\n"
+				"\n"
+				"# 1 \"/labs/grid/grid.h\" 1\n"
+				"# 1 \"/usr/include/stdio.h\" 1 3 4\n"
+				"# 9 \"/labs/grid/grid.h\" 2\n"
+				"# 4 \"grid.cu\" 2\n"
+				"int b;\n"
+				"# 1 \"/labs/grid/tests/hidden/key.h\" 1\n"
+				"# 1 \"/labs/grid/tests/occ.h\" 1\n"
+				"# 2 \"/labs/grid/tests/hidden/key.h\" 2\n"
+				"# 6 \"grid.cu\" 2\n",
+				NULL);
+	ck_assert_str_eq(got, "/usr/include/stdc-predef.h <- -:0\n"
+			      "/cuda/include/cuda_runtime.h <- -:0\n"
+			      "/cuda/include/crt/host_config.h <- -:0\n"
+			      "/labs/grid/grid.h <- grid.cu:3 direct\n"
+			      "/usr/include/stdio.h <- grid.cu:3\n"
+			      "/labs/grid/tests/hidden/key.h <- grid.cu:5 direct\n"
+			      "/labs/grid/tests/occ.h <- grid.cu:5\n");
+	free(got);
+}
+END_TEST
+
+/*
+ * g++ on the emulator's rewrite: the working folder's marker (-g), the
+ * rewrite's own #line to the student's file, a header of the submission's
+ * by its whole path; and an escaped name.
+ */
+START_TEST(test_scan_includes_emulated_and_escapes)
+{
+	char *got = includes_of("# 0 \"/w/grid.cu.emu.cpp\"\n"
+				"# 1 \"/w//\"\n"
+				"# 0 \"<built-in>\"\n"
+				"# 0 \"<command-line>\"\n"
+				"# 1 \"/emu/cudaemu.h\" 1\n"
+				"# 0 \"<command-line>\" 2\n"
+				"# 1 \"/w/grid.cu.emu.cpp\"\n"
+				"# 1 \"grid.cu\"\n"
+				"int a;\n"
+				"# 1 \"/w/grid.cu\" 1\n"
+				"# 1 \"/w/odd\\\\\\\"\\\\101.h\" 1\n"
+				"# 2 \"/w/grid.cu\" 2\n"
+				"# 3 \"grid.cu\" 2\n",
+				"/w");
+	ck_assert_str_eq(got, "/emu/cudaemu.h <- -:0\n"
+			      "/w/grid.cu <- grid.cu:2 direct\n"
+			      "/w/odd\\\"\\101.h <- /w/grid.cu:1 direct\n");
+	free(got);
+}
+END_TEST
+
+/* A #line that gives the student's code a header's name is refused; the compiler's own are not. */
+START_TEST(test_scan_includes_refuse_renames)
+{
+	char *got = includes_of("# 0 \"grid.cu\"\n"
+				"# 0 \"<built-in>\"\n"
+				"# 0 \"<command-line>\"\n"
+				"# 1 \"grid.cu\"\n"
+				"int a;\n"
+				"# 40 \"grid.cu\"\n"          /* the compiler skipping blank lines */
+				"int b;\n"
+				"# 12 \"/usr/include/stdio.h\"\n"
+				"void hidden(void) { system(\"id\"); }\n",
+				NULL);
+	ck_assert_str_eq(got, "problem: grid.cu:41: '#line' gives the code after it the name of "
+			      "another file ('/usr/include/stdio.h'), which submissions may not do\n");
+	free(got);
+}
+END_TEST
+
+/* fooR"( is no raw string: what follows it is still scanned. */
+START_TEST(test_scan_raw_prefixes)
+{
+	char *got = judge(HEADER "const char *s = xR\"(\";\nvoid f(void) { system(\"x\"); }\n"
+			  "const char *t = u8R\"y(\n)\" system(\n)y\";\n",
+			  true, ASM_NO);
+	ck_assert_msg(strstr(got, "grid.cu:4: calls 'system'") && !strstr(got, "grid.cu:5"), "%s",
+		      got);
+	free(got);
+}
+END_TEST
+
+/*
+ * The GPU's inline assembly, as nvcc's passes accepted it, is the only
+ * assembly the emulator's build (all of it for the CPU) accepts, and only
+ * spelled the same.
+ */
+START_TEST(test_scan_emulated_asm)
+{
+	struct strlist device = STRLIST_INIT, problems = STRLIST_INIT;
+	struct scan_rules gpu = {.files = &files, .inline_asm = ASM_DEVICE, .device_asm = &device};
+	struct scan_rules cpu = gpu;
+	static const char pass[] = HEADER
+		"__attribute__((device)) int lane(void) { int r; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r; }\n";
+	static const char emu[] = HEADER
+		"int lane(void) { int r; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r; }\n"
+		"int other(void) { int r; asm(\"mov.u32 %0, 1;\" : \"=r\"(r)); return r; }\n"
+		"void g(void) { asm(\".incbin \\\"/etc/passwd\\\"\"); }\n";
+
+	scan_preprocessed(pass, strlen(pass), false, &gpu, &problems);
+	ck_assert_uint_eq(problems.n, 0);
+	ck_assert_uint_eq(device.n, 1);
+	ck_assert_str_eq(device.v[0], "grid.cu:3: asm ( \"mov.u32 %0, %%laneid;\" : \"=r\" ( r ) )");
+	cpu.emulated = true;
+	scan_preprocessed(emu, strlen(emu), true, &cpu, &problems);
+	ck_assert_uint_eq(problems.n, 2);
+	ck_assert_str_eq(problems.v[0], "grid.cu:4: inline assembly ('asm') in code compiled for the "
+					"host: this lab allows it only in __device__ and __global__ "
+					"functions");
+	ck_assert_ptr_nonnull(strstr(problems.v[1], "grid.cu:5:"));
+	strlist_clear(&device);
+	strlist_clear(&problems);
+}
+END_TEST
+
+/* What turns off a checking build's instrumentation, and a sanitizer's names, are refused. */
+START_TEST(test_scan_checking_builds)
+{
+	char *got = judge(HEADER
+			  "__attribute__((no_sanitize_thread)) void a(int *p) { p[1] = 0; }\n"
+			  "[[gnu::no_sanitize(\"address\")]] void b(void) {}\n"
+			  "__attribute__((__no_sanitize_address__)) void c(void) {}\n",
+			  true, ASM_NO);
+	ck_assert_msg(strstr(got, "grid.cu:3: attribute 'no_sanitize_thread' turns off") &&
+		      strstr(got, "grid.cu:4: attribute 'no_sanitize'") &&
+		      strstr(got, "grid.cu:5: attribute 'no_sanitize_address'"), "%s", got);
+	free(got);
+}
+END_TEST
+
 Suite *scan_suite(void)
 {
 	Suite *s = suite_create("scan");
@@ -160,6 +323,12 @@ Suite *scan_suite(void)
 	tcase_add_test(tc, test_scan_names_and_calls);
 	tcase_add_test(tc, test_scan_placing_attributes);
 	tcase_add_test(tc, test_scan_lines_follow_markers);
+	tcase_add_test(tc, test_scan_includes_follow_the_markers);
+	tcase_add_test(tc, test_scan_includes_emulated_and_escapes);
+	tcase_add_test(tc, test_scan_includes_refuse_renames);
+	tcase_add_test(tc, test_scan_raw_prefixes);
+	tcase_add_test(tc, test_scan_emulated_asm);
+	tcase_add_test(tc, test_scan_checking_builds);
 	suite_add_tcase(s, tc);
 	return s;
 }

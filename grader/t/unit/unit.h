@@ -27,6 +27,7 @@ Suite *htmlreport_suite(void);
 Suite *similar_suite(void);
 Suite *util_suite(void);
 Suite *toolfault_suite(void);
+Suite *includes_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);
