@@ -92,15 +92,17 @@ test_expect_success 'a gradebook disk with no room for a run, in a class: each t
 	rm gb/filler && [ "$(runs_in gb/g.db)" = 0 ] || { cat table progress; false; }
 '
 
-# a cudalab whose nvcc is a stand-in: as nvcc on --version, else it does what
-# the file nvcc.mode says (the real one where it says nothing)
+# a cudalab whose nvcc is a stand-in: as nvcc on --version and on the
+# grader's question of where it finds headers (a preprocessing of
+# /dev/null), else it does what the file nvcc.mode says (the real one where
+# it says nothing)
 real_nvcc=$(sed -n "s/^nvcc = //p" "$BUILD/toolchain.conf")
 fake_nvcc() {
 	course_copy matmul "[lab]
 build_timeout = 3" &&
 	cat >"$PWD/nvcc" <<-EOF &&
 	#!/bin/sh
-	for a; do [ "\$a" = --version ] && exec "$real_nvcc" "\$@"; done
+	for a; do case "\$a" in --version | /dev/null) exec "$real_nvcc" "\$@" ;; esac; done
 	case \$(cat "$PWD/nvcc.mode" 2>/dev/null) in
 	segv) kill -SEGV \$\$ ;;
 	kill) kill -KILL \$\$ ;;
