@@ -294,66 +294,104 @@ static struct {
 	struct strlist dirs;
 } search_cache[4];
 
+/* nvcc and its flags, or (emulated) g++ and the emulator's flags. */
+static void compiler_argv(const struct grading *g, bool emulated, struct strlist *argv)
+{
+	strlist_push(argv, emulated ? g->tc->cxx : g->tc->nvcc);
+	strlist_split(argv, emulated ? g->tc->emu_cxxflags : g->tc->nvcc_flags);
+}
+
+/* The cache's key of the compiler emulated says (allocated), and its answer; NULL: not asked. */
+static const struct strlist *search_cached(const struct grading *g, bool emulated, char **key)
+{
+	struct strlist argv = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	compiler_argv(g, emulated, &argv);
+	for (size_t i = 0; i < argv.n; i++)
+		strbuf_addf(&sb, "%s\n", argv.v[i]);
+	strlist_clear(&argv);
+	*key = strbuf_detach(&sb);
+	for (size_t i = 0; i < ARRAY_SIZE(search_cache); i++)
+		if (search_cache[i].key && !strcmp(search_cache[i].key, *key))
+			return &search_cache[i].dirs;
+	return NULL;
+}
+
 /*
- * The folders a compiler searches for headers, as it says itself: argv
- * (the compiler and its flags) run with -E -v on an empty file (nvcc hands
- * -v to the host compiler, which preprocesses for it). Appended to dirs.
+ * The command that asks a compiler where it finds headers, as it says
+ * itself: the compiler and its flags with -E -v on an empty file (nvcc
+ * hands -v to the host compiler, which preprocesses for it).
  */
-static int search_list(const struct grading *g, const struct strlist *argv, bool nvcc,
-		       struct strlist *dirs)
+static void search_command(const struct grading *g, bool emulated, struct strlist *cmd)
 {
 	static const char *const gxx_tail[] = {"-E", "-v", "-x", "c++", "/dev/null", "-o",
 					       "/dev/null", NULL};
 	static const char *const nvcc_tail[] = {"-E", "-Xcompiler", "-v", "-x", "cu", "/dev/null",
 						"-o", "/dev/null", NULL};
-	struct strlist cmd = STRLIST_INIT;
-	struct strbuf key = STRBUF_INIT;
-	struct run_result res;
-	size_t slot = ARRAY_SIZE(search_cache);
-	int ret = -1;
 
-	for (size_t i = 0; i < argv->n; i++)
-		strbuf_addf(&key, "%s\n", argv->v[i]);
-	strbuf_addstr(&key, nvcc ? "nvcc" : "g++");
-	for (size_t i = 0; i < ARRAY_SIZE(search_cache); i++) {
-		if (search_cache[i].key && !strcmp(search_cache[i].key, key.buf)) {
-			concat(dirs, &search_cache[i].dirs, NULL);
-			strbuf_release(&key);
-			return 0;
-		}
-		if (!search_cache[i].key && slot == ARRAY_SIZE(search_cache))
-			slot = i;
-	}
-	concat(&cmd, argv, NULL);
-	for (const char *const *t = nvcc ? nvcc_tail : gxx_tail; *t; t++)
-		strlist_push(&cmd, *t);
-	struct run_spec spec = {.argv = (const char *const *)cmd.v,
-				.envp = (const char *const *)g->env, .timeout = TOOL_TIMEOUT,
-				.output_limit = 1 << 20};
-	if (run_one(&spec, &res))
-		goto out;
+	compiler_argv(g, emulated, cmd);
+	for (const char *const *t = emulated ? gxx_tail : nvcc_tail; *t; t++)
+		strlist_push(cmd, *t);
+}
+
+static struct run_spec search_spec(const struct grading *g, const struct strlist *cmd)
+{
+	return (struct run_spec){.argv = (const char *const *)cmd->v,
+				 .envp = (const char *const *)g->env, .timeout = TOOL_TIMEOUT,
+				 .output_limit = 1 << 20};
+}
+
+/* Keeps the search list the command spec said (res) under key; -1 when it said none. */
+static int search_answer(const char *key, const struct run_spec *spec,
+			 const struct run_result *res)
+{
 	struct strlist found = STRLIST_INIT;
-	if (res.started && !res.timed_out && !res.signal && res.exit_code == 0)
-		includes_search_list(res.output, &found);
+
+	if (res->started && !res->timed_out && !res->signal && res->exit_code == 0)
+		includes_search_list(res->output, &found);
 	if (!found.n) {
-		char *why = res.started ? run_describe(&spec, &res) : xstrdup("could not start");
-		error("'%s' did not say where it finds headers (%s): %.300s", argv->v[0], why,
-		      res.output ? res.output : "");
+		char *why = res->started ? run_describe(spec, res) : xstrdup("could not start");
+		error("'%s' did not say where it finds headers (%s): %.300s", spec->argv[0], why,
+		      res->output ? res->output : "");
 		free(why);
-	} else {
-		concat(dirs, &found, NULL);
-		if (slot < ARRAY_SIZE(search_cache)) {
-			search_cache[slot].key = strbuf_detach(&key);
-			concat(&search_cache[slot].dirs, &found, NULL);
-		}
-		ret = 0;
+		return -1;
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(search_cache); i++)
+		if (!search_cache[i].key) {
+			search_cache[i].key = xstrdup(key);
+			concat(&search_cache[i].dirs, &found, NULL);
+			break;
+		}
 	strlist_clear(&found);
-	run_result_release(&res);
-out:
-	strbuf_release(&key);
-	strlist_clear(&cmd);
-	return ret;
+	return 0;
+}
+
+/* The folders the compiler searches for headers, appended to dirs: cached, else asked now. */
+static int search_list(const struct grading *g, bool emulated, struct strlist *dirs)
+{
+	char *key;
+	const struct strlist *cached = search_cached(g, emulated, &key);
+
+	if (!cached) {
+		struct strlist cmd = STRLIST_INIT;
+		struct run_result res;
+		search_command(g, emulated, &cmd);
+		struct run_spec spec = search_spec(g, &cmd);
+		int ret = run_one(&spec, &res);
+		if (!ret) {
+			ret = search_answer(key, &spec, &res);
+			run_result_release(&res);
+		}
+		strlist_clear(&cmd);
+		free(key);
+		cached = ret ? NULL : search_cached(g, emulated, &key);
+		if (ret)
+			return -1;
+	}
+	concat(dirs, cached, NULL);
+	free(key);
+	return 0;
 }
 
 /* What one of the compilers may read of the submission's files and the lab's. */
@@ -381,8 +419,7 @@ static int include_policy_init(const struct grading *g, bool emulated, struct in
 {
 	const struct toolchain *tc = g->tc;
 	const struct lab_config *cfg = g->cfg;
-	struct strlist argv = STRLIST_INIT, search = STRLIST_INIT, priv = STRLIST_INIT,
-		       roots = STRLIST_INIT;
+	struct strlist search = STRLIST_INIT, priv = STRLIST_INIT, roots = STRLIST_INIT;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
@@ -402,12 +439,7 @@ static int include_policy_init(const struct grading *g, bool emulated, struct in
 	push_real(&p->headers, header);
 	free(header);
 
-	strlist_push(&argv, emulated ? tc->cxx : tc->nvcc);
-	if (emulated)
-		grading_push_emu_flags(g, tc->emu_cxxflags, &argv);
-	else
-		strlist_split(&argv, tc->nvcc_flags);
-	ret = search_list(g, &argv, !emulated, &search);
+	ret = search_list(g, emulated, &search);
 	strlist_push(&priv, cfg->dir);
 	strlist_push(&priv, g->workdir);
 	strlist_pushf(&priv, "%s/reference", tc->root);
@@ -423,7 +455,6 @@ static int include_policy_init(const struct grading *g, bool emulated, struct in
 
 	p->rules = (struct include_rules){g->workdir, &cfg->files, &p->own, &p->headers, NULL,
 					  &p->system, tc->root};
-	strlist_clear(&argv);
 	strlist_clear(&search);
 	strlist_clear(&priv);
 	strlist_clear(&roots);
@@ -813,7 +844,10 @@ int build_compile(struct grading *g)
 	const char *probe_argv[2];
 	struct strlist objs = STRLIST_INIT, problems = STRLIST_INIT, emu_problems = STRLIST_INIT;
 	struct strlist reads = STRLIST_INIT, device_asm = STRLIST_INIT, device_vars = STRLIST_INIT;
-	size_t most = 2 * cfg->files.n + 1;
+	size_t most = 2 * cfg->files.n + 3;
+	/* the compilers' search lists not yet known: asked beside the builds */
+	char *query_key[2] = {NULL, NULL};
+	size_t query[2] = {0, 0};
 	struct strlist *argvs = xcalloc(most, sizeof(*argvs));
 	struct run_spec *specs = xcalloc(most, sizeof(*specs));
 	struct run_result *res = xcalloc(most, sizeof(*res));
@@ -866,6 +900,13 @@ int build_compile(struct grading *g)
 	 * one of the two compiles is judged all the same */
 	if (emu && emulated_specs(g, argvs, specs, &n))
 		goto out;
+	for (int e = 0; e <= (int)emu; e++) {
+		if (search_cached(g, e, &query_key[e]))
+			continue;
+		search_command(g, e, &argvs[n]);
+		specs[n] = search_spec(g, &argvs[n]);
+		query[e] = n++;
+	}
 	for (size_t i = 1; i < n; i++)
 		specs[i].argv = (const char *const *)argvs[i].v;
 
@@ -873,6 +914,9 @@ int build_compile(struct grading *g)
 	if (run_many(specs, res, n))
 		goto out;
 	probe_read(&specs[0], &res[0], &r->gpu);
+	for (int e = 0; e < 2; e++)
+		if (query[e] && search_answer(query_key[e], &specs[query[e]], &res[query[e]]))
+			goto out;
 
 	r->build = BUILD_OK;
 	for (size_t i = 1; i < nvcc_end; i++) {
@@ -1008,6 +1052,8 @@ out:
 	free(res);
 	include_policy_release(&nvcc_reads);
 	include_policy_release(&emu_reads);
+	free(query_key[0]);
+	free(query_key[1]);
 	strlist_clear(&objs);
 	strlist_clear(&problems);
 	strlist_clear(&emu_problems);

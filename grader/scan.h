@@ -1,6 +1,8 @@
 /*
  * scan.h - the source scan: what a submission's preprocessed source may not
- * contain, read from the two passes nvcc preprocesses it in (host and device).
+ * contain, read from the two passes nvcc preprocesses it in (host and
+ * device) and from g++'s on the emulator's rewrite; and what the
+ * linemarkers of such a text say the compiler read (scan_includes()).
  *
  * The symbol audit (audit.h) judges what the object calls; this scan sees
  * what no symbol shows: inline assembly, attributes that place code or data
@@ -18,7 +20,7 @@ enum asm_policy {
 };
 
 struct scan_rules {
-	const struct strlist *files;          /* the submission's sources, as nvcc was given them */
+	const struct strlist *files;          /* the submission's files, by their names */
 	const struct strlist *forbid_names;   /* globs: a name (std::thread) used in any way */
 	const struct strlist *forbid_calls;   /* globs: a name followed by '(' */
 	enum asm_policy inline_asm;
