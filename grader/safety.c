@@ -523,10 +523,23 @@ static void covered(struct safety_run *s, const char *tool, const struct run_spe
 	}
 	const char *first = safety_covered(left, &seen, clean, &again);
 
+	/*
+	 * Out of time inside a test: that is its verdict now, not after a second
+	 * run of it alone, which would cost another full timeout of the GPU (a
+	 * kernel that never ends hangs there too, and the GPU is held alone
+	 * while it does); a crash is cheap to try again, alone.
+	 */
+	bool alone = first != NULL;
+	if (!first && res->timed_out && again.n && seen.started.n &&
+	    !strcmp(again.v[0], seen.started.v[seen.started.n - 1])) {
+		first = seen.started.v[seen.started.n - 1];
+		strlist_remove(&again, first);
+	}
 	if (first) {
 		char *fate = run_describe(spec, res);
 		add_unchecked(s, first, res->timed_out ? TEST_TIMEOUT : TEST_CRASH,
-			      xasprintf("its run under %s, alone in a fresh process, %s%s", tool,
+			      xasprintf("its run under %s%s %s%s", tool,
+					alone ? ", alone in a fresh process," : " (in this test)",
 					fate, res->timed_out || res->signal
 						      ? "" : " before the test was done"));
 		free(fate);
