@@ -69,10 +69,18 @@ CUDALAB  := $(BUILD)/bin/cudalab
 
 # --- the lab harnesses (trusted, built once) -------------------------------
 LABS        := $(patsubst labs/%/lab.conf,%,$(wildcard labs/*/lab.conf))
-# bench.cu is the timing engine: it goes into the timing drivers only
-COMMON_SRCS := $(filter-out labs/common/probe.cu labs/common/bench.cu labs/common/profile.cu,\
-		 $(wildcard labs/common/*.cu))
+# A lab's tests are two programs (labs/common/remote.h). The judge: the
+# harness, the lab's Check suite and the proxies of what it calls, built
+# once per lab with g++ and no CUDA runtime; it never holds submission code.
+# The runner: the submission's object, linked by the grader with the
+# runner's loop, the launch ledger and the lab's launchers as served
+# (calls_<lab>.cu, built into both). bench.cu is the timing engine: it goes
+# into the timing drivers only.
+JUDGE_COMMON_SRCS := labs/common/harness.cu labs/common/buffers.cu labs/common/remote.cu
+COMMON_SRCS := labs/common/launch.cu labs/common/runner.cu
 COMMON_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(COMMON_SRCS))
+LAUNCH_OBJ  := $(BUILD)/labs/common/launch.o
+JUDGE_DIR   := $(BUILD)/judge
 PROBE       := $(BUILD)/bin/cudalab-probe
 # Launches, allocations and frees made by student code are recorded by the
 # harness (labs/common/launch.cu) through these link-time wraps.
@@ -83,8 +91,13 @@ HARNESS_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread $(check_libs) \
 # tests/hidden/check_*.cu: the lab's hidden tests (harness.cu: cl_hidden_tests),
 # in the course's repository only; a handout has none
 lab_test_srcs = $(wildcard labs/$(1)/tests/check_*.cu labs/$(1)/tests/hidden/check_*.cu)
-lab_objs = $(patsubst %.cu,$(BUILD)/%.o,$(call lab_test_srcs,$(1)))
+lab_calls = labs/$(1)/tests/calls_$(1).cu
+lab_objs = $(patsubst %.cu,$(BUILD)/%.o,$(call lab_calls,$(1)))
+judge_objs = $(patsubst %.cu,$(JUDGE_DIR)/%.o,$(JUDGE_COMMON_SRCS) $(call lab_test_srcs,$(1)) \
+	$(call lab_calls,$(1)))
 LAB_RSPS := $(LABS:%=$(BUILD)/labs/%/link.rsp)
+JUDGES   := $(LABS:%=$(BUILD)/labs/%/judge)
+JUDGE_CXXFLAGS = -std=c++17 -O2 -g -Wall -pthread -DCL_JUDGE -I$(CUDA_ROOT)/include
 
 # --- the timing drivers: labs with a tests/bench_<lab>.cu. The driver links
 # the submission's object beside the reference's, whose launchers (the lab's
@@ -129,7 +142,8 @@ EMU_CXXFLAGS = -std=c++17 -O2 -g -pthread -I$(CURDIR)/$(EMU_DIR)/include -I$(CUD
 	       -I$(CURDIR)/$(EMU_DIR) -include cudaemu.h
 EMU_RUNTIME := $(BUILD)/emu/runtime.o $(BUILD)/emu/switch_x86_64.o
 EMU_COMMON_OBJS := $(patsubst %.cu,$(BUILD)/emu/%.o,$(COMMON_SRCS))
-emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(call lab_test_srcs,$(1)))
+EMU_LAUNCH_OBJ  := $(BUILD)/emu/labs/common/launch.o
+emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(call lab_calls,$(1)))
 EMU_LIBS = -pthread $(check_libs) -Wl,--wrap=cudaMalloc -Wl,--wrap=cudaFree
 EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp) $(LABS:%=$(BUILD)/labs/%/link-asan.rsp) \
 	    $(LABS:%=$(BUILD)/labs/%/link-safety.rsp))
@@ -159,6 +173,7 @@ flags_cc     = $(CC) $(GR_CFLAGS) $(pkg_cflags)
 flags_nvcc   = $(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) $(check_nvcc_cflags) -DCL_CUDA_LIB=$(CUDA_LIB)
 flags_ref    = $(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) $(OBJCOPY)
 flags_emucxx = $(CXX) $(EMU_CXXFLAGS) $(shell pkg-config --cflags check 2>/dev/null)
+flags_judge  = $(CXX) $(JUDGE_CXXFLAGS) $(shell pkg-config --cflags check 2>/dev/null)
 flags_emurt  = $(CC) $(CXX) $(EMU_RT_FLAGS) -O2 | $(EMU_RT_ASAN_FLAGS) | $(EMU_RT_TRACE_FLAGS)
 escsq = $(subst ','\'',$(1))
 
@@ -170,7 +185,7 @@ DEPS_OK   := $(BUILD)/.deps-ok
 .PHONY: all help deps npm-tools test check check-unit check-emu check-shell check-gpu clean format handout \
 	gradescope project-tests FORCE
 
-all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(BENCH_RSPS) $(BENCH_DEVICES) $(PROFILE_RSPS) \
+all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(JUDGES) $(BENCH_RSPS) $(BENCH_DEVICES) $(PROFILE_RSPS) \
 	$(QUESTION_BINS) $(KEY_BINS) $(EMU_RSPS) $(TOOLCHAIN)
 
 help:
@@ -328,8 +343,23 @@ $(BUILD)/labs/%.o: labs/%.cu $(FLAGS_DIR)/nvcc | $(DEPS_OK)
 	$(quiet) NVCC $<
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/common -I$(dir $<).. \
-		-Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP $(check_nvcc_cflags) \
+		-Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP $(check_nvcc_cflags) -DCL_RUNNER \
 		-DCL_CUDA_LIB='"$(CUDA_LIB)"' -c $< -o $@
+
+# The judge's objects: host code only, built with g++ against the toolkit's
+# headers, linked with no CUDA runtime (labs/common/remote.cu stands in).
+$(JUDGE_DIR)/labs/%.o: labs/%.cu $(FLAGS_DIR)/judge | $(DEPS_OK)
+	$(call need_nvcc)
+	$(quiet) JUDGE $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) $(JUDGE_CXXFLAGS) -x c++ -Ilabs/common -I$(dir $<).. \
+		-Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP \
+		$(shell pkg-config --cflags check 2>/dev/null) -c $< -o $@
+
+$(BUILD)/labs/%/judge: | $(DEPS_OK)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) -o $@ $(filter %.o,$^) -pthread $(check_libs) -lm
 
 # The reference, for the timing driver: built like the harness, then renamed
 # and localized (see BENCH_LABS).
@@ -357,19 +387,19 @@ $(BUILD)/labs/%/bench-device: $(BUILD)/labs/common/bench.o | $(DEPS_OK)
 		$(foreach s,$(call lab_symbols,$*),-Wl,--defsym=$(s)=cl_ref_$(s)) $(BENCH_LIBS)
 
 # The profile drivers' response files: on a GPU, and on the trace runtime.
-$(BUILD)/labs/%/link-profile.rsp: $(COMMON_OBJS) $(BUILD)/labs/common/profile.o Makefile \
+$(BUILD)/labs/%/link-profile.rsp: $(LAUNCH_OBJ) $(BUILD)/labs/common/profile.o Makefile \
 		| $(DEPS_OK)
 	$(quiet) GEN $@
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' $(abspath $(BUILD)/labs/$*/tests/profile_$*.o \
-		$(BUILD)/labs/common/profile.o $(COMMON_OBJS)) $(HARNESS_LIBS) > $@
+		$(BUILD)/labs/common/profile.o $(LAUNCH_OBJ)) $(HARNESS_LIBS) > $@
 
-$(BUILD)/labs/%/link-trace.rsp: $(EMU_COMMON_OBJS) $(BUILD)/emu/labs/common/profile.o \
+$(BUILD)/labs/%/link-trace.rsp: $(EMU_LAUNCH_OBJ) $(BUILD)/emu/labs/common/profile.o \
 		$(EMU_TRACE_RUNTIME) Makefile | $(DEPS_OK)
 	$(quiet) GEN $@
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' $(abspath $(BUILD)/emu/labs/$*/tests/profile_$*.o \
-		$(BUILD)/emu/labs/common/profile.o $(EMU_COMMON_OBJS) $(EMU_TRACE_RUNTIME)) \
+		$(BUILD)/emu/labs/common/profile.o $(EMU_LAUNCH_OBJ) $(EMU_TRACE_RUNTIME)) \
 		$(EMU_LIBS) > $@
 
 $(PROBE): labs/common/probe.cu labs/common/gpu_uuid.h $(FLAGS_DIR)/nvcc | $(DEPS_OK)
@@ -425,7 +455,7 @@ $(BUILD)/emu/labs/%.o: labs/%.cu $(FLAGS_DIR)/emucxx | $(DEPS_OK)
 	$(quiet) EMUCXX $<
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CXX) $(EMU_CXXFLAGS) -Wall -x c++ -Ilabs/common -I$(dir $<).. \
-		-Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP \
+		-Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP -DCL_RUNNER \
 		$(shell pkg-config --cflags check 2>/dev/null) -c $< -o $@
 
 $(BUILD)/labs/%/link-emu.rsp: $(EMU_COMMON_OBJS) $(EMU_RUNTIME) Makefile | $(DEPS_OK)
@@ -452,6 +482,7 @@ $(BUILD)/labs/%/link-safety.rsp: $(EMU_COMMON_OBJS) $(EMU_TRACE_RUNTIME) Makefil
 # (a pattern rule's stem cannot reach into a list).
 define lab_rules
 $(BUILD)/labs/$(1)/link.rsp: $(call lab_objs,$(1))
+$(BUILD)/labs/$(1)/judge: $(call judge_objs,$(1))
 $(BUILD)/labs/$(1)/link-emu.rsp $(BUILD)/labs/$(1)/link-asan.rsp \
 	$(BUILD)/labs/$(1)/link-safety.rsp: $(call emu_lab_objs,$(1))
 ifneq ($(filter $(1),$(BENCH_LABS)),)

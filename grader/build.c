@@ -755,7 +755,7 @@ static int emulated_build(struct grading *g, char **binary)
 			problem = xasprintf("the CPU emulator cannot build %s", log);
 	}
 	if (!problem) {
-		rc = build_link(g, &objs, "link-emu.rsp", "check_emu", binary, &log);
+		rc = build_link(g, &objs, "link-emu.rsp", "runner_emu", binary, &log);
 		if (rc < 0)
 			goto out;
 		if (rc)
@@ -1073,7 +1073,7 @@ int build_test_binary(struct grading *g, char **binary)
 	build_student_objects(g, &objs);
 	if (r->mode == MODE_GPU || r->mode == MODE_CPU) {
 		char *link_log = NULL;
-		int rc = build_link(g, &objs, "link.rsp", "check_gpu", binary, &link_log);
+		int rc = build_link(g, &objs, "link.rsp", "runner_gpu", binary, &link_log);
 		if (rc < 0)
 			goto out;
 		if (rc) {

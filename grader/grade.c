@@ -15,6 +15,7 @@
 #include "devcache.h"
 #include "gpulock.h"
 #include "intake.h"
+#include "judge.h"
 #include "probe.h"
 #include "profile.h"
 #include "safety.h"
@@ -282,6 +283,8 @@ static int build_phases(struct grading *g, char **binary)
 		return 0;
 	}
 	intake_release(&in);
+	if (judge_open(g))
+		return -1;
 	t0 = now_seconds();
 	if (build_compile(g))
 		goto out;

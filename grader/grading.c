@@ -11,6 +11,7 @@
 
 #include "build.h"
 #include "gpulock.h"
+#include "judge.h"
 #include "pidcg.h"
 
 #include <dirent.h>
@@ -393,6 +394,7 @@ void grading_close(struct grading *g)
 		else
 			remove_tree(g->workdir);
 	}
+	judge_close(g);
 	build_kept_free(g->build);
 	sandbox_release(&g->run_sandbox);
 	sandbox_release(&g->build_sandbox);

@@ -74,6 +74,7 @@ struct grading {
 	const struct grade_opts *o;
 	struct result *r;
 	char *workdir;
+	char *judgedir;            /* the judge's folder, outside the sandbox (judge.h) */
 	char *gpu;                 /* CUDA_VISIBLE_DEVICES of every child */
 	char *gpu_key;             /* what its GPU locks are named after (gpulock_key),
 				      once the probe has answered; NULL before */

@@ -16,6 +16,7 @@
 #include "safety.h"
 
 #include "build.h"
+#include "judge.h"
 #include "testrun.h"
 
 #include <errno.h>
@@ -448,7 +449,7 @@ static int emulated_checker(struct safety_run *s, char **binary)
 	int rc = build_emulated_objects(s->g, s->g->tc->emu_trace_cxxflags, "trace", &objs, &log);
 
 	if (!rc)
-		rc = build_link(s->g, &objs, "link-safety.rsp", "check_safety", binary, &log);
+		rc = build_link(s->g, &objs, "link-safety.rsp", "runner_safety", binary, &log);
 	if (rc > 0)
 		s->not_run = xasprintf("the emulator's checking build failed: %.300s", log);
 	free(log);
@@ -608,17 +609,28 @@ static void *run_tools(void *arg)
 		for (size_t k = 0; k < ntools; k++) {
 			if (!left[k].n)
 				continue;
-			struct strlist *a = &argvs[n];
+			struct strlist *a = &argvs[n], runner = STRLIST_INIT;
 			*a = (struct strlist)STRLIST_INIT;
+			/* the sanitizer goes around the runner, in the sandbox; the judge
+			 * says which test each of its reports is about */
 			if (emulated) {
-				strlist_push(a, checker);
+				strlist_push(&runner, checker);
 			} else {
-				strlist_push(a, s->sanitizer);
-				strlist_pushf(a, "--tool=%s", tools[k]);
-				strlist_push(a, "--print-limit=10");
-				strlist_push(a, "--show-backtrace=no");
-				strlist_push(a, "--target-processes=application-only");
-				strlist_push(a, s->binary);
+				strlist_push(&runner, s->sanitizer);
+				strlist_pushf(&runner, "--tool=%s", tools[k]);
+				strlist_push(&runner, "--print-limit=10");
+				strlist_push(&runner, "--show-backtrace=no");
+				strlist_push(&runner, "--target-processes=application-only");
+				strlist_push(&runner, s->binary);
+			}
+			char *name = xasprintf("safety-%s-%d", emulated ? "emu" : tools[k], rounds);
+			int jr = judge_argv(g, name, (const char *const *)runner.v, a);
+			free(name);
+			strlist_clear(&runner);
+			if (jr) {
+				strlist_clear(a);
+				s->failed = -1;
+				break;
 			}
 			strlist_push(a, "--safety");
 			for (size_t i = 0; i < left[k].n; i++) {
@@ -627,13 +639,17 @@ static void *run_tools(void *arg)
 			}
 			specs[n] = (struct run_spec){.argv = (const char *const *)a->v,
 						     .envp = (const char *const *)env,
-						     .cwd = g->workdir, .input = input,
+						     .cwd = g->judgedir, .input = input,
 						     .timeout = SAFETY_TIMEOUT,
 						     .output_limit = 256 * 1024,
-						     .cancel = &s->cancel,
-						     .sandbox = &g->run_sandbox};
+						     .cancel = &s->cancel};
 			lab_run_limits(cfg, 1, &specs[n]);
 			which[n++] = k;
+		}
+		if (s->failed < 0) {
+			for (size_t i = 0; i < n; i++)
+				strlist_clear(&argvs[i]);
+			break;
 		}
 		if (run_many(specs, res, n)) {
 			for (size_t i = 0; i < n; i++)

@@ -13,6 +13,7 @@
 
 #include "build.h"
 #include "checklog.h"
+#include "judge.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -110,7 +111,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 	const struct lab_config *cfg = g->cfg;
 	struct result *r = g->r;
 	struct strlist argv = STRLIST_INIT;
-	char *logs = xasprintf("%s/%s", g->workdir, logs_name), *input = NULL;
+	char *logs = judge_path(g, logs_name), *input = NULL;
 	char **env = grading_env(g, extra_env);
 	struct run_result res;
 	char token[33];
@@ -121,10 +122,10 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		error("cannot create '%s': %s", logs, strerror(errno));
 		goto out;
 	}
-	if (sandbox_own(&g->run_sandbox, logs))
-		goto out;
 	double slow = r->mode == MODE_EMULATED ? cfg->emulation_slowdown : 1;
-	strlist_push(&argv, binary);
+	const char *const runner[] = {binary, NULL};
+	if (judge_argv(g, logs_name, runner, &argv))
+		goto out;
 	strlist_push(&argv, "--xml-dir");
 	strlist_push(&argv, logs);
 	strlist_push(&argv, "--lanes");
@@ -145,10 +146,9 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 	struct run_spec spec = {
 		.argv = (const char *const *)argv.v,
 		.envp = (const char *const *)env,
-		.cwd = g->workdir,
+		.cwd = g->judgedir,
 		.input = input,
 		.timeout = cfg->run_timeout * slow,
-		.sandbox = &g->run_sandbox,
 	};
 	lab_run_limits(cfg, slow, &spec);
 	/* AddressSanitizer reserves terabytes of shadow as private writable
@@ -423,7 +423,7 @@ static int rerun_asan(const struct grading *g)
 		return 0;
 	rc = build_emulated_objects(g, flags, "asan", &objs, &log);
 	if (!rc)
-		rc = build_link(g, &objs, "link-asan.rsp", "check_asan", &binary, &log);
+		rc = build_link(g, &objs, "link-asan.rsp", "runner_asan", &binary, &log);
 	if (rc > 0)   /* a diagnostic the grader could not build is no verdict: say so, go on */
 		warning("the AddressSanitizer build failed: %s", log);
 	if (!rc)
@@ -457,15 +457,16 @@ static int hold_back_absent(const struct grading *g, const char *binary)
 		any |= r->tests[i].kind == KIND_CORRECTNESS && r->tests[i].visibility != VIS_VISIBLE;
 	if (!any)
 		return 0;
-	const char *const argv[] = {binary, "--list", NULL};
+	/* the judge knows its tests; no runner starts for a list */
+	char *judge = xasprintf("%s/labs/%s/judge", g->tc->build, g->cfg->name);
+	const char *const argv[] = {judge, "--list", NULL};
 	char **env = grading_env(g, NULL);
 	struct run_spec spec = {
 		.argv = argv,
 		.envp = (const char *const *)env,
-		.cwd = g->workdir,
+		.cwd = g->judgedir,
 		.input = "",
 		.timeout = 30,
-		.sandbox = &g->run_sandbox,
 	};
 	lab_run_limits(g->cfg, r->mode == MODE_EMULATED ? g->cfg->emulation_slowdown : 1, &spec);
 	if (run_one(&spec, &res))
@@ -502,6 +503,7 @@ out_release:
 	run_result_release(&res);
 out:
 	grading_free_env(env);
+	free(judge);
 	strlist_clear(&names);
 	return ret;
 }

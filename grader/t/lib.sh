@@ -238,9 +238,10 @@ check_expect() {
 			;;
 		exit)
 			got=$(exit_code_of "$json")
-			# an emulated run that built is never a grade: always 4
-			[ "${EXPECT_EMULATED:-}" = 1 ] && [ "$a" -le 1 ] && a=4
-			[ "$got" = "$a" ] || { say "exit code $got, expected $a"; ok=1; }
+			# an emulated run that built is never a grade: always 4; a
+			# code may be several (0|1)
+			[ "${EXPECT_EMULATED:-}" = 1 ] && a=$(echo "$a" | sed -E 's/(^|\|)[01](\||$)/\14\2/g; s/(^|\|)[01](\||$)/\14\2/g')
+			case "|$a|" in *"|$got|"*) ;; *) say "exit code $got, expected $a"; ok=1 ;; esac
 			;;
 		build)
 			got=$(jq -r .build.status "$json")

@@ -44,9 +44,10 @@ test_expect_success 'a test that passed short of device memory says so, and no o
 	"$CUDALAB" grade grid "$T_ROOT/reference/grid/fixtures/probes-memory" --keep \
 		--db probe.db >probe.out 2>&1
 	validate_doc --db probe.db &&
-	work=$(sed -n "s/^work folder kept: //p" probe.out) && [ -d "$work/logs" ] &&
-	short=$(grep -l "^out of memory\$" "$work"/logs/*.done | xargs -n1 basename | sort | xargs) &&
-	rm -rf "$work" &&
+	work=$(sed -n "s/^work folder kept: //p" probe.out) &&
+	judge=$(sed -n "s/^judge.s folder kept: //p" probe.out) && [ -d "$judge/logs" ] &&
+	short=$(grep -l "^out of memory\$" "$judge"/logs/*.done | xargs -n1 basename | sort | xargs) &&
+	rm -rf "$work" "$judge" &&
 	[ "$short" = "test_grid_picture_config.done test_grid_picture_exact.done" ] || {
 		echo "short of memory: ${short:-none}"; false; }
 '

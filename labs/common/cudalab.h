@@ -5,6 +5,11 @@
  * what student code launched and allocated, device buffers with guard
  * canaries, and CUDA error checks that fail the current Check test.
  *
+ * The test binary is two programs (remote.h): the judge (harness.cu,
+ * buffers.cu, remote.cu, the lab's suite) and the runner (runner.cu,
+ * launch.cu, the submission). A test calls CUDA and the lab's launchers as
+ * before; in the judge those calls are carried out by the runner.
+ *
  * Must not: touch CUDA outside a test body. Check runs each test in a forked
  * child; CUDA state created before fork() is undefined in the child, so the
  * harness's main process and its per-part processes never call CUDA.
@@ -169,6 +174,11 @@ struct cl_dbuf {
 
 /* Set by the harness in a safety run (--safety): small sizes, exact allocations. */
 extern int cl_safety;
+/*
+ * Set by the harness when the runner is the CPU emulator (--emulated): a
+ * suite may test smaller sizes there, where every CUDA thread runs on the CPU.
+ */
+extern int cl_emulated;
 
 /* Whether a safety run (under compute-sanitizer, which slows with the
  * work) leaves out a call on this many elements. */
@@ -181,6 +191,16 @@ static inline bool cl_safety_too_big(long long elements)
 extern int cl_shared_poison;
 /* Whether this process's CUDA context can run no more work (a sticky error). */
 bool cl_context_lost(void);
+
+/*
+ * The judge's line to its runner (remote.cu): how a runner starts, from the
+ * grader's file (0, or -1 when it cannot be read); and, at a test's end,
+ * cl_device_oom set when the runner's cudaMalloc found the device full.
+ */
+int cl_remote_configure(const char *path);
+void cl_remote_out_of_memory(void);
+/* Ends this process's runner, if it has one, and reaps it (before the process ends). */
+void cl_remote_end(void);
 
 void cl_dbuf_alloc(struct cl_dbuf *b, size_t n);
 void cl_dbuf_free(struct cl_dbuf *b);

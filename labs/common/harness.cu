@@ -42,10 +42,12 @@ struct part_opts {
 static void usage(const char *lab)
 {
 	fprintf(stderr,
-		"usage: check_%s [--list] [--xml-dir DIR] [--lanes N] [--jobs N]\n"
-		"       [--timeout PART=SECONDS]... [--only TEST] [--safety] [PART...]\n"
+		"usage: judge_%s [--list] [--runner FILE] [--emulated] [--xml-dir DIR]\n"
+		"       [--lanes N] [--jobs N] [--timeout PART=SECONDS]... [--only TEST]\n"
+		"       [--safety] [PART...]\n"
 		"The run's seed is read from standard input as 'seed=N', and the student's\n"
-		"name (for labs with per-student questions) as 'student=ID'.\n", lab);
+		"name (for labs with per-student questions) as 'student=ID'. The submission\n"
+		"runs in a program of its own, started as FILE says (remote.cu).\n", lab);
 }
 
 float *cl_random_floats(size_t n, uint64_t seed)
@@ -167,6 +169,7 @@ static struct timespec test_began;
 
 static void test_start(void)
 {
+	cl_remote_out_of_memory();   /* an earlier test's, in a lane: forgotten */
 	cl_device_oom = 0;
 	clock_gettime(CLOCK_MONOTONIC, &test_began);
 }
@@ -185,6 +188,7 @@ static void test_done(void)
 
 	if (!done_dir || !done_test)
 		return;
+	cl_remote_out_of_memory();
 	snprintf(path, sizeof(path), "%s/%s.done", done_dir, done_test);
 	FILE *f = fopen(path, "w");
 	if (f) {
@@ -215,6 +219,7 @@ static void test_end(void)
 	if (send_duration_info)
 		send_duration_info((int)((now.tv_sec - test_began.tv_sec) * 1000000 +
 					 (now.tv_nsec - test_began.tv_nsec) / 1000));
+	cl_remote_end();
 	fflush(NULL);
 	_exit(EXIT_SUCCESS);
 }
@@ -341,11 +346,8 @@ static int reap_status(int st, int status)
  * whatever its clock says: a sleeper where the waits cannot be read, and
  * any test on a machine so loaded that its time would stretch without end.
  */
-#ifdef CUDAEMU
-static const bool cpu_bound = true;    /* the emulated build */
-#else
-static const bool cpu_bound = false;
-#endif
+static bool cpu_bound;   /* --emulated: the runner is the CPU emulator */
+int cl_emulated;
 #define CLOCK_PERIOD 0.1
 #define WALL_FACTOR 4
 #define CLOCK_THREADS 260   /* the emulator's workers (at most 256), and the test's own */
@@ -410,48 +412,105 @@ static pid_t only_child(pid_t parent)
 	return read_proc(path, buf, sizeof(buf)) ? (pid_t)atoi(buf) : 0;
 }
 
+#define CLOCK_PROCS 16
+
 /*
- * Adds to *waited the seconds each thread of c's process waited for a CPU
- * since the last reading (all a thread waited, for one not seen before),
- * and keeps what each has waited now. -1 when no thread's wait could be
- * read, or the kernel keeps none.
+ * pid and the processes under it (the test's own, and its runner with
+ * bubblewrap or the sanitizer around it, where the work is), at most max.
  */
-static int read_waits(struct test_clock *c, double *waited)
+static int process_tree(pid_t pid, pid_t *out, int max)
 {
-	char path[64], buf[128];
+	int n = 0;
+
+	out[n++] = pid;
+	for (int i = 0; i < n; i++) {
+		char path[320], buf[1024];
+		struct dirent *e;
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)out[i]);
+		DIR *d = opendir(path);
+		while (d && (e = readdir(d))) {
+			if (atoi(e->d_name) <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)out[i],
+				 e->d_name);
+			if (!read_proc(path, buf, sizeof(buf)))
+				continue;
+			for (char *p = buf, *end; n < max; p = end) {
+				long child = strtol(p, &end, 10);
+				if (end == p)
+					break;
+				out[n++] = (pid_t)child;
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	return n;
+}
+
+/*
+ * Adds to *waited the seconds each thread of the processes in pids waited
+ * for a CPU since the last reading (all a thread waited, for one not seen
+ * before), and keeps what each has waited now. -1 when no thread's wait
+ * could be read, or the kernel keeps none.
+ */
+static int read_waits(struct test_clock *c, const pid_t *pids, int npids, double *waited)
+{
+	char path[320], buf[128];
 	struct thread_wait seen[CLOCK_THREADS];
 	struct dirent *e;
 	int nseen = 0;
 	bool any = false;
-	DIR *d;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)c->pid);
-	if (!(d = opendir(path)))
-		return -1;
-	while ((e = readdir(d))) {
-		pid_t tid = (pid_t)atoi(e->d_name);
-		unsigned long long ran, ns, slices;
-		if (tid <= 0)
+	for (int k = 0; k < npids; k++) {
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[k]);
+		DIR *d = opendir(path);
+		if (!d)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)c->pid, (int)tid);
-		if (!read_proc(path, buf, sizeof(buf)) ||
-		    sscanf(buf, "%llu %llu %llu", &ran, &ns, &slices) != 3)
-			continue;   /* it ended since the listing, or there is no schedstat */
-		/* a kernel that keeps no waits (older ones without schedstats or
-		 * delay accounting) shows no time slices either */
-		any |= slices > 0;
-		double w = ns * 1e-9, before = 0;
-		for (int i = 0; i < c->nthreads; i++)
-			if (c->th[i].tid == tid)
-				before = c->th[i].waited;
-		*waited += w > before ? w - before : 0;
-		if (nseen < CLOCK_THREADS)
-			seen[nseen++] = (struct thread_wait){tid, w};
+		while ((e = readdir(d))) {
+			pid_t tid = (pid_t)atoi(e->d_name);
+			unsigned long long ran, ns, slices;
+			if (tid <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pids[k],
+				 (int)tid);
+			if (!read_proc(path, buf, sizeof(buf)) ||
+			    sscanf(buf, "%llu %llu %llu", &ran, &ns, &slices) != 3)
+				continue;   /* it ended since the listing, or there is no schedstat */
+			/* a kernel that keeps no waits (older ones without schedstats or
+			 * delay accounting) shows no time slices either */
+			any |= slices > 0;
+			double w = ns * 1e-9, before = 0;
+			for (int i = 0; i < c->nthreads; i++)
+				if (c->th[i].tid == tid)
+					before = c->th[i].waited;
+			*waited += w > before ? w - before : 0;
+			if (nseen < CLOCK_THREADS)
+				seen[nseen++] = (struct thread_wait){tid, w};
+		}
+		closedir(d);
 	}
-	closedir(d);
 	memcpy(c->th, seen, nseen * sizeof(seen[0]));
 	c->nthreads = nseen;
 	return any ? 0 : -1;
+}
+
+/* The CPU seconds the processes in pids have used; false when the first's cannot be read. */
+static bool tree_cpu(const pid_t *pids, int npids, double *cpu)
+{
+	struct timespec ts;
+	clockid_t id;
+
+	*cpu = 0;
+	for (int k = 0; k < npids; k++) {
+		if (clock_getcpuclockid(pids[k], &id) || clock_gettime(id, &ts)) {
+			if (!k)
+				return false;
+			continue;   /* ended since the listing */
+		}
+		*cpu += ts.tv_sec + ts.tv_nsec * 1e-9;
+	}
+	return true;
 }
 
 /* Starts the clock of a test that the only child of `parent` runs. */
@@ -464,12 +523,14 @@ static void clock_start(struct test_clock *c, pid_t parent)
 	c->nthreads = 0;
 }
 
-/* The seconds of its limit the test has used (see above). */
+/*
+ * The seconds of its limit the test has used (see above): the test's
+ * process and its runner's, whose CPU is the emulator's work.
+ */
 static double clock_used(struct test_clock *c)
 {
-	double now = now_s(), dt = now - c->at, waited = 0;
-	struct timespec ts;
-	clockid_t id;
+	double now = now_s(), dt = now - c->at, waited = 0, cpu;
+	pid_t pids[CLOCK_PROCS];
 
 	if (!cpu_bound)
 		return now - c->started;
@@ -477,20 +538,22 @@ static double clock_used(struct test_clock *c)
 		return c->used;
 	c->at = now;
 	pid_t pid = only_child(c->parent);
-	if (pid <= 0 || clock_getcpuclockid(pid, &id) || clock_gettime(id, &ts)) {
+	int npids = pid > 0 ? process_tree(pid, pids, CLOCK_PROCS) : 0;
+	if (pid <= 0 || !tree_cpu(pids, npids, &cpu)) {
 		c->pid = 0;   /* not started yet, or ended: the wall's pace */
 		return c->used += dt;
 	}
-	double cpu = ts.tv_sec + ts.tv_nsec * 1e-9, got = cpu - c->cpu, want = dt;
+	double got = cpu - c->cpu, want = dt;
 	c->cpu = cpu;
-	if (pid != c->pid) {
-		/* first seen: what it used before is another test's */
+	if (pid != c->pid || got < 0) {
+		/* first seen (what it used before is another test's), or a
+		 * process of it ended: counted from here */
 		c->pid = pid;
 		c->nthreads = 0;
-		read_waits(c, &waited);
+		read_waits(c, pids, npids, &waited);
 		return c->used += dt;
 	}
-	if (!read_waits(c, &waited) && got + waited < dt)
+	if (!read_waits(c, pids, npids, &waited) && got + waited < dt)
 		want = got + waited;
 	return c->used += dt - want + (got < want ? got : want);
 }
@@ -553,8 +616,10 @@ static void lane_run(const struct cl_lab *lab, const struct pick *picks, int n,
 	for (bool first = true;; first = false) {
 		int j = __atomic_fetch_add(&b->next, 1, __ATOMIC_SEQ_CST);
 		fflush(NULL);   /* what the tests printed: _exit() would drop it */
-		if (j < 0 || j >= n)
+		if (j < 0 || j >= n) {
+			cl_remote_end();
 			_exit(0);
+		}
 		b->t[j].lane = slot;
 		b->t[j].start = now_s();
 		__atomic_store_n(&b->t[j].state, T_RUNNING, __ATOMIC_SEQ_CST);
@@ -565,12 +630,14 @@ static void lane_run(const struct cl_lab *lab, const struct pick *picks, int n,
 		if (failed && !first) {
 			unlink(xml);
 			__atomic_store_n(&b->t[j].state, T_REDO, __ATOMIC_SEQ_CST);
+			cl_remote_end();
 			fflush(NULL);
 			_exit(0);
 		}
 		rename(xml, kept);
 		__atomic_store_n(&b->t[j].state, T_KEPT, __ATOMIC_SEQ_CST);
 		if (failed) {
+			cl_remote_end();
 			fflush(NULL);
 			_exit(1);
 		}
@@ -637,13 +704,14 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 	bool *queued = (bool *)calloc(n, 1), *alone = (bool *)calloc(n, 1);
 	bool *clocked = (bool *)calloc(n, 1);   /* its clock runs (a lane's test) */
 	pid_t *runner = (pid_t *)calloc(n, sizeof(pid_t));   /* of a test run alone */
+	pid_t *alone_pid = (pid_t *)calloc(n, sizeof(pid_t));   /* the same, until reaped */
 	struct test_clock *clocks = (struct test_clock *)calloc(n, sizeof(struct test_clock));
 	double lane_since[CL_MAX_LANES] = {0};   /* when each lane started */
 	bool lane_killed[CL_MAX_LANES] = {0};    /* ended here, for a timeout */
 	int alive = 0, running_alone = 0, started = 0, status = 0;
 	bool timed_out = false;   /* a test ran out of time: no more lanes */
 
-	if (b == MAP_FAILED || !queued || !alone || !clocked || !runner || !clocks) {
+	if (b == MAP_FAILED || !queued || !alone || !clocked || !runner || !alone_pid || !clocks) {
 		perror("harness");
 		return 3;
 	}
@@ -695,7 +763,7 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 					       wall_limit(picks[j].part->timeout)));
 			}
 			queued[j] = false;
-			runner[j] = pid;
+			runner[j] = alone_pid[j] = pid;
 			clock_start(&clocks[j], pid);
 			running_alone++;
 		}
@@ -718,11 +786,18 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 			while (slot < lanes && lane_pid[slot] != pid)
 				slot++;
 			if (slot == lanes) {
+				bool known = false;
 				for (int j = 0; j < n; j++)
-					if (runner[j] == pid)
-						runner[j] = 0;
-				running_alone--;
-				status = reap_status(st, status);
+					if (alone_pid[j] == pid) {
+						alone_pid[j] = runner[j] = 0;
+						known = true;
+					}
+				/* else a runner whose test process was killed, come to
+				 * this process (a subreaper, cl_main): only reaped */
+				if (known) {
+					running_alone--;
+					status = reap_status(st, status);
+				}
 				continue;
 			}
 			lane_pid[slot] = 0;
@@ -790,6 +865,7 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 	free(alone);
 	free(clocked);
 	free(runner);
+	free(alone_pid);
 	free(clocks);
 	munmap(b, size);
 	return status;
@@ -873,6 +949,15 @@ static int harness_main(const struct cl_lab *lab, int argc, char **argv)
 				jobs = 0;
 		} else if (!strcmp(a, "--safety")) {
 			cl_safety = 1;
+		} else if (!strcmp(a, "--emulated")) {
+			cpu_bound = true;
+			cl_emulated = 1;
+		} else if (!strcmp(a, "--runner") && i + 1 < argc) {
+			if (cl_remote_configure(argv[++i])) {
+				fprintf(stderr, "judge_%s: cannot read the runner's recipe '%s'\n",
+					lab->name, argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(a, "--only") && i + 1 < argc && nonly < 64) {
 			only[nonly++] = argv[++i];   /* only these test functions */
 		} else if (!strcmp(a, "--timeout") && i + 1 < argc && ntimeouts < CL_MAX_PARTS) {
@@ -946,8 +1031,16 @@ static int harness_main(const struct cl_lab *lab, int argc, char **argv)
  */
 int cl_main(const struct cl_lab *lab, int argc, char **argv)
 {
+	/*
+	 * Runners whose test process was killed (a timeout) come here to be
+	 * reaped, not to the grader; and nothing of the judge's can be read or
+	 * traced by a process of its user (an unsandboxed runner).
+	 */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	prctl(PR_SET_DUMPABLE, 0);
 	int status = harness_main(lab, argc, argv);
 
+	cl_remote_end();
 	fflush(NULL);
 	_exit(status);
 }

@@ -1,11 +1,14 @@
 /*
- * launch.cu - the launch ledger and guarded device buffers.
+ * launch.cu - the launch ledger, in the runner (runner.cu) and the timing
+ * and profile drivers: the processes that run a submission's code.
  *
  * Owns: the link-time wraps (-Wl,--wrap, see the Makefile's WRAPS) of the
  * CUDA runtime entry points that a kernel launch, cudaMalloc and cudaFree go
  * through, so the harness can tell a student which grid and block their
  * launcher chose, and which allocations it leaked. Outside
- * cl_ledger_begin/cl_ledger_end the wraps only pass calls through.
+ * cl_ledger_begin/cl_ledger_end the wraps only pass calls through. What it
+ * records is the runner's word to the judge, believed only where a lie
+ * gains nothing (remote.h).
  *
  * Must not: change what the wrapped calls do or return.
  */
@@ -62,18 +65,6 @@ const struct cl_ledger *cl_ledger_end(void)
 			ledger.l.alloc_bytes += ledger.alloc_size[i];
 		}
 	return &ledger.l;
-}
-
-const char *cl_launch_str(const struct cl_ledger *l, int i, char *buf, size_t len)
-{
-	if (i >= l->nlaunches || i >= CL_MAX_LAUNCHES) {
-		snprintf(buf, len, "no launch");
-		return buf;
-	}
-	const struct cl_launch *c = &l->launch[i];
-	snprintf(buf, len, "%s<<<(%u,%u,%u), (%u,%u,%u)>>>", c->kernel, c->grid.x, c->grid.y,
-		 c->grid.z, c->block.x, c->block.y, c->block.z);
-	return buf;
 }
 
 #ifdef CUDAEMU
@@ -148,12 +139,19 @@ static void asan_summary(const char *report, char *out, size_t len)
 	out[w] = '\0';
 }
 
+/* The runner's (runner.cu): fails the judge's test in progress with text. */
+extern "C" void cl_call_failed(const char *text) __attribute__((weak));
+
 /* Called by the emulator's AddressSanitizer build when it finds a bad access. */
 extern "C" void cudaemu_on_asan_report(const char *report, const char *who)
 {
-	static char summary[2048];
+	static char summary[2048], text[4096];
 	asan_summary(report, summary, sizeof(summary));
-	ck_abort_msg("%s%s%s", summary, *who ? "\n" : "", who);
+	snprintf(text, sizeof(text), "%s%s%s", summary, *who ? "\n" : "", who);
+	if (cl_call_failed)
+		cl_call_failed(text);
+	fprintf(stderr, "%s\n", text);
+	abort();
 }
 #else
 const char *cl_error_detail(void)
@@ -328,7 +326,7 @@ extern "C" cudaError_t __wrap_cudaFree(void *p)
 	return __real_cudaFree(p);
 }
 
-/* ----------------------------------------------------------- device init */
+/* ------------------------------------------------------------- the context */
 
 bool cl_context_lost(void)
 {
@@ -336,181 +334,3 @@ bool cl_context_lost(void)
 	return cudaDeviceSynchronize() != cudaSuccess;
 }
 
-void cl_device_init(void)
-{
-	static pid_t made_in;   /* a lane runs many tests in the context it made once */
-	if (made_in == getpid())
-		return;
-	cudaError_t err = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
-	if (err == cudaSuccess)
-		err = cudaFree(0);
-	if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
-		ck_abort_msg("no CUDA device: %s (%s)", cudaGetErrorName(err),
-			     cudaGetErrorString(err));
-	CL_CUDA_CHECK(err);
-	made_in = getpid();
-}
-
-/* --------------------------------------------------- guarded device buffers */
-
-int cl_safety;
-
-/* The canary word at position i of buffer serial's guards (i counts on from
- * the guard before the array to the one after it): never the NaN that
- * poisons outputs, and unlike every other buffer's at any position. */
-static uint32_t canary(uint64_t serial, size_t i)
-{
-	uint64_t s = serial << 32 | i;
-	uint32_t v = (uint32_t)cl_rand_next(&s);
-	return v == 0xFFFFFFFFu ? 0xA5A5A5A5u : v;
-}
-
-/* Both guards' canaries of b, on the host: 2 * b->guard words. */
-static uint32_t *canaries(const struct cl_dbuf *b)
-{
-	uint32_t *w = (uint32_t *)malloc(2 * b->guard * sizeof(uint32_t));
-
-	ck_assert(w != NULL);
-	for (size_t i = 0; i < 2 * b->guard; i++)
-		w[i] = canary(b->serial, i);
-	return w;
-}
-
-void cl_dbuf_alloc(struct cl_dbuf *b, size_t n)
-{
-	static uint64_t serials;
-
-	b->n = n;
-	b->guard = cl_safety ? 0 : CL_GUARD;
-	b->serial = ++serials ^ (uint64_t)getpid() << 20;
-	b->elem = "float";
-	CL_CUDA_CHECK(cudaMalloc((void **)&b->base, (n + 2 * b->guard) * sizeof(float)));
-	b->d = b->base + b->guard;
-	if (b->guard) {
-		uint32_t *w = canaries(b);
-		size_t bytes = b->guard * sizeof(uint32_t);
-		CL_CUDA_CHECK(cudaMemcpy(b->base, w, bytes, cudaMemcpyHostToDevice));
-		CL_CUDA_CHECK(cudaMemcpy(b->d + n, w + b->guard, bytes, cudaMemcpyHostToDevice));
-		free(w);
-	}
-}
-
-void cl_dbuf_free(struct cl_dbuf *b)
-{
-	if (b->base)
-		CL_CUDA_CHECK(cudaFree(b->base));
-	b->base = b->d = NULL;
-}
-
-void cl_dbuf_upload(struct cl_dbuf *b, const float *h)
-{
-	CL_CUDA_CHECK(cudaMemcpy(b->d, h, b->n * sizeof(float), cudaMemcpyHostToDevice));
-}
-
-void cl_dbuf_download(const struct cl_dbuf *b, float *h)
-{
-	CL_CUDA_CHECK(cudaMemcpy(h, b->d, b->n * sizeof(float), cudaMemcpyDeviceToHost));
-}
-
-void cl_dbuf_poison(struct cl_dbuf *b)
-{
-	/* 0xFFFFFFFF is a NaN: an element nobody wrote cannot pass a comparison. */
-	CL_CUDA_CHECK(cudaMemset(b->d, 0xFF, b->n * sizeof(float)));
-}
-
-int cl_dbuf_check_guards(const struct cl_dbuf *b, const char *name, char *msg, size_t len)
-{
-	long first_before = -1, first_after = -1, nbefore = 0, nafter = 0;
-	size_t G = b->guard, bytes = G * sizeof(uint32_t);
-
-	if (!G)
-		return 0;
-	uint32_t *want = canaries(b), *got = (uint32_t *)malloc(2 * bytes);
-	ck_assert(got != NULL);
-	CL_CUDA_CHECK(cudaMemcpy(got, b->base, bytes, cudaMemcpyDeviceToHost));
-	CL_CUDA_CHECK(cudaMemcpy(got + G, b->d + b->n, bytes, cudaMemcpyDeviceToHost));
-	for (size_t i = 0; i < G; i++) {
-		if (got[i] != want[i]) {
-			nbefore++;
-			if (first_before < 0)
-				first_before = (long)(G - i);  /* distance below element 0 */
-		}
-		if (got[G + i] != want[G + i]) {
-			nafter++;
-			if (first_after < 0)
-				first_after = (long)i;
-		}
-	}
-	free(want);
-	free(got);
-	if (nafter)
-		snprintf(msg, len, "out-of-bounds write: %ld %s%s past the end of %s (%s has %zu element%s; the "
-			 "first bad write is %s[%zu])", nafter, b->elem, nafter == 1 ? "" : "s", name,
-			 name, b->n, b->n == 1 ? "" : "s", name, b->n + first_after);
-	else if (nbefore)
-		snprintf(msg, len, "out-of-bounds write: %ld %s%s before the start of %s (as far down as %s[-%ld])",
-			 nbefore, b->elem, nbefore == 1 ? "" : "s", name, name, first_before);
-	return nafter || nbefore ? -1 : 0;
-}
-
-void cl_assert_guards_out_in(const char *what, const char *cfg, const struct cl_dbuf *out,
-			     const struct cl_dbuf *in, const char *hint)
-{
-	char msg[512];
-	if (cl_dbuf_check_guards(out, "out", msg, sizeof(msg)) ||
-	    cl_dbuf_check_guards(in, "in", msg, sizeof(msg)))
-		ck_abort_msg("%s %s (launch: %s)\nhint: %s", what, msg, cfg, hint);
-}
-
-/* ------------------------------------------------------ after one call */
-
-static const char *error_hint(cudaError_t err, const char *buffers, char *buf, size_t len)
-{
-	switch (err) {
-	case cudaErrorInvalidConfiguration:
-		return "a block has more than 1024 threads, or a grid or block dimension is 0 "
-		       "or too large";
-	case cudaErrorIllegalAddress:
-	case cudaErrorInvalidAddressSpace:
-	case cudaErrorMisalignedAddress:
-		snprintf(buf, len, "a thread read or wrote outside %s: check the index "
-			 "arithmetic and the bounds check", buffers);
-		return buf;
-	case cudaErrorLaunchOutOfResources:
-		return "the block needs more registers or shared memory than an SM has";
-	default:
-		return NULL;
-	}
-}
-
-const struct cl_ledger *cl_finish_call(const char *what, const char *buffers, unsigned flags,
-				       char *cfg, size_t len)
-{
-	cudaError_t launch_err = cudaGetLastError();
-	cudaError_t sync_err = cudaDeviceSynchronize();
-	const struct cl_ledger *l = cl_ledger_end();
-	cudaError_t err = launch_err != cudaSuccess ? launch_err : sync_err;
-	char hbuf[256];
-
-	cl_launch_str(l, 0, cfg, len);
-	if (l->frees_unknown)
-		ck_abort_msg("%s called cudaFree on %d pointer%s it did not allocate\nhint: %s "
-			     "belong to the caller: never free them",
-			     what, l->frees_unknown, l->frees_unknown == 1 ? "" : "s", buffers);
-	if (err != cudaSuccess) {
-		const char *hint = error_hint(err, buffers, hbuf, sizeof(hbuf));
-		const char *detail = cl_error_detail();
-		ck_abort_msg("%s: %s %s: %s (launch: %s)%s%s%s%s", what,
-			     launch_err != cudaSuccess ? "the launch failed with"
-						       : "the kernel failed with",
-			     cudaGetErrorName(err), cudaGetErrorString(err), cfg, detail ? "\n" : "",
-			     detail ? detail : "", hint ? "\nhint: " : "", hint ? hint : "");
-	}
-	if (!l->nlaunches)
-		ck_abort_msg("%s launched no kernel\nhint: the launcher must launch its kernel with "
-			     "<<<grid, block>>>", what);
-	if (l->nallocs && !(flags & CL_CALL_IGNORE_LEAKS))
-		ck_abort_msg("%s leaked %zu bytes of device memory (%d cudaMalloc without cudaFree)",
-			     what, l->alloc_bytes, l->nallocs);
-	return l;
-}

@@ -36,19 +36,25 @@ typedef void (*launcher_fn)(const float *d_A, const float *d_B, float *d_C, int 
  * multiple of a tile is still tested, at 257. (Not 512: a column of a
  * power-of-two-wide float matrix strides CPU caches into a handful of sets.)
  */
-#ifdef CUDAEMU
-#define BIG_N 544
-static const int all_sizes[] = {1, 2, 7, 16, 31, 32, 33, 100, 257, BIG_N};
-#else
-#define BIG_N 1024
-static const int all_sizes[] = {1, 2, 7, 16, 31, 32, 33, 100, 257, 1000, BIG_N};
-#endif
+static const int gpu_sizes[] = {1, 2, 7, 16, 31, 32, 33, 100, 257, 1000, 1024};
+static const int emu_sizes[] = {1, 2, 7, 16, 31, 32, 33, 100, 257, 544};
 /* Kernel 2 only runs on multiples of its block size. */
-static const int k2_sizes[] = {MATMUL_K2_P, 2 * MATMUL_K2_P, 3 * MATMUL_K2_P, BIG_N};
+static const int gpu_k2_sizes[] = {MATMUL_K2_P, 2 * MATMUL_K2_P, 3 * MATMUL_K2_P, 1024};
+static const int emu_k2_sizes[] = {MATMUL_K2_P, 2 * MATMUL_K2_P, 3 * MATMUL_K2_P, 544};
 
-#define NSIZES (sizeof(all_sizes) / sizeof(all_sizes[0]))
-#define NK2SIZES (sizeof(k2_sizes) / sizeof(k2_sizes[0]))
-#define MAX_SETS (NSIZES + NK2SIZES)
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_SETS (COUNT(gpu_sizes) + COUNT(gpu_k2_sizes))
+
+/* The sizes of kernel 2 (k2) or of the others, where the tests run. */
+static const int *sizes_of(bool k2, size_t *n)
+{
+	if (k2) {
+		*n = cl_emulated ? COUNT(emu_k2_sizes) : COUNT(gpu_k2_sizes);
+		return cl_emulated ? emu_k2_sizes : gpu_k2_sizes;
+	}
+	*n = cl_emulated ? COUNT(emu_sizes) : COUNT(gpu_sizes);
+	return cl_emulated ? emu_sizes : gpu_sizes;
+}
 
 struct dataset {
 	int N;
@@ -66,16 +72,15 @@ static int nsets;
 struct kernel {
 	const char *name;
 	launcher_fn fn;
-	const int *sizes;
-	size_t nsizes;
+	bool k2;    /* multiples of its block size only */
 };
 
 static const struct kernel kernels[] = {
-	{"matmul_k1", matmul_k1, all_sizes, NSIZES},
-	{"matmul_k2", matmul_k2, k2_sizes, NK2SIZES},
-	{"matmul_k3", matmul_k3, all_sizes, NSIZES},
-	{"matmul_k4", matmul_k4, all_sizes, NSIZES},
-	{"matmul_k5", matmul_k5, all_sizes, NSIZES},
+	{"matmul_k1", matmul_k1, false},
+	{"matmul_k2", matmul_k2, true},
+	{"matmul_k3", matmul_k3, false},
+	{"matmul_k4", matmul_k4, false},
+	{"matmul_k5", matmul_k5, false},
 };
 
 /* ------------------------------------------------------- CPU-side setup */
@@ -205,13 +210,19 @@ static void matmul_setup(uint64_t seed, const char *const *parts, size_t nparts)
 {
 	static const char *const any_n[] = {"k1", "k3", "k4", "k5"};
 
+	size_t n;
+	const int *sizes;
+
 	for (size_t i = 0; i < sizeof(any_n) / sizeof(any_n[0]); i++)
 		if (cl_part_wanted(any_n[i], parts, nparts)) {
-			add_sizes(all_sizes, NSIZES, seed);
+			sizes = sizes_of(false, &n);
+			add_sizes(sizes, n, seed);
 			break;
 		}
-	if (cl_part_wanted("k2", parts, nparts))
-		add_sizes(k2_sizes, NK2SIZES, seed);
+	if (cl_part_wanted("k2", parts, nparts)) {
+		sizes = sizes_of(true, &n);
+		add_sizes(sizes, n, seed);
+	}
 }
 
 /* ------------------------------------------------------------ comparison */
@@ -419,8 +430,10 @@ static void check_values(int kernel, enum set_kind kind)
 	const struct cl_ledger *l;
 
 	cl_device_init();
-	for (size_t s = 0; s < k->nsizes && !(cl_safety && k->sizes[s] > SAFETY_MAX_N); s++)
-		check_call(k, find_set(kind, k->sizes[s]), kind, false, &l);
+	size_t nsizes;
+	const int *sizes = sizes_of(k->k2, &nsizes);
+	for (size_t s = 0; s < nsizes && !(cl_safety && sizes[s] > SAFETY_MAX_N); s++)
+		check_call(k, find_set(kind, sizes[s]), kind, false, &l);
 }
 
 /* --------------------------------------------------------- launch shape */

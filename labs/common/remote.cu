@@ -1,0 +1,519 @@
+/*
+ * remote.cu - the judge's end of the line to the runner (remote.h).
+ *
+ * Owns: starting this test process's runner (once per process: a lane's
+ * tests share one, as they shared one CUDA context), the request and its
+ * reply, and the few CUDA runtime calls the judge's own code makes
+ * (cudaMalloc, cudaMemcpy, cudaMemset, cudaFree, cudaDeviceSynchronize,
+ * cudaGetLastError, the errors' names), each of which the runner carries
+ * out. The judge is linked with no CUDA runtime: it cannot touch a GPU,
+ * and nothing it holds is in a process that runs the submission.
+ *
+ * How the runner starts is the grader's to say (--runner FILE, read by
+ * cl_remote_configure): its argv (bubblewrap and its options, or the
+ * runner alone), its folder, and files to open as given descriptors
+ * (bubblewrap's options and its system-call filter). The runner gets its
+ * end of the socket as descriptor CL_RUNNER_FD, /dev/null as its input, and
+ * this process's output.
+ *
+ * Must not: read or write a device address (they are the runner's), or
+ * trust a reply beyond its size.
+ */
+#include "cudalab.h"
+#include "remote.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/*
+ * Fails the test when cond is false. Not ck_assert: that marks a point in
+ * Check's log when it holds, and these calls are made outside tests too
+ * (the safety run asks after each test whether the context is lost).
+ */
+#define CL_REQUIRE(cond, ...)                 \
+	do {                                  \
+		if (!(cond))                  \
+			ck_abort_msg(__VA_ARGS__); \
+	} while (0)
+
+#define MAX_RECIPE 64
+#define MAX_FDS 4
+
+static struct {
+	char *text;                  /* the file, NUL-separated words */
+	const char *argv[MAX_RECIPE + 1];
+	const char *cwd;
+	bool drop;                   /* become uid, gid first (a root grader's runner) */
+	uid_t uid;
+	gid_t gid;
+	int nfds;
+	int fd[MAX_FDS];
+	const char *fd_path[MAX_FDS];
+} recipe;
+
+static pid_t runner_pid, runner_owner;   /* the runner, and the process it serves */
+static int runner_fd = -1;
+
+int cl_remote_configure(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 0, len = 0;
+	char *text = NULL;
+	int argc = 0;
+
+	if (!f)
+		return -1;
+	for (;;) {
+		if (len + 4096 > cap && !(text = (char *)realloc(text, cap += 65536)))
+			abort();
+		size_t n = fread(text + len, 1, cap - len - 1, f);
+		if (!n)
+			break;
+		len += n;
+	}
+	fclose(f);
+	text[len] = '\0';
+	recipe.text = text;
+	/* words: "user" UID GID | "cwd" PATH | "fd" N PATH | "argv" WORD... (to the end) */
+	for (size_t at = 0; at < len;) {
+		const char *w = text + at;
+		at += strlen(w) + 1;
+		if (argc) {
+			if (argc == MAX_RECIPE)
+				return -1;
+			recipe.argv[argc++ - 1] = w;
+		} else if (!strcmp(w, "argv")) {
+			argc = 1;
+		} else if (!strcmp(w, "user") && at < len) {
+			recipe.uid = (uid_t)strtoul(text + at, NULL, 10);
+			at += strlen(text + at) + 1;
+			if (at >= len)
+				return -1;
+			recipe.gid = (gid_t)strtoul(text + at, NULL, 10);
+			at += strlen(text + at) + 1;
+			recipe.drop = true;
+		} else if (!strcmp(w, "cwd") && at < len) {
+			recipe.cwd = text + at;
+			at += strlen(text + at) + 1;
+		} else if (!strcmp(w, "fd") && at < len && recipe.nfds < MAX_FDS) {
+			recipe.fd[recipe.nfds] = atoi(text + at);
+			at += strlen(text + at) + 1;
+			if (at >= len || recipe.fd[recipe.nfds] <= CL_RUNNER_FD)
+				return -1;
+			recipe.fd_path[recipe.nfds++] = text + at;
+			at += strlen(text + at) + 1;
+		} else {
+			return -1;
+		}
+	}
+	return argc > 1 ? 0 : -1;
+}
+
+/* In the child: becomes the runner; never returns. */
+static void exec_runner(int sock)
+{
+	int null = open("/dev/null", O_RDONLY);
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (null < 0 || dup2(null, STDIN_FILENO) < 0)
+		_exit(127);
+	/* the recipe's descriptors first, then the socket at CL_RUNNER_FD: both
+	 * above the standard three, and the recipe's above CL_RUNNER_FD */
+	if (sock != CL_RUNNER_FD) {
+		if (dup2(sock, CL_RUNNER_FD) < 0)
+			_exit(127);
+	} else if (fcntl(sock, F_SETFD, 0) < 0) {
+		_exit(127);
+	}
+	/* nothing else of the judge's: not its logs, not its input */
+	if (close_range(CL_RUNNER_FD + 1, ~0U, 0) < 0)
+		for (int fd = CL_RUNNER_FD + 1; fd < 65536; fd++)
+			close(fd);
+	for (int i = 0; i < recipe.nfds; i++) {
+		int fd = open(recipe.fd_path[i], O_RDONLY);
+		if (fd < 0 || (fd != recipe.fd[i] && dup2(fd, recipe.fd[i]) < 0))
+			_exit(127);
+		if (fd != recipe.fd[i])
+			close(fd);
+	}
+	if (recipe.drop && (setgroups(0, NULL) < 0 || setresgid(recipe.gid, recipe.gid, recipe.gid) < 0 ||
+			    setresuid(recipe.uid, recipe.uid, recipe.uid) < 0 || !setuid(0)))
+		_exit(127);
+	if (recipe.cwd && chdir(recipe.cwd) < 0)
+		_exit(127);
+	signal(SIGPIPE, SIG_DFL);
+	execvp(recipe.argv[0], (char *const *)recipe.argv);
+	fprintf(stderr, "judge: cannot run '%s': %s\n", recipe.argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* This process's runner, started when it has none (a fork has its parent's: not its own). */
+static void runner_start(void)
+{
+	int sv[2];
+
+	if (runner_fd >= 0 && runner_owner == getpid())
+		return;
+	if (runner_fd >= 0)
+		close(runner_fd);
+	runner_fd = -1;
+	CL_REQUIRE(recipe.argv[0] != NULL, "harness: no runner to run the submission (--runner)");
+	CL_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0,
+		      "harness: socketpair: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	CL_REQUIRE(pid >= 0, "harness: cannot start the submission's program: fork: %s",
+		      strerror(errno));
+	if (pid == 0) {
+		close(sv[0]);
+		exec_runner(sv[1]);
+	}
+	close(sv[1]);
+	runner_pid = pid;
+	runner_owner = getpid();
+	runner_fd = sv[0];
+	static bool ends_with_exit;
+	if (!ends_with_exit)   /* Check's fork mode ends a failed test with exit() */
+		ends_with_exit = !atexit(cl_remote_end);
+}
+
+void cl_remote_end(void)
+{
+	if (runner_fd < 0 || runner_owner != getpid())
+		return;
+	close(runner_fd);   /* the runner's loop ends at this */
+	runner_fd = -1;
+	for (int i = 0; i < 200; i++) {
+		pid_t p = waitpid(runner_pid, NULL, WNOHANG);
+		if (p == runner_pid || (p < 0 && errno != EINTR))
+			return;
+		usleep(10000);
+	}
+	kill(runner_pid, SIGKILL);   /* busy after 2 s: ended */
+	while (waitpid(runner_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * The runner ended instead of answering: this process ends as it did (the
+ * same signal, or the same exit status), so that the harness and Check see
+ * what they saw when the submission ran in the test's own process. A
+ * runner in bubblewrap is reported by bubblewrap: a signal as 128 + its
+ * number.
+ */
+static void runner_gone(void)
+{
+	int st = 0, sig = 0, code = 0;
+
+	close(runner_fd);
+	runner_fd = -1;
+	while (waitpid(runner_pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(st))
+		sig = WTERMSIG(st);
+	else if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65)
+		sig = WEXITSTATUS(st) - 128;
+	else if (WIFEXITED(st))
+		code = WEXITSTATUS(st);
+	fflush(NULL);
+	if (sig) {
+		sigset_t all;
+		sigfillset(&all);
+		sigprocmask(SIG_UNBLOCK, &all, NULL);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		code = 128 + sig;   /* a signal that does not end a process */
+	}
+	_exit(code);
+}
+
+static bool send_all(const void *p, size_t n)
+{
+	return cl_io_all(runner_fd, (void *)p, n, true);
+}
+
+static bool recv_all(void *p, size_t n)
+{
+	return cl_io_all(runner_fd, p, n, false);
+}
+
+void cl_rpc(uint32_t op, const struct cl_wire *payload, struct cl_wire *reply)
+{
+	struct cl_header h = {op, 0, payload ? payload->len : 0};
+
+	runner_start();
+	if (!send_all(&h, sizeof(h)) || (h.len && !send_all(payload->buf, h.len)))
+		runner_gone();
+	if (!recv_all(&h, sizeof(h)))
+		runner_gone();
+	CL_REQUIRE(h.len <= CL_MAX_MESSAGE, "harness: the submission's program answered %llu "
+		      "bytes at once", (unsigned long long)h.len);
+	*reply = (struct cl_wire){};
+	if (h.len) {
+		reply->buf = (unsigned char *)malloc(h.len + 1);
+		CL_REQUIRE(reply->buf != NULL, "harness: out of memory");
+		reply->cap = h.len + 1;
+		if (!recv_all(reply->buf, h.len))
+			runner_gone();
+		reply->len = h.len;
+		reply->buf[h.len] = '\0';
+	}
+	if (h.what == CL_REPLY_ABORT)
+		ck_abort_msg("%s", reply->buf ? (const char *)reply->buf : "");
+	CL_REQUIRE(h.what == CL_REPLY_OK, "harness: the submission's program does not know "
+		      "request %u", op);
+}
+
+void cl_rpc_call(const char *name, const struct cl_wire *args, struct cl_wire *reply)
+{
+	struct cl_wire w = {};
+
+	cl_put_str(&w, name);
+	cl_wire_add(&w, args->buf, args->len);
+	cl_rpc(CL_OP_CALL, &w, reply);
+	cl_wire_free(&w);
+}
+
+/* A request whose reply is a cudaError_t (and maybe more, into *rest). */
+static cudaError_t rpc_err(uint32_t op, const struct cl_wire *payload, struct cl_wire *rest)
+{
+	struct cl_wire reply;
+
+	cl_rpc(op, payload, &reply);
+	struct cl_reader r = {reply.buf, reply.len, false};
+	cudaError_t err = (cudaError_t)cl_get_i32(&r);
+	if (rest) {
+		*rest = (struct cl_wire){};
+		cl_wire_add(rest, r.p, r.left);
+	}
+	cl_wire_free(&reply);
+	return err;
+}
+
+/* ------------------------------------------------- the judge's CUDA calls */
+
+extern "C" cudaError_t cudaMalloc(void **p, size_t n)
+{
+	struct cl_wire w = {}, rest;
+	cl_put_u64(&w, n);
+	cudaError_t err = rpc_err(CL_OP_MALLOC, &w, &rest);
+	struct cl_reader r = {rest.buf, rest.len, false};
+	*p = (void *)(uintptr_t)cl_get_u64(&r);
+	cl_wire_free(&w);
+	cl_wire_free(&rest);
+	return err;
+}
+
+extern "C" cudaError_t cudaFree(void *p)
+{
+	struct cl_wire w = {};
+	cl_put_u64(&w, (uintptr_t)p);
+	cudaError_t err = rpc_err(CL_OP_FREE, &w, NULL);
+	cl_wire_free(&w);
+	return err;
+}
+
+extern "C" cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
+	struct cl_wire w = {}, rest = {};
+	cudaError_t err;
+
+	switch (kind) {
+	case cudaMemcpyHostToHost:
+		memmove(dst, src, n);
+		return cudaSuccess;
+	case cudaMemcpyHostToDevice:
+		cl_put_u64(&w, (uintptr_t)dst);
+		cl_wire_add(&w, src, n);
+		err = rpc_err(CL_OP_TO_DEVICE, &w, NULL);
+		break;
+	case cudaMemcpyDeviceToHost:
+		cl_put_u64(&w, (uintptr_t)src);
+		cl_put_u64(&w, n);
+		err = rpc_err(CL_OP_TO_HOST, &w, &rest);
+		if (err == cudaSuccess) {
+			CL_REQUIRE(rest.len == n, "harness: the submission's program sent %zu bytes "
+				      "for a copy of %zu", rest.len, n);
+			memcpy(dst, rest.buf, n);
+		}
+		break;
+	case cudaMemcpyDeviceToDevice:
+		cl_put_u64(&w, (uintptr_t)dst);
+		cl_put_u64(&w, (uintptr_t)src);
+		cl_put_u64(&w, n);
+		err = rpc_err(CL_OP_ON_DEVICE, &w, NULL);
+		break;
+	default:
+		/* the judge always says which way: it cannot tell the addresses apart */
+		return cudaErrorInvalidMemcpyDirection;
+	}
+	cl_wire_free(&w);
+	cl_wire_free(&rest);
+	return err;
+}
+
+extern "C" cudaError_t cudaMemset(void *p, int value, size_t n)
+{
+	struct cl_wire w = {};
+	cl_put_u64(&w, (uintptr_t)p);
+	cl_put_i32(&w, value);
+	cl_put_u64(&w, n);
+	cudaError_t err = rpc_err(CL_OP_MEMSET, &w, NULL);
+	cl_wire_free(&w);
+	return err;
+}
+
+extern "C" cudaError_t cudaDeviceSynchronize(void)
+{
+	return rpc_err(CL_OP_SYNC, NULL, NULL);
+}
+
+extern "C" cudaError_t cudaGetLastError(void)
+{
+	return rpc_err(CL_OP_LAST_ERROR, NULL, NULL);
+}
+
+/* The names and texts of errors, as the runner's CUDA (or the emulator) gives them. */
+#define MAX_ERROR_TEXTS 32
+static struct {
+	int err;
+	char name[64], text[192];
+} texts[MAX_ERROR_TEXTS];
+static int ntexts;
+
+static int error_text(cudaError_t err)
+{
+	for (int i = 0; i < ntexts; i++)
+		if (texts[i].err == (int)err)
+			return i;
+	int i = ntexts < MAX_ERROR_TEXTS ? ntexts++ : MAX_ERROR_TEXTS - 1;
+	texts[i].err = (int)err;
+	snprintf(texts[i].name, sizeof(texts[i].name), "cudaError %d", (int)err);
+	snprintf(texts[i].text, sizeof(texts[i].text), "CUDA error %d", (int)err);
+	if (runner_fd >= 0 && runner_owner == getpid()) {
+		struct cl_wire w = {}, reply;
+		cl_put_i32(&w, (int32_t)err);
+		cl_rpc(CL_OP_ERROR_TEXT, &w, &reply);
+		struct cl_reader r = {reply.buf, reply.len, false};
+		cl_get_str(&r, texts[i].name, sizeof(texts[i].name));
+		cl_get_str(&r, texts[i].text, sizeof(texts[i].text));
+		cl_wire_free(&w);
+		cl_wire_free(&reply);
+	}
+	return i;
+}
+
+extern "C" const char *cudaGetErrorName(cudaError_t err)
+{
+	return err == cudaSuccess ? "cudaSuccess" : texts[error_text(err)].name;
+}
+
+extern "C" const char *cudaGetErrorString(cudaError_t err)
+{
+	return err == cudaSuccess ? "no error" : texts[error_text(err)].text;
+}
+
+/* ------------------------------------------------------ the ledger, remote */
+
+void cl_ledger_begin(void)
+{
+	struct cl_wire reply;
+	cl_rpc(CL_OP_LEDGER_BEGIN, NULL, &reply);
+	cl_wire_free(&reply);
+}
+
+void cl_ledger_fail_malloc(int nth)
+{
+	struct cl_wire w = {}, reply;
+	cl_put_i32(&w, nth);
+	cl_rpc(CL_OP_FAIL_MALLOC, &w, &reply);
+	cl_wire_free(&w);
+	cl_wire_free(&reply);
+}
+
+const struct cl_ledger *cl_ledger_end(void)
+{
+	static struct cl_ledger l;
+	struct cl_wire reply;
+
+	cl_rpc(CL_OP_LEDGER_END, NULL, &reply);
+	struct cl_reader r = {reply.buf, reply.len, false};
+	cl_read(&r, &l, sizeof(l));
+	cl_wire_free(&reply);
+	/* the runner's word, kept within bounds */
+	if (l.nlaunches < 0)
+		l.nlaunches = 0;
+	if (l.nallocs < 0)
+		l.nallocs = 0;
+	if (l.frees_unknown < 0)
+		l.frees_unknown = 0;
+	for (int i = 0; i < CL_MAX_LAUNCHES; i++)
+		l.launch[i].kernel[sizeof(l.launch[i].kernel) - 1] = '\0';
+	return &l;
+}
+
+/* ----------------------------------------------------------- the context */
+
+int cl_shared_poison;
+int cl_device_oom;
+
+void cl_device_init(void)
+{
+	static pid_t made_in;   /* a lane runs many tests in the context it made once */
+	struct cl_wire w = {};
+
+	if (made_in == getpid())
+		return;
+	cl_put_i32(&w, cl_shared_poison ? CL_INIT_SHARED_POISON : 0);
+	cudaError_t err = rpc_err(CL_OP_INIT, &w, NULL);
+	cl_wire_free(&w);
+	if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
+		ck_abort_msg("no CUDA device: %s (%s)", cudaGetErrorName(err),
+			     cudaGetErrorString(err));
+	CL_CUDA_CHECK(err);
+	made_in = getpid();
+}
+
+bool cl_context_lost(void)
+{
+	struct cl_wire reply;
+	if (runner_fd < 0 || runner_owner != getpid())
+		return false;   /* no runner: no context to lose */
+	cl_rpc(CL_OP_CONTEXT_LOST, NULL, &reply);
+	bool lost = reply.len && reply.buf[0];
+	cl_wire_free(&reply);
+	return lost;
+}
+
+const char *cl_error_detail(void)
+{
+	static char detail[4096];
+	struct cl_wire reply;
+
+	cl_rpc(CL_OP_ERROR_DETAIL, NULL, &reply);
+	struct cl_reader r = {reply.buf, reply.len, false};
+	cl_get_str(&r, detail, sizeof(detail));
+	cl_wire_free(&reply);
+	return detail[0] ? detail : NULL;
+}
+
+void cl_remote_out_of_memory(void)
+{
+	struct cl_wire reply;
+
+	if (runner_fd < 0 || runner_owner != getpid())
+		return;
+	cl_rpc(CL_OP_OUT_OF_MEMORY, NULL, &reply);
+	if (reply.len && reply.buf[0])
+		cl_device_oom = 1;
+	cl_wire_free(&reply);
+}
