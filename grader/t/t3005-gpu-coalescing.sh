@@ -20,11 +20,13 @@ test_expect_success 'every timed kernel is measured, in GB/s, each against the r
 		(.timing.ratio < 0.97 or .timing.ratio > 1.03))] | length" r.json)" = 0 ] || {
 		jq -c ".tests[] | select(.kind == \"timing\") | [.name, .timing.ratio, .timing.student_gbs]" r.json; false; }
 '
-test_expect_success 'the row mapping is faster than the column mapping, and coalesced kernels reach 60 % of copy' '
+# Coalesced kernels against a device-to-device copy: over 60 % on an H100;
+# 52-76 % on an H200 (copy 4.1 TB/s: the small kernels reach less of it).
+test_expect_success 'the row mapping is faster than the column mapping, and coalesced kernels reach half of copy' '
 	copy=$(jq .timing.copy_gbs r.json) &&
 	jq -e ".tests[] | select(.name == \"rows-vs-cols\") | .timing.ratio < 0.5" r.json >/dev/null &&
 	jq -e --argjson c "$copy" "[.tests[] | select(.name == \"time-rows\" or .name == \"time-tiled\" or
-		.name == \"stride-1\") | .timing.reference_gbs >= 0.6 * \$c] | all" r.json >/dev/null || {
+		.name == \"stride-1\") | .timing.reference_gbs >= 0.5 * \$c] | all" r.json >/dev/null || {
 		jq -c ".tests[] | select(.kind == \"timing\") | [.name, .timing.reference_gbs]" r.json; echo "copy $copy"; false; }
 '
 test_expect_success 'the report shows the bandwidth curve of the strided copy' '
