@@ -246,31 +246,78 @@ static bool recv_all(void *p, size_t n)
 	return cl_io_all(runner_fd, p, n, false);
 }
 
-void cl_rpc(uint32_t op, const struct cl_wire *payload, struct cl_wire *reply)
+/*
+ * Why a request failed, or NULL; *gone when the runner ended. A request
+ * made outside a test (quiet) cannot fail one: its caller is told instead.
+ */
+static const char *exchange(uint32_t op, const struct cl_wire *payload, struct cl_wire *reply,
+			    bool *gone)
 {
-	struct cl_header h = {op, 0, payload ? payload->len : 0};
+	static uint32_t seq;
+	struct cl_header h = {op, ++seq, payload ? payload->len : 0};
 
-	runner_start();
-	if (!send_all(&h, sizeof(h)) || (h.len && !send_all(payload->buf, h.len)))
-		runner_gone();
-	if (!recv_all(&h, sizeof(h)))
-		runner_gone();
-	CL_REQUIRE(h.len <= CL_MAX_MESSAGE, "harness: the submission's program answered %llu "
-		      "bytes at once", (unsigned long long)h.len);
+	*gone = false;
 	*reply = (struct cl_wire){};
+	runner_start();
+	if (!send_all(&h, sizeof(h)) || (h.len && !send_all(payload->buf, h.len)) ||
+	    !recv_all(&h, sizeof(h))) {
+		*gone = true;
+		return "the submission's program ended";
+	}
+	/* a reply out of turn: something of the submission's wrote on the line */
+	if (h.seq != seq)
+		return "the submission's process wrote on the line between the test and the "
+		       "program that runs the submission (its descriptor 3): this test cannot "
+		       "be judged\nhint: the submission must not write to descriptors it did "
+		       "not open";
+	if (h.len > CL_MAX_MESSAGE)
+		return "harness: the submission's program answered more bytes at once than any "
+		       "request asks for";
 	if (h.len) {
 		reply->buf = (unsigned char *)malloc(h.len + 1);
-		CL_REQUIRE(reply->buf != NULL, "harness: out of memory");
+		if (!reply->buf)
+			return "harness: out of memory";
 		reply->cap = h.len + 1;
-		if (!recv_all(reply->buf, h.len))
-			runner_gone();
+		if (!recv_all(reply->buf, h.len)) {
+			*gone = true;
+			return "the submission's program ended";
+		}
 		reply->len = h.len;
 		reply->buf[h.len] = '\0';
 	}
 	if (h.what == CL_REPLY_ABORT)
-		ck_abort_msg("%s", reply->buf ? (const char *)reply->buf : "");
-	CL_REQUIRE(h.what == CL_REPLY_OK, "harness: the submission's program does not know "
-		      "request %u", op);
+		return reply->buf ? (const char *)reply->buf : "";
+	if (h.what != CL_REPLY_OK)
+		return "harness: the submission's program does not know a request of the test";
+	return NULL;
+}
+
+void cl_rpc(uint32_t op, const struct cl_wire *payload, struct cl_wire *reply)
+{
+	bool gone;
+	const char *why = exchange(op, payload, reply, &gone);
+
+	if (gone)
+		runner_gone();
+	if (why)
+		ck_abort_msg("%s", why);
+}
+
+/*
+ * The same, outside a test: false (the runner ended, or is ended here, as
+ * one that no longer follows the line) instead of failing a test.
+ */
+static bool rpc_quiet(uint32_t op, struct cl_wire *reply)
+{
+	bool gone;
+
+	if (!exchange(op, NULL, reply, &gone))
+		return true;
+	cl_wire_free(reply);
+	if (!gone)
+		kill(runner_pid, SIGKILL);
+	cl_remote_end();
+	return false;
 }
 
 void cl_rpc_call(const char *name, const struct cl_wire *args, struct cl_wire *reply)
@@ -488,7 +535,8 @@ bool cl_context_lost(void)
 	struct cl_wire reply;
 	if (runner_fd < 0 || runner_owner != getpid())
 		return false;   /* no runner: no context to lose */
-	cl_rpc(CL_OP_CONTEXT_LOST, NULL, &reply);
+	if (!rpc_quiet(CL_OP_CONTEXT_LOST, &reply))
+		return true;   /* no runner to go on with */
 	bool lost = reply.len && reply.buf[0];
 	cl_wire_free(&reply);
 	return lost;
@@ -510,9 +558,8 @@ void cl_remote_out_of_memory(void)
 {
 	struct cl_wire reply;
 
-	if (runner_fd < 0 || runner_owner != getpid())
+	if (runner_fd < 0 || runner_owner != getpid() || !rpc_quiet(CL_OP_OUT_OF_MEMORY, &reply))
 		return;
-	cl_rpc(CL_OP_OUT_OF_MEMORY, NULL, &reply);
 	if (reply.len && reply.buf[0])
 		cl_device_oom = 1;
 	cl_wire_free(&reply);

@@ -77,7 +77,7 @@ enum cl_status : uint32_t {
 
 struct cl_header {
 	uint32_t what;   /* cl_op, or cl_status in a reply */
-	uint32_t pad;
+	uint32_t seq;    /* the request's number, which its reply repeats */
 	uint64_t len;    /* bytes of payload that follow */
 };
 

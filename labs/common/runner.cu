@@ -47,9 +47,11 @@ static bool write_all(const void *p, size_t n)
 	return cl_io_all(CL_RUNNER_FD, (void *)p, n, true);
 }
 
+static uint32_t serving;   /* the number of the request being answered */
+
 static void reply(uint32_t status, const struct cl_wire *w)
 {
-	struct cl_header h = {status, 0, w ? w->len : 0};
+	struct cl_header h = {status, serving, w ? w->len : 0};
 	fflush(NULL);   /* what the submission printed, before the judge goes on */
 	if (!write_all(&h, sizeof(h)) || (h.len && !write_all(w->buf, h.len)))
 		_exit(0);   /* the judge is gone */
@@ -190,6 +192,7 @@ int main(void)
 		uint32_t status = CL_REPLY_OK;
 		if (!read_all(&h, sizeof(h)) || h.len > CL_MAX_MESSAGE)
 			break;
+		serving = h.seq;
 		msg.len = 0;
 		if (h.len) {
 			cl_wire_add(&msg, NULL, 0);
