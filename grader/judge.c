@@ -24,6 +24,11 @@ char *judge_path(const struct grading *g, const char *name)
 	return xasprintf("%s/%s", g->judgedir, name);
 }
 
+char *judge_program(const struct grading *g)
+{
+	return xasprintf("%s/labs/%s/judge", g->tc->build, g->cfg->name);
+}
+
 int judge_open(struct grading *g)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -142,7 +147,9 @@ int judge_argv(const struct grading *g, const char *name, const char *const *run
 		strlist_push(&words, *a);
 	if (write_words(recipe, &words))
 		goto out;
-	strlist_pushf(argv, "%s/labs/%s/judge", g->tc->build, g->cfg->name);
+	char *judge = judge_program(g);
+	strlist_push(argv, judge);
+	free(judge);
 	strlist_push(argv, "--runner");
 	strlist_push(argv, recipe);
 	if (g->r->mode == MODE_EMULATED)

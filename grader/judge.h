@@ -40,4 +40,7 @@ int judge_argv(const struct grading *g, const char *name, const char *const *run
 /* The judge's folder's path for name ("logs"), malloc'd. */
 char *judge_path(const struct grading *g, const char *name);
 
+/* The lab's judge program (build/labs/<lab>/judge), malloc'd. */
+char *judge_program(const struct grading *g);
+
 #endif

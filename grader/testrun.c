@@ -458,7 +458,7 @@ static int hold_back_absent(const struct grading *g, const char *binary)
 	if (!any)
 		return 0;
 	/* the judge knows its tests; no runner starts for a list */
-	char *judge = xasprintf("%s/labs/%s/judge", g->tc->build, g->cfg->name);
+	char *judge = judge_program(g);
 	const char *const argv[] = {judge, "--list", NULL};
 	char **env = grading_env(g, NULL);
 	struct run_spec spec = {
