@@ -126,8 +126,8 @@ static void exec_runner(int sock)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (null < 0 || dup2(null, STDIN_FILENO) < 0)
 		_exit(127);
-	/* the recipe's descriptors first, then the socket at CL_RUNNER_FD: both
-	 * above the standard three, and the recipe's above CL_RUNNER_FD */
+	/* the socket at CL_RUNNER_FD, then the recipe's files at their numbers
+	 * (all above CL_RUNNER_FD): nothing else */
 	if (sock != CL_RUNNER_FD) {
 		if (dup2(sock, CL_RUNNER_FD) < 0)
 			_exit(127);
