@@ -156,23 +156,22 @@ static void exec_runner(int sock)
 	_exit(127);
 }
 
-/* This process's runner, started when it has none (a fork has its parent's: not its own). */
-static void runner_start(void)
+/* Starts a runner: 0, or -1 with errno (EAGAIN: no process can be made now). */
+static int spawn(void)
 {
 	int sv[2];
 
-	if (runner_fd >= 0 && runner_owner == getpid())
-		return;
-	if (runner_fd >= 0)
-		close(runner_fd);
-	runner_fd = -1;
-	CL_REQUIRE(recipe.argv[0] != NULL, "harness: no runner to run the submission (--runner)");
-	CL_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0,
-		      "harness: socketpair: %s", strerror(errno));
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
 	fflush(NULL);
 	pid_t pid = fork();
-	CL_REQUIRE(pid >= 0, "harness: cannot start the submission's program: fork: %s",
-		      strerror(errno));
+	if (pid < 0) {
+		int e = errno;
+		close(sv[0]);
+		close(sv[1]);
+		errno = e;
+		return -1;
+	}
 	if (pid == 0) {
 		close(sv[0]);
 		exec_runner(sv[1]);
@@ -181,6 +180,52 @@ static void runner_start(void)
 	runner_pid = pid;
 	runner_owner = getpid();
 	runner_fd = sv[0];
+	return 0;
+}
+
+static bool send_all(const void *p, size_t n);
+static bool recv_all(void *p, size_t n);
+static int runner_reap(void);
+static void mirror(int st);
+
+/* Whether the runner answers its first request (it has started). */
+static bool hello(void)
+{
+	struct cl_header h = {CL_OP_HELLO, 0, 0};
+
+	return send_all(&h, sizeof(h)) && recv_all(&h, sizeof(h)) && h.len == 0;
+}
+
+/*
+ * This process's runner, started when it has none (a fork has its
+ * parent's: not its own). A runner that cannot start for want of
+ * processes (another test's fork bomb, its sandbox not yet torn down) is
+ * tried again for a while: that is no fault of this test's. One that dies
+ * of a signal before it answers, or still cannot start after that, ends
+ * this process as it ended.
+ */
+static void runner_start(void)
+{
+	double waited = 0;
+
+	if (runner_fd >= 0 && runner_owner == getpid())
+		return;
+	if (runner_fd >= 0)
+		close(runner_fd);
+	runner_fd = -1;
+	CL_REQUIRE(recipe.argv[0] != NULL, "harness: no runner to run the submission (--runner)");
+	for (;; usleep(20000), waited += 0.02) {
+		if (spawn() < 0) {
+			CL_REQUIRE(errno == EAGAIN && waited < 10, "harness: cannot start the "
+				   "submission's program: %s", strerror(errno));
+			continue;
+		}
+		if (hello())
+			break;
+		int st = runner_reap();
+		if (!WIFEXITED(st) || WEXITSTATUS(st) > 128 || waited >= 10)
+			mirror(st);
+	}
 	static bool ends_with_exit;
 	if (!ends_with_exit)   /* Check's fork mode ends a failed test with exit() */
 		ends_with_exit = !atexit(cl_remote_end);
@@ -192,11 +237,11 @@ void cl_remote_end(void)
 		return;
 	close(runner_fd);   /* the runner's loop ends at this */
 	runner_fd = -1;
-	for (int i = 0; i < 200; i++) {
+	for (int i = 0; i < 2000; i++) {   /* it ends within a millisecond or two */
 		pid_t p = waitpid(runner_pid, NULL, WNOHANG);
 		if (p == runner_pid || (p < 0 && errno != EINTR))
 			return;
-		usleep(10000);
+		usleep(1000);
 	}
 	kill(runner_pid, SIGKILL);   /* busy after 2 s: ended */
 	while (waitpid(runner_pid, NULL, 0) < 0 && errno == EINTR)
@@ -210,14 +255,23 @@ void cl_remote_end(void)
  * runner in bubblewrap is reported by bubblewrap: a signal as 128 + its
  * number.
  */
-static void runner_gone(void)
+/* Waits for the runner to end: its wait status. */
+static int runner_reap(void)
 {
-	int st = 0, sig = 0, code = 0;
+	int st = 0;
 
 	close(runner_fd);
 	runner_fd = -1;
 	while (waitpid(runner_pid, &st, 0) < 0 && errno == EINTR)
 		;
+	return st;
+}
+
+/* This process ends as a runner that ended with wait status st did. */
+static void mirror(int st)
+{
+	int sig = 0, code = 0;
+
 	if (WIFSIGNALED(st))
 		sig = WTERMSIG(st);
 	else if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65)
@@ -234,6 +288,11 @@ static void runner_gone(void)
 		code = 128 + sig;   /* a signal that does not end a process */
 	}
 	_exit(code);
+}
+
+static void runner_gone(void)
+{
+	mirror(runner_reap());
 }
 
 static bool send_all(const void *p, size_t n)

@@ -64,6 +64,7 @@ enum cl_op : uint32_t {
 	CL_OP_ERROR_DETAIL,  /* -> text ("" none) */
 	CL_OP_OUT_OF_MEMORY, /* -> u8, and clears it (cl_device_oom) */
 	CL_OP_CALL,          /* name, arguments -> return value, outputs */
+	CL_OP_HELLO,         /* -> nothing: the runner has started */
 };
 
 #define CL_INIT_SHARED_POISON 1u   /* cl_shared_poison: fill shared memory before launches */

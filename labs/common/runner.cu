@@ -176,6 +176,8 @@ static void handle(uint32_t op, struct cl_reader *in, struct cl_wire *out, uint3
 	case CL_OP_CALL:
 		serve_call(in, out, status);
 		break;
+	case CL_OP_HELLO:
+		break;
 	default:
 		*status = CL_REPLY_UNKNOWN;
 	}
