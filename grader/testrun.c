@@ -444,7 +444,7 @@ static int rerun_asan(const struct grading *g)
  * result (the lab's mistake shows). Labs whose tests are all visible run
  * no list.
  */
-static int hold_back_absent(const struct grading *g, const char *binary)
+static int hold_back_absent(const struct grading *g)
 {
 	struct result *r = g->r;
 	struct strlist names = STRLIST_INIT;
@@ -519,7 +519,7 @@ int testrun_tests(const struct grading *g, const char *binary)
 	const char *const unpoisoned[] = {"CUDALAB_SHARED_POISON=0",
 					  strict ? "CUDAEMU_STRICT_BARRIERS=1" : NULL, NULL};
 
-	if (hold_back_absent(g, binary))
+	if (hold_back_absent(g))
 		return -1;
 	size_t nrun = 0;
 	for (size_t i = 0; i < r->ntests; i++)

@@ -346,8 +346,7 @@ static int reap_status(int st, int status)
  * whatever its clock says: a sleeper where the waits cannot be read, and
  * any test on a machine so loaded that its time would stretch without end.
  */
-static bool cpu_bound;   /* --emulated: the runner is the CPU emulator */
-int cl_emulated;
+int cl_emulated;   /* --emulated: the runner is the CPU emulator, whose work is the CPU's */
 #define CLOCK_PERIOD 0.1
 #define WALL_FACTOR 4
 #define CLOCK_THREADS 260   /* the emulator's workers (at most 256), and the test's own */
@@ -379,7 +378,7 @@ static double now_s(void)
 /* How long a test may run in wall time, for a part's limit. */
 static double wall_limit(double limit)
 {
-	return cpu_bound ? WALL_FACTOR * limit : limit;
+	return cl_emulated ? WALL_FACTOR * limit : limit;
 }
 
 /* Reads a small file of /proc into buf; false when it cannot. */
@@ -532,7 +531,7 @@ static double clock_used(struct test_clock *c)
 	double now = now_s(), dt = now - c->at, waited = 0, cpu;
 	pid_t pids[CLOCK_PROCS];
 
-	if (!cpu_bound)
+	if (!cl_emulated)
 		return now - c->started;
 	if (dt < CLOCK_PERIOD)
 		return c->used;
@@ -835,7 +834,7 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 			 * keeps its time.
 			 */
 			if (runner[j] > 0) {
-				if (cpu_bound && clock_used(&clocks[j]) > limit) {
+				if (cl_emulated && clock_used(&clocks[j]) > limit) {
 					kill(runner[j], SIGALRM);
 					runner[j] = -1;   /* once */
 				}
@@ -950,7 +949,6 @@ static int harness_main(const struct cl_lab *lab, int argc, char **argv)
 		} else if (!strcmp(a, "--safety")) {
 			cl_safety = 1;
 		} else if (!strcmp(a, "--emulated")) {
-			cpu_bound = true;
 			cl_emulated = 1;
 		} else if (!strcmp(a, "--runner") && i + 1 < argc) {
 			if (cl_remote_configure(argv[++i])) {

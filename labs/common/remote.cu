@@ -156,6 +156,56 @@ static void exec_runner(int sock)
 	_exit(127);
 }
 
+/* Waits for the runner to end: its wait status. */
+static int runner_reap(void)
+{
+	int st = 0;
+
+	close(runner_fd);
+	runner_fd = -1;
+	while (waitpid(runner_pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return st;
+}
+
+/* This process ends as a runner that ended with wait status st did. */
+static void mirror(int st)
+{
+	int sig = 0, code = 0;
+
+	if (WIFSIGNALED(st))
+		sig = WTERMSIG(st);
+	else if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65)
+		sig = WEXITSTATUS(st) - 128;
+	else if (WIFEXITED(st))
+		code = WEXITSTATUS(st);
+	fflush(NULL);
+	if (sig) {
+		sigset_t all;
+		sigfillset(&all);
+		sigprocmask(SIG_UNBLOCK, &all, NULL);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		code = 128 + sig;   /* a signal that does not end a process */
+	}
+	_exit(code);
+}
+
+static void runner_gone(void)
+{
+	mirror(runner_reap());
+}
+
+static bool send_all(const void *p, size_t n)
+{
+	return cl_io_all(runner_fd, (void *)p, n, true);
+}
+
+static bool recv_all(void *p, size_t n)
+{
+	return cl_io_all(runner_fd, p, n, false);
+}
+
 /* Starts a runner: 0, or -1 with errno (EAGAIN: no process can be made now). */
 static int spawn(void)
 {
@@ -182,11 +232,6 @@ static int spawn(void)
 	runner_fd = sv[0];
 	return 0;
 }
-
-static bool send_all(const void *p, size_t n);
-static bool recv_all(void *p, size_t n);
-static int runner_reap(void);
-static void mirror(int st);
 
 /* Whether the runner answers its first request (it has started). */
 static bool hello(void)
@@ -255,56 +300,6 @@ void cl_remote_end(void)
  * runner in bubblewrap is reported by bubblewrap: a signal as 128 + its
  * number.
  */
-/* Waits for the runner to end: its wait status. */
-static int runner_reap(void)
-{
-	int st = 0;
-
-	close(runner_fd);
-	runner_fd = -1;
-	while (waitpid(runner_pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return st;
-}
-
-/* This process ends as a runner that ended with wait status st did. */
-static void mirror(int st)
-{
-	int sig = 0, code = 0;
-
-	if (WIFSIGNALED(st))
-		sig = WTERMSIG(st);
-	else if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65)
-		sig = WEXITSTATUS(st) - 128;
-	else if (WIFEXITED(st))
-		code = WEXITSTATUS(st);
-	fflush(NULL);
-	if (sig) {
-		sigset_t all;
-		sigfillset(&all);
-		sigprocmask(SIG_UNBLOCK, &all, NULL);
-		signal(sig, SIG_DFL);
-		raise(sig);
-		code = 128 + sig;   /* a signal that does not end a process */
-	}
-	_exit(code);
-}
-
-static void runner_gone(void)
-{
-	mirror(runner_reap());
-}
-
-static bool send_all(const void *p, size_t n)
-{
-	return cl_io_all(runner_fd, (void *)p, n, true);
-}
-
-static bool recv_all(void *p, size_t n)
-{
-	return cl_io_all(runner_fd, p, n, false);
-}
-
 /*
  * Why a request failed, or NULL; *gone when the runner ended. A request
  * made outside a test (quiet) cannot fail one: its caller is told instead.
