@@ -8,6 +8,8 @@
 
 #include <dirent.h>
 #include <ini.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +134,61 @@ static int add_tests(struct parse_state *st, struct lab_part *p, const char *val
 	return ret;
 }
 
+/*
+ * The numeric keys of [lab]: where each goes, whether it is a count of
+ * bytes or things (size_t) or a number of seconds or times (double), and
+ * the values it takes: from min to max, or 0 where zero says "no limit".
+ */
+struct number_key {
+	const char *name;
+	size_t offset;
+	bool size;
+	bool zero;   /* 0 is allowed below min */
+	double min, max;
+};
+
+#define SIZE_KEY(f, zero, min, max) {#f, offsetof(struct lab_config, f), true, zero, min, max}
+#define SECONDS_KEY(f, min, max) {#f, offsetof(struct lab_config, f), false, false, min, max}
+static const struct number_key number_keys[] = {
+	SIZE_KEY(max_file_bytes, false, 1, 1 << 30),
+	SECONDS_KEY(build_timeout, 1, 86400),
+	SECONDS_KEY(run_timeout, 1, 86400),
+	SIZE_KEY(output_limit, false, 1024, 1 << 30),
+	SIZE_KEY(build_output_limit, false, 1024, 1 << 30),
+	SECONDS_KEY(cpu_limit, 0, 86400 * 7),
+	SIZE_KEY(file_limit, true, 1, 1ULL << 40),
+	SIZE_KEY(open_files, true, 64, 1 << 20),
+	SIZE_KEY(processes, true, 64, 1 << 22),
+	SIZE_KEY(memory_limit, true, 256 << 20, 1ULL << 44),
+	SECONDS_KEY(emulation_slowdown, 1, 1000),
+	SECONDS_KEY(timing_cap, 0.001, 3600),
+	SECONDS_KEY(timing_timeout, 0.001, 86400),
+};
+
+static const struct number_key *number_key_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(number_keys) / sizeof(number_keys[0]); i++)
+		if (!strcmp(number_keys[i].name, name))
+			return &number_keys[i];
+	return NULL;
+}
+
+static bool number_in_range(const struct number_key *k, double d)
+{
+	if (k->zero && d == 0)
+		return true;
+	return d >= k->min && d <= k->max && (!k->size || d == floor(d));
+}
+
+/* "'key' must be ... , not 'value'" into buf. */
+static void number_range_text(const struct number_key *k, char *buf, size_t len,
+			      const char *value)
+{
+	snprintf(buf, len, "'%s' must be %s from %.15g to %.15g%s, not '%.64s'", k->name,
+		 k->size ? "a whole number" : "a number", k->min, k->max,
+		 k->zero ? " (or 0: no limit)" : "", value);
+}
+
 static int lab_key(struct parse_state *st, const char *key, const char *value)
 {
 	struct lab_config *cfg = st->cfg;
@@ -172,40 +229,19 @@ static int lab_key(struct parse_state *st, const char *key, const char *value)
 		}
 		return 0;
 	}
-	if (parse_number(value, &d)) {
-		snprintf(st->msg, sizeof(st->msg), "'%s' must be a number, not '%s'", key, value);
-		return -1;
-	}
-	if (!strcmp(key, "max_file_bytes"))
-		cfg->max_file_bytes = (size_t)d;
-	else if (!strcmp(key, "build_timeout"))
-		cfg->build_timeout = d;
-	else if (!strcmp(key, "run_timeout"))
-		cfg->run_timeout = d;
-	else if (!strcmp(key, "output_limit") && d >= 1024)
-		cfg->output_limit = (size_t)d;
-	else if (!strcmp(key, "build_output_limit") && d >= 1024)
-		cfg->build_output_limit = (size_t)d;
-	else if (!strcmp(key, "cpu_limit") && d >= 0)
-		cfg->cpu_limit = d;
-	else if (!strcmp(key, "file_limit") && d >= 0)
-		cfg->file_limit = (size_t)d;
-	else if (!strcmp(key, "open_files") && (d == 0 || d >= 64))
-		cfg->open_files = (size_t)d;
-	else if (!strcmp(key, "processes") && (d == 0 || d >= 64))
-		cfg->processes = (size_t)d;
-	else if (!strcmp(key, "memory_limit") && (d == 0 || d >= 256 << 20))
-		cfg->memory_limit = (size_t)d;
-	else if (!strcmp(key, "emulation_slowdown") && d >= 1)
-		cfg->emulation_slowdown = d;
-	else if (!strcmp(key, "timing_cap") && d > 0)
-		cfg->timing_cap = d;
-	else if (!strcmp(key, "timing_timeout") && d > 0)
-		cfg->timing_timeout = d;
-	else {
+	const struct number_key *k = number_key_of(key);
+	if (!k) {
 		snprintf(st->msg, sizeof(st->msg), "unknown key '%s' in [lab]", key);
 		return -1;
 	}
+	if (parse_number(value, &d) || !number_in_range(k, d)) {
+		number_range_text(k, st->msg, sizeof(st->msg), value);
+		return -1;
+	}
+	if (k->size)
+		*(size_t *)((char *)cfg + k->offset) = (size_t)d;
+	else
+		*(double *)((char *)cfg + k->offset) = d;
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define LAB "[lab]\nname = demo\nfiles = a.cu b.h\nsymbols = f g\n"
 
@@ -157,6 +158,58 @@ START_TEST(test_config_limits)
 }
 END_TEST
 
+/* What parsing text as a lab.conf says on standard error. */
+static char *parse_said(const char *text)
+{
+	char *dir = unit_tmpdir(), *path = xasprintf("%s/lab.conf", dir);
+	char *said = xasprintf("%s/said", dir);
+	struct lab_config cfg;
+	int saved = dup(2);
+
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	fflush(stderr);
+	ck_assert(freopen(said, "w", stderr) != NULL);
+	config_init(&cfg);
+	ck_assert_int_eq(config_parse(path, &cfg), -1);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	config_free(&cfg);
+	char *out = read_file(said, NULL);
+	remove_tree(dir);
+	free(said);
+	free(path);
+	free(dir);
+	return out;
+}
+
+/* A number out of its key's range, or an unknown key, is refused by name and line. */
+START_TEST(test_config_names_bad_numbers_and_unknown_keys)
+{
+	char *said = parse_said("[lab]\nname = x\nfiles = a.cu\n"
+				"max_file_bytes = 99999999999999999999\n[part p]\ntests = a:1\n");
+	ck_assert_msg(strstr(said, "lab.conf:4: 'max_file_bytes' must be a whole number from 1 "
+			     "to 1073741824, not '99999999999999999999'"), "%s", said);
+	free(said);
+	said = parse_said("[lab]\nname = x\nfiles = a.cu\nfrobnicate = yes\n");
+	ck_assert_msg(strstr(said, "lab.conf:4: unknown key 'frobnicate' in [lab]"), "%s", said);
+	free(said);
+	said = parse_said("[lab]\nname = x\nfiles = a.cu\noutput_limit = 10\n");
+	ck_assert_msg(strstr(said, "'output_limit' must be a whole number from 1024"), "%s", said);
+	free(said);
+	said = parse_said("[lab]\nname = x\nfiles = a.cu\nprocesses = 12.5\n");
+	ck_assert_msg(strstr(said, "(or 0: no limit), not '12.5'"), "%s", said);
+	free(said);
+
+	struct lab_config c;
+	ck_assert_int_eq(unit_parse_lab("[lab]\nname = x\nfiles = a.cu\nmax_file_bytes = 1073741824\n"
+					"processes = 0\n[part p]\ntests = a:1\n", &c), 0);
+	ck_assert_uint_eq(c.max_file_bytes, 1u << 30);
+	ck_assert_uint_eq(c.processes, 0);
+	config_free(&c);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -167,6 +220,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_config_visibility);
 	tcase_add_test(tc, test_config_loads_the_matmul_lab);
 	tcase_add_test(tc, test_config_limits);
+	tcase_add_test(tc, test_config_names_bad_numbers_and_unknown_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }
