@@ -2,6 +2,7 @@
 #include "similar.h"
 #include "unit.h"
 
+#include <stdio.h>
 #include <string.h>
 
 struct seen {
