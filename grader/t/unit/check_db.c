@@ -802,10 +802,19 @@ START_TEST(test_db_survives_a_killed_writer)
 			_exit(1);
 		}
 		close(fds[1]);
-		usleep(20000 + rand() % 120000);
+		/*
+		 * Killed once it has committed a few runs, however slow the
+		 * machine (a fixed delay saw none on a loaded one), and then at a
+		 * random moment of the next: sometimes inside a transaction.
+		 */
+		long long id;
+		for (int want = 2 + rand() % 5; want > 0 && ncommitted < ARRAY_SIZE(committed); want--) {
+			ck_assert_int_eq(read(fds[0], &id, sizeof(id)), sizeof(id));
+			committed[ncommitted++] = id;
+		}
+		usleep(rand() % 5000);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
-		long long id;
 		while (read(fds[0], &id, sizeof(id)) == sizeof(id) && ncommitted < ARRAY_SIZE(committed))
 			committed[ncommitted++] = id;
 		close(fds[0]);
