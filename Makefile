@@ -241,7 +241,11 @@ test: all
 		"but 0: run $(CUDALAB) test $(LAB) for the code itself" >&2; \
 	exit $$code
 
-check: check-unit check-emu check-shell
+# Every part runs whatever the others did; the last lines give each part's
+# counts (grader/t/check-parts.sh), and the exit status says whether all passed.
+CHECK_PARTS := check-unit check-emu check-shell
+check: project-tests
+	$(Q)MAKE='$(MAKE)' grader/t/check-parts.sh $(BUILD) $(CHECK_PARTS)
 
 # A student repository (make handout) has the labs' tests, not the project's.
 project-tests:
