@@ -67,6 +67,16 @@ static bool part_passed(const struct result *r, const char *part)
 	return true;
 }
 
+/* Whether a correctness test of part ran and did not pass. */
+static bool part_failed(const struct result *r, const char *part)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].kind == KIND_CORRECTNESS && !strcmp(r->tests[i].part, part) &&
+		    r->tests[i].status != TEST_PASS && r->tests[i].status != TEST_NOT_RUN)
+			return true;
+	return false;
+}
+
 size_t timing_plan(const struct lab_config *cfg, struct result *r)
 {
 	size_t left = 0;
@@ -75,9 +85,11 @@ size_t timing_plan(const struct lab_config *cfg, struct result *r)
 		struct graded_test *t = &r->tests[i];
 		if (t->kind != KIND_TIMING || t->status != TEST_NOT_RUN)
 			continue;
-		if (r->mode != MODE_GPU)
+		/* without a GPU, a part that failed a test is as it would be on one: not
+		 * timed, and nothing of it pending a GPU run */
+		if (r->mode != MODE_GPU && !part_failed(r, t->part))
 			continue;
-		if (!part_passed(r, t->part)) {
+		if (r->mode != MODE_GPU || !part_passed(r, t->part)) {
 			t->points = 0;
 			result_set_verdict(t, TEST_FAIL,
 				    xasprintf("not timed: part %s must pass all its correctness tests "

@@ -171,6 +171,19 @@ START_TEST(test_timing_plan_times_only_what_passed_on_a_gpu)
 	result_finish(&r);
 	ck_assert_int_eq(r.state, RUN_INCOMPLETE);   /* never zero: not run */
 	result_release(&r);
+
+	/* emulated, a part that failed is not timed on a GPU either: nothing of it
+	 * is pending a GPU run */
+	gpu_result(&r);
+	r.mode = MODE_EMULATED;
+	r.tests[1].status = TEST_FAIL;
+	ck_assert_uint_eq(timing_plan(&cfg, &r), 0);
+	ck_assert_int_eq(timed(&r, "p2")->status, TEST_FAIL);
+	ck_assert_ptr_nonnull(strstr(timed(&r, "p2")->message, "not timed"));
+	ck_assert_int_eq(timed(&r, "p1")->status, TEST_NOT_RUN);
+	struct score_view v = result_score_view(&r);
+	ck_assert_double_eq(v.pending, 2);   /* p1's 2 (and bw's 0; p3 is a bonus); none of p2's 3 */
+	result_release(&r);
 }
 END_TEST
 
