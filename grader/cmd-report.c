@@ -79,7 +79,7 @@ out:
 	return doc;
 }
 
-/* A folder, made when missing (its parent must exist). */
+/* A folder, made when missing (make_parent_dirs makes those above it). */
 static int make_dir(const char *path)
 {
 	if (mkdir(path, 0777) && errno != EEXIST)
@@ -174,7 +174,7 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 		dir = len > 5 && !strcmp(path + len - 5, ".html") ? xstrndup(path, len - 5)
 								  : xasprintf("%s-pages", path);
 	}
-	if (make_dir(dir))
+	if (make_parent_dirs(path) || make_parent_dirs(dir) || make_dir(dir))
 		goto out;
 	url = pages_url(path, dir);
 	runs = xcalloc(n, sizeof(*runs));
@@ -205,7 +205,8 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 		free(page);
 		page = NULL;
 	}
-	if (html_dashboard(lab, runs, n, &page) || write_file_atomic(path, page, strlen(page)))
+	if (html_dashboard(lab, runs, n, &page) || make_parent_dirs(path) ||
+	    write_file_atomic(path, page, strlen(page)))
 		goto out;
 	printf("%s\n", path);
 	ret = 0;
@@ -315,7 +316,7 @@ int cmd_report(int argc, char **argv)
 		free(s);
 		free(l);
 	}
-	if (write_file_atomic(path, page, strlen(page)))
+	if (make_parent_dirs(path) || write_file_atomic(path, page, strlen(page)))
 		goto out;
 	printf("%s\n", path);
 	code = 0;

@@ -353,6 +353,24 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
+int make_parent_dirs(const char *path)
+{
+	char *dir = xstrdup(path);
+
+	for (char *slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(dir, 0777) && errno != EEXIST) {
+			int e = errno;
+			error("cannot make the folder '%s': %s", dir, strerror(e));
+			free(dir);
+			return -1;
+		}
+		*slash = '/';
+	}
+	free(dir);
+	return 0;
+}
+
 int remove_tree(const char *path)
 {
 	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)

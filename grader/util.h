@@ -84,6 +84,9 @@ char *read_file(const char *path, size_t *len);
 char *last_line(const char *text, size_t len, size_t max);
 /* Writes data to path through a temporary file and rename(). */
 int write_file_atomic(const char *path, const char *data, size_t len);
+/* Makes every missing folder above path's last part (mkdir -p of its
+ * folder): 0, or -1 with the reason said. */
+int make_parent_dirs(const char *path);
 /* rm -rf, for work directories the grader made itself. */
 int remove_tree(const char *path);
 double now_seconds(void);

@@ -49,6 +49,9 @@ test_expect_success 'a student id that is markup stays text' '
 test_expect_success 'LAB --student finds the latest run; --out names the page' '
 	"$CUDALAB" report grid --student "$evil" --out latest.html >path &&
 	[ "$(cat path)" = latest.html ] && grep -qF "<tr><th>run</th><td>1</td></tr>" latest.html &&
+	# the folders of --out are made, as export --out makes them
+	"$CUDALAB" report grid --student "$evil" --out new/deeper/page.html >/dev/null &&
+	cmp latest.html new/deeper/page.html &&
 	test_must_fail_with 2 "$CUDALAB" report grid --student nobody &&
 	test_must_fail_with 2 "$CUDALAB" report --run 1 --doc r.json
 '
