@@ -112,8 +112,10 @@ int batch_collect(const char *lab, const struct strlist *files, char *const *dir
 	for (size_t d = 0; d < ndirs; d++) {
 		char real[PATH_MAX], *sub;
 		struct stat st;
-		if (stat(dirs[d], &st) < 0 || !S_ISDIR(st.st_mode) || !realpath(dirs[d], real))
-			return error("submission folder '%s' does not exist", dirs[d]);
+		if (folder_check("submission folder", dirs[d]))
+			return -1;
+		if (!realpath(dirs[d], real))
+			return error("submission folder '%s': %s", dirs[d], strerror(errno));
 		if ((sub = submission_in(real, lab, files))) {
 			/* a clone's lab folder is the clone's student's, by add_submission */
 			add_submission(subs, nsubs, sub, lab);

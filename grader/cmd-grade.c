@@ -67,16 +67,13 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 	const struct toolchain *tc = toolchain();
 	struct lab_config cfg;
 	struct result r;
-	struct stat st;
 	long long run;
 	int code;
 
 	if (!lab_exists(tc->root, lab))
 		return EXIT_USAGE;
-	if (stat(go->subdir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		error("submission folder '%s' does not exist", go->subdir);
+	if (folder_check("submission folder", go->subdir))
 		return EXIT_USAGE;
-	}
 	if (ro->db_path && !gradebook_ready(ro->db_path))
 		return gradebook_unready();
 	if (config_load(tc->root, lab, &cfg))

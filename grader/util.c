@@ -353,6 +353,22 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
+int folder_check(const char *what, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return error("%s '%s' does not exist", what, path);
+	if (S_ISDIR(st.st_mode))
+		return 0;
+	char *copy = xstrdup(path), *slash = strrchr(copy, '/');
+	const char *holder = !slash ? "." : slash == copy ? "/" : (*slash = '\0', copy);
+	error("%s '%s' is a file, not a folder: name the folder that holds it, '%s'", what,
+	      path, holder);
+	free(copy);
+	return -1;
+}
+
 int make_parent_dirs(const char *path)
 {
 	char *dir = xstrdup(path);

@@ -84,6 +84,12 @@ char *read_file(const char *path, size_t *len);
 char *last_line(const char *text, size_t len, size_t max);
 /* Writes data to path through a temporary file and rename(). */
 int write_file_atomic(const char *path, const char *data, size_t len);
+/*
+ * Whether path is a folder: 0, or -1 with the reason said, naming it as
+ * what ("submission folder"): it does not exist, or it is a file (and then
+ * the folder that holds it is named).
+ */
+int folder_check(const char *what, const char *path);
 /* Makes every missing folder above path's last part (mkdir -p of its
  * folder): 0, or -1 with the reason said. */
 int make_parent_dirs(const char *path);

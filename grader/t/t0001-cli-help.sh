@@ -26,6 +26,10 @@ test_expect_success 'an unknown lab is a usage error that lists the labs' '
 test_expect_success 'a submission folder that does not exist is a usage error' '
 	"$CUDALAB" grade matmul /nonexistent --student x 2>err; [ $? -eq 2 ] && grep -q "does not exist" err
 '
+test_expect_success 'a file for a submission folder is named a file, with the folder that holds it' '
+	"$CUDALAB" test matmul --sub "$T_ROOT/reference/matmul/matmul.cu" --no-db 2>err; [ $? -eq 2 ] &&
+	grep -qF "matmul/matmul.cu'"'"' is a file, not a folder: name the folder that holds it, '"'"'$T_ROOT/reference/matmul'"'"'" err
+'
 test_expect_success 'cudalab labs lists the labs with their parts and points' '
 	"$CUDALAB" labs >out &&
 	grep -q "^matmul: .*(50 points + 12.5 bonus)" out &&
