@@ -224,10 +224,14 @@ $(DEPS_OK): ci/debian-packages.txt ci/deps.sh
 
 # make exits 2 whatever a recipe's status was: cudalab's exit code (README,
 # "Exit codes") is said in words, or a student sees only "Error 1".
+# The page of each folder graded is its own: reports/<lab>.html for the
+# default one, reports/<lab>-<the folder's path, / as ->.html for SUB=dir.
+TEST_ARGS = $(LAB) $(if $(SUB),--sub $(SUB))
+TEST_PAGE = $(abspath $(BUILD))/reports/$(LAB)$(if $(SUB),$(subst /,-,$(abspath $(SUB)))).html
 test: all
 	$(if $(LAB),,$(error usage: make test LAB=<lab> [SUB=dir]; labs: $(LABS)))
 	$(Q)mkdir -p $(abspath $(BUILD))/reports
-	$(Q)$(CUDALAB) test $(LAB) $(if $(SUB),--sub $(SUB)) --html $(abspath $(BUILD))/reports/$(LAB).html; code=$$?; \
+	$(Q)$(CUDALAB) test $(TEST_ARGS) --html $(TEST_PAGE); code=$$?; \
 	case $$code in \
 	0) exit 0 ;; \
 	1) what='points lost' ;; \
@@ -238,7 +242,7 @@ test: all
 	*) what='unknown' ;; \
 	esac; \
 	echo "make test: cudalab test exited $$code ($$what); make exits 2 for any code" \
-		"but 0: run $(CUDALAB) test $(LAB) for the code itself" >&2; \
+		"but 0: run $(CUDALAB) test $(TEST_ARGS) for the code itself" >&2; \
 	exit $$code
 
 # Every part runs whatever the others did; the last lines give each part's

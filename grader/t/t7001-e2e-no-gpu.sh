@@ -14,6 +14,12 @@ test_expect_success 'make test LAB=matmul grades the stub: incomplete, exit 4' '
 	page=$(sed -n "s/^the run.s page: //p" out) && [ "$page" = "$BUILD/reports/matmul.html" ] &&
 	grep -q "PROVISIONAL" "$page" && grep -q "<td>k5</td>" "$page"
 '
+test_expect_success 'make test SUB=dir: a page of its own, and the hint names the same folder' '
+	make -s -C "$T_ROOT" test LAB=grid SUB="$T_ROOT/reference/grid" >out 2>&1; [ $? -ne 0 ] &&
+	page=$(sed -n "s/^the run.s page: //p" out) &&
+	[ "$page" = "$BUILD/reports/grid$(echo "$T_ROOT/reference/grid" | tr / -).html" ] &&
+	grep -qF "test grid --sub $T_ROOT/reference/grid for the code itself" out
+'
 test_expect_success 'cudalab test exits 4 and writes an incomplete, provisional result' '
 	"$CUDALAB" test matmul --sub "$T_ROOT/reference/matmul" --no-emulate --json r.json >out 2>&1
 	[ $? -eq 4 ] && validate_doc r.json &&
