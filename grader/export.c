@@ -135,7 +135,11 @@ void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 			json_array_foreach(columns, i, t) {
 				char *key = test_key(t);
 				json_t *u = test_by_key(tests, key);
-				csv_number(out, u ? doc_num(u, max ? "max_points" : "points") : NAN,
+				/* a test not run (pending a GPU run, or graded later) has
+				 * no points yet: an empty cell, not a 0 */
+				const char *st = u ? doc_str(u, "status") : NULL;
+				bool none = !u || (!max && st && !strcmp(st, "not-run"));
+				csv_number(out, none ? NAN : doc_num(u, max ? "max_points" : "points"),
 					   max && i + 1 == ncol);
 				free(key);
 			}

@@ -33,6 +33,15 @@ test_expect_success 'csv: RFC 4180 with CRLF, each test'"'"'s maximum in a colum
 	[ "$(head -1 max-columns)" = "index/d1 max" ] && ! grep -qv " max$" max-columns &&
 	[ "$(grep "^ada," grades.csv | tr -d "\r" | awk -F, "{ for (i = NF - 12; i <= NF; i++) s += \$i; print s }")" = 43 ]
 '
+test_expect_success 'csv: a test not run (its timing, pending a GPU run) has an empty cell, not 0' '
+	{ "$CUDALAB" grade matmul "$T_ROOT/reference/matmul" --student mia --db cells.db -q >/dev/null
+	  [ $? = 4 ]; } &&
+	"$CUDALAB" export matmul --db cells.db >mm.csv &&
+	col=$(head -1 mm.csv | tr -d "\r" | tr , "\n" | grep -n "^k1/time@1024$" | cut -d: -f1) &&
+	[ -n "$col" ] && [ "$(grep "^mia," mm.csv | tr -d "\r" | cut -d, -f"$col")" = "" ] &&
+	exact=$(head -1 mm.csv | tr -d "\r" | tr , "\n" | grep -n "^k1/exact$" | cut -d: -f1) &&
+	[ "$(grep "^mia," mm.csv | tr -d "\r" | cut -d, -f"$exact")" != "" ]
+'
 # valid_gradescope FILE...: each is valid against the schema written from
 # Gradescope's specification of results.json
 valid_gradescope() {
