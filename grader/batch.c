@@ -129,7 +129,18 @@ int batch_collect(const char *lab, const struct strlist *files, char *const *dir
 		size_t before = *nsubs;
 		for (int i = 0; i < n; i++) {
 			char *p = xasprintf("%s/%s", real, list[i]->d_name);
-			if (list[i]->d_name[0] != '.' && !lstat(p, &st) && S_ISDIR(st.st_mode)) {
+			int seen = lstat(p, &st);
+			bool folder = list[i]->d_name[0] != '.' && !seen && S_ISDIR(st.st_mode);
+			/* what may be a student's folder and is not graded is said, with why */
+			if (list[i]->d_name[0] != '.' && (seen || S_ISLNK(st.st_mode))) {
+				char *name = visible_str(list[i]->d_name, true);
+				warning("'%s' in '%s' is not graded: %s", name, real,
+					seen ? strerror(errno)
+					     : "it is a symbolic link, and a class's folders are "
+					       "never followed (copy the folder in)");
+				free(name);
+			}
+			if (folder) {
 				/*
 				 * a clone's work is in its <lab>/; a folder with
 				 * neither is a submission that lacks its files, and

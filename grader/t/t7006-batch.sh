@@ -70,6 +70,14 @@ test_expect_success 'several folders, and folders that are submissions themselve
 	row eve | grep -q "43 / 43" && row fay | grep -q "43 / 43" && row gus | grep -q "43 / 43" &&
 	validate_doc --db "$CUDALAB_DB"
 '
+test_expect_success 'a student folder that is a symbolic link is not graded, and said so' '
+	mkdir -p linked/hal linked/jon elsewhere/ivy &&
+	cp "$ref/grid.cu" "$ref/answers.txt" linked/hal/ && cp "$ref/grid.cu" "$ref/answers.txt" linked/jon/ &&
+	cp "$ref/grid.cu" "$ref/answers.txt" elsewhere/ivy/ && ln -s "$PWD/elsewhere/ivy" linked/ivy &&
+	test_must_fail_with 4 "$CUDALAB" grade grid linked &&
+	row hal | grep -q "43 / 43" && ! row ivy &&
+	grep -q "^warning: .ivy. in .*/linked. is not graded: it is a symbolic link" err
+'
 test_expect_success 'a student named twice, and one-submission options, are refused' '
 	mkdir -p twice/eve && cp "$ref/grid.cu" "$ref/answers.txt" twice/eve/ &&
 	test_must_fail_with 2 "$CUDALAB" grade grid class twice &&
