@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -324,6 +325,8 @@ void batch_defaults(struct batch_opts *bo)
 
 /* -------------------------------------------------------------- workers */
 
+static pid_t class_pid;   /* the process grading the class, whose workers these are */
+
 enum item_state { PENDING, RUNNING, DONE, SKIPPED, FAILED };
 
 struct item {
@@ -356,6 +359,12 @@ static _Noreturn void work(const struct toolchain *tc, const struct lab_config *
 	struct result r;
 	long long run;
 
+	/* it ends with the class: a stop of the class's, or the class's death */
+	run_stop_on(SIGTERM);
+	run_stop_on(SIGINT);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != class_pid)
+		raise(SIGTERM);
 	dup2(out, STDOUT_FILENO);
 	dup2(out, STDERR_FILENO);
 	close(out);
@@ -370,8 +379,10 @@ static _Noreturn void work(const struct toolchain *tc, const struct lab_config *
 		g.submitted_at = sub->submitted_at;
 		g.submitted_from = sub->submitted_from;
 	}
-	if (grade_submission(tc, cfg, &g, &r)) {
-		printf("\n" PROTOCOL "system grading failed: a fault of the grader\n");
+	if (grade_submission(tc, cfg, &g, &r) || run_stopped()) {
+		/* stopped: whatever it had, nothing is stored */
+		printf("\n" PROTOCOL "system %s\n", run_stopped() ? "stopped with the class, not stored"
+				: "grading failed: a fault of the grader");
 	} else {
 		record_run(&r, tc->root, &ro, &run);
 		if (run < 0)
@@ -422,6 +433,8 @@ static void finish(struct worker *w, int status, const char *db_path, const char
 		return;
 	}
 	it->state = FAILED;
+	if (run_stopped())
+		it->tries = MAX_TRIES;   /* the class is stopping: nothing is tried again */
 	if (line && !strncmp(line + strlen(PROTOCOL), "system ", 7))
 		it->why = xasprintf("%.*s", (int)strcspn(line + strlen(PROTOCOL) + 7, "\n"),
 				    line + strlen(PROTOCOL) + 7);
@@ -694,6 +707,13 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 	size_t next_gpu = 0;
 	int code = 0;
 
+	bool stopping = false;
+
+	/* Ctrl-C or a TERM stops the class: its workers end what they run, store
+	 * nothing unfinished, and remove their folders (work) */
+	class_pid = getpid();
+	run_stop_on(SIGINT);
+	run_stop_on(SIGTERM);
 	for (size_t i = 0; i < n; i++)
 		items[i].sub = &subs[i];
 	if (bo->resume) {
@@ -720,8 +740,14 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 	fflush(stderr);
 
 	for (;;) {
+		if (run_stopped() && !stopping) {
+			stopping = true;
+			for (size_t k = 0; k < jobs; k++)
+				if (w[k].pid)
+					kill(w[k].pid, SIGTERM);
+		}
 		/* start what there is room for: first tries first, then the retries */
-		for (size_t k = 0; k < jobs; k++) {
+		for (size_t k = 0; k < jobs && !stopping; k++) {
 			if (w[k].pid)
 				continue;
 			struct item *it = NULL;
@@ -797,6 +823,16 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 	if (t.tty && !progress_quiet) {
 		show_progress(&t);
 		fputc('\n', stderr);
+	}
+	if (stopping) {
+		size_t stored = 0;
+		for (size_t i = 0; i < n; i++)
+			stored += items[i].state == DONE;
+		fprintf(stderr, "stopped by signal %d (%s): %zu graded and stored, %zu not; run the "
+			"same command with --resume to grade the rest\n", run_stopped(),
+			strsignal(run_stopped()), stored, n - t.skipped - stored);
+		code = 128 + run_stopped();
+		goto out;
 	}
 	summary(items, n, &t, now_seconds() - t.start, bo, where);
 	code = t.failed ? EXIT_INTERNAL : all_provisional(items, n) ? EXIT_INCOMPLETE : 0;

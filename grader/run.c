@@ -52,6 +52,25 @@ struct child {
 	char *cgroup;        /* its pids cgroup (pidcg.h); NULL: none */
 };
 
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+void run_stop_on(int sig)
+{
+	struct sigaction sa = {.sa_handler = on_stop};   /* no SA_RESTART: poll wakes */
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+int run_stopped(void)
+{
+	return stop_signal;
+}
+
 void run_init(void)
 {
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -391,8 +410,8 @@ int run_many(const struct run_spec *specs, struct run_result *results, size_t n)
 		bool busy = false;
 
 		for (size_t i = 0; i < n; i++) {
-			bool cancel = specs[i].cancel &&
-				      __atomic_load_n(specs[i].cancel, __ATOMIC_RELAXED);
+			bool cancel = stop_signal || (specs[i].cancel &&
+				      __atomic_load_n(specs[i].cancel, __ATOMIC_RELAXED));
 			if (!c[i].exited && cancel && !results[i].timed_out)
 				results[i].cancelled = true;
 			if (!c[i].exited && (results[i].cancelled ||
@@ -444,6 +463,9 @@ int run_many(const struct run_spec *specs, struct run_result *results, size_t n)
 		}
 	}
 
+	if (stop_signal && !ret)
+		ret = error("stopped by signal %d (%s): what was running is ended, and nothing of "
+			    "it counts", (int)stop_signal, strsignal(stop_signal));
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].pid_fd >= 0)
 			close(c[i].pid_fd);

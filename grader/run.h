@@ -72,4 +72,13 @@ bool run_ended_by_limit(const struct run_spec *spec, const struct run_result *r)
 /* Makes this process the reaper of orphans of the children it starts. */
 void run_init(void);
 
+/*
+ * A stop asked for by signal sig (SIGINT, SIGTERM): from then on every
+ * program being run is ended at once, as if cancelled, and run_many
+ * returns -1 (the grader's failure: never a verdict). run_stopped() says
+ * whether it was asked, and by which signal (0: not).
+ */
+void run_stop_on(int sig);
+int run_stopped(void);
+
 #endif

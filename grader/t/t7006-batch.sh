@@ -115,6 +115,36 @@ test_expect_success 'a batch killed midway keeps every run it stored; --resume g
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(DISTINCT submission_id) FROM runs")" = 5 ] &&
 	validate_doc --db "$CUDALAB_DB"
 '
+test_expect_success 'Ctrl-C stops a class: its workers end, nothing unfinished is stored, a line says how to go on' '
+	{ class i1="$ref" i2="$ref" i3="$ref" i4="$ref" && rm -f "$CUDALAB_DB"; } || exit 1
+	# a TMPDIR of its own, one the sandbox user may enter, to see it left clean
+	own=$(mktemp -d /tmp/cudalab-t7006-own.XXXXXX) || exit 1
+	chmod 755 "$own" || exit 1
+	TMPDIR=$own setsid sh -c '"'"'echo $$ >batch.pid; exec "$0" grade grid class -j 2'"'"' "$CUDALAB" \
+		>out 2>err &
+	for _ in $(seq 300); do
+		[ "$(runs 2>/dev/null)" -ge 1 ] 2>/dev/null && break; sleep 0.1
+	done &&
+	pgid=$(cat batch.pid) && kill -INT "$pgid"; wait $!; code=$?
+	for _ in $(seq 100); do alive_in_group "$pgid" || break; sleep 0.05; done
+	! alive_in_group "$pgid" && [ "$code" = 130 ] &&
+	grep -q "^stopped by signal 2 (Interrupt): [0-9]* graded and stored, [0-9]* not; run the same command with --resume to grade the rest" err &&
+	! grep -q "tried again later" err &&
+	[ "$(runs)" = "$(sed -n "s/^stopped by signal 2 (Interrupt): \([0-9]*\) graded.*/\1/p" err)" ] &&
+	left=$(ls "$own" | grep cudalab-); rm -rf "$own"; [ -z "$left" ] &&
+	test_must_fail_with 4 "$CUDALAB" grade grid class --resume && [ "$(runs)" = 4 ]
+'
+test_expect_success 'a class whose grader is killed: its workers end with it, storing nothing more' '
+	{ class j1="$ref" j2="$ref" j3="$ref" j4="$ref" && rm -f "$CUDALAB_DB"; } || exit 1
+	"$CUDALAB" grade grid class -j 2 >out 2>err & parent=$!
+	for _ in $(seq 300); do
+		[ "$(runs 2>/dev/null)" -ge 1 ] 2>/dev/null && break; sleep 0.1
+	done &&
+	kill -9 "$parent"; wait "$parent"
+	# the workers are told (their parent died) and end within a moment
+	sleep 3 && stored=$(runs) && sleep 5 && [ "$(runs)" = "$stored" ] &&
+	! pgrep -f "grade grid class -j 2" >/dev/null
+'
 test_expect_success 'a failure of the grader is tried again, reported, and never stored' '
 	class s1="$ref" s2="$ref" &&
 	rm -f "$CUDALAB_DB" && "$CUDALAB" db init >/dev/null &&
