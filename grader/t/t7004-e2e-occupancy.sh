@@ -51,7 +51,7 @@ test_expect_success 'make test names cudalab'"'"'s exit code, which make itself 
 	{ make -s -C "$T_ROOT" BUILD="$BUILD" test LAB=occupancy \
 		SUB="$T_ROOT/student_template/occupancy" >out 2>&1; [ $? = 2 ]; } &&
 	grep -q "^score       0 / 16$" out &&
-	grep -q "^make test: cudalab test exited 1 (points lost); make exits 2 for any code but 0: run .*/bin/cudalab test occupancy for the code itself$" out ||
+	grep -q "^make test: cudalab test exited 1 (points lost); make exits 2 for any code but 0: run .*/bin/cudalab test occupancy --sub .*/student_template/occupancy for the code itself$" out ||
 		{ cat out; false; }
 '
 test_expect_success 'each student gets their own questions, the same every time' '
