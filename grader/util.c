@@ -357,8 +357,10 @@ int folder_check(const char *what, const char *path)
 {
 	struct stat st;
 
-	if (stat(path, &st) < 0)
+	if (stat(path, &st) < 0 && errno == ENOENT)
 		return error("%s '%s' does not exist", what, path);
+	if (stat(path, &st) < 0)
+		return error("%s '%s' cannot be read: %s", what, path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return 0;
 	char *copy = xstrdup(path), *slash = strrchr(copy, '/');
@@ -373,7 +375,7 @@ int make_parent_dirs(const char *path)
 {
 	char *dir = xstrdup(path);
 
-	for (char *slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+	for (char *slash = *dir ? strchr(dir + 1, '/') : NULL; slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		if (mkdir(dir, 0777) && errno != EEXIST) {
 			int e = errno;
