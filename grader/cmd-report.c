@@ -205,8 +205,7 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 		free(page);
 		page = NULL;
 	}
-	if (html_dashboard(lab, runs, n, &page) || make_parent_dirs(path) ||
-	    write_file_atomic(path, page, strlen(page)))
+	if (html_dashboard(lab, runs, n, &page) || write_file_atomic(path, page, strlen(page)))
 		goto out;
 	printf("%s\n", path);
 	ret = 0;

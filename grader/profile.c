@@ -53,12 +53,7 @@ size_t profile_plan(const struct lab_config *cfg, struct result *r)
 		struct graded_test *t = &r->tests[i];
 		if (!pending(t))
 			continue;
-		bool passed = true;
-		for (size_t k = 0; k < r->ntests; k++)
-			passed &= r->tests[k].kind != KIND_CORRECTNESS ||
-				  strcmp(r->tests[k].part, t->part) ||
-				  r->tests[k].status == TEST_PASS;
-		if (!passed)
+		if (!result_part_passed(r, t->part))
 			result_set_verdict(t, TEST_FAIL,
 				    xasprintf("not profiled: part %s must pass all its correctness "
 					      "tests first", t->part));

@@ -205,6 +205,24 @@ bool mode_pending_gpu(enum run_mode mode)
 	return mode == MODE_EMULATED || mode == MODE_NONE;
 }
 
+bool result_part_passed(const struct result *r, const char *part)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].kind == KIND_CORRECTNESS && !strcmp(r->tests[i].part, part) &&
+		    r->tests[i].status != TEST_PASS)
+			return false;
+	return true;
+}
+
+bool result_part_failed(const struct result *r, const char *part)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].kind == KIND_CORRECTNESS && !strcmp(r->tests[i].part, part) &&
+		    r->tests[i].status != TEST_PASS && r->tests[i].status != TEST_NOT_RUN)
+			return true;
+	return false;
+}
+
 bool result_test_pending_gpu(const struct result *r, const struct graded_test *t)
 {
 	return t->status == TEST_NOT_RUN && !t->held_back && r->build == BUILD_OK &&

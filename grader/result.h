@@ -237,6 +237,12 @@ bool mode_pending_gpu(enum run_mode mode);
 void result_hold_back(struct graded_test *t);
 /* Whether t is such a test of r: built, not run, only for want of a GPU. */
 bool result_test_pending_gpu(const struct result *r, const struct graded_test *t);
+/*
+ * Of part's correctness tests: whether every one passed (what timing and
+ * profiling ask first), and whether one ran and did not pass.
+ */
+bool result_part_passed(const struct result *r, const char *part);
+bool result_part_failed(const struct result *r, const char *part);
 struct graded_test *result_find(struct result *r, const char *part, const char *name);
 
 const char *test_status_name(enum test_status s);

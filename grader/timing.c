@@ -57,26 +57,6 @@ void timing_not_run(struct result *r, const char *why)
 		r->timing.reason = xstrdup(why);
 }
 
-/* Whether every correctness test of part passed. */
-static bool part_passed(const struct result *r, const char *part)
-{
-	for (size_t i = 0; i < r->ntests; i++)
-		if (r->tests[i].kind == KIND_CORRECTNESS && !strcmp(r->tests[i].part, part) &&
-		    r->tests[i].status != TEST_PASS)
-			return false;
-	return true;
-}
-
-/* Whether a correctness test of part ran and did not pass. */
-static bool part_failed(const struct result *r, const char *part)
-{
-	for (size_t i = 0; i < r->ntests; i++)
-		if (r->tests[i].kind == KIND_CORRECTNESS && !strcmp(r->tests[i].part, part) &&
-		    r->tests[i].status != TEST_PASS && r->tests[i].status != TEST_NOT_RUN)
-			return true;
-	return false;
-}
-
 size_t timing_plan(const struct lab_config *cfg, struct result *r)
 {
 	size_t left = 0;
@@ -85,18 +65,18 @@ size_t timing_plan(const struct lab_config *cfg, struct result *r)
 		struct graded_test *t = &r->tests[i];
 		if (t->kind != KIND_TIMING || t->status != TEST_NOT_RUN)
 			continue;
-		/* without a GPU, a part that failed a test is as it would be on one: not
+		/* on a GPU, a part times only once it passed every test; without
+		 * one, a part that failed a test is as it would be on one: not
 		 * timed, and nothing of it pending a GPU run */
-		if (r->mode != MODE_GPU && !part_failed(r, t->part))
-			continue;
-		if (r->mode != MODE_GPU || !part_passed(r, t->part)) {
+		bool gpu = r->mode == MODE_GPU;
+		if (gpu ? !result_part_passed(r, t->part) : result_part_failed(r, t->part)) {
 			t->points = 0;
 			result_set_verdict(t, TEST_FAIL,
 				    xasprintf("not timed: part %s must pass all its correctness tests "
 					      "first", t->part));
 			continue;
 		}
-		left++;
+		left += gpu;
 	}
 	if (r->mode == MODE_EMULATED)
 		timing_not_run(r, "timing needs a GPU; this run was emulated on the CPU");

@@ -357,10 +357,10 @@ int folder_check(const char *what, const char *path)
 {
 	struct stat st;
 
-	if (stat(path, &st) < 0 && errno == ENOENT)
-		return error("%s '%s' does not exist", what, path);
 	if (stat(path, &st) < 0)
-		return error("%s '%s' cannot be read: %s", what, path, strerror(errno));
+		return errno == ENOENT ? error("%s '%s' does not exist", what, path)
+				       : error("%s '%s' cannot be read: %s", what, path,
+					       strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return 0;
 	char *copy = xstrdup(path), *slash = strrchr(copy, '/');
