@@ -28,12 +28,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define PROTOCOL "@@cudalab-batch "
+/* what a worker says when it graded but could not store (the class then stops) */
+#define NOT_STORED "the run was not stored in the gradebook"
 #define MAX_TRIES 2
 
 /* ---------------------------------------------------------- submissions */
@@ -336,6 +339,7 @@ struct item {
 	long long run;        /* the run it stored */
 	json_t *doc;          /* and its result document, read back from the gradebook */
 	char *why;            /* a system error's words */
+	bool not_stored;      /* graded, but the gradebook did not take the run */
 };
 
 struct worker {
@@ -386,8 +390,7 @@ static _Noreturn void work(const struct toolchain *tc, const struct lab_config *
 	} else {
 		record_run(&r, tc->root, &ro, &run);
 		if (run < 0)
-			printf("\n" PROTOCOL "system the run was not stored in the gradebook '%s'\n",
-			       bo->db_path);
+			printf("\n" PROTOCOL "system " NOT_STORED " '%s'\n", bo->db_path);
 		else
 			printf("\n" PROTOCOL "run %lld\n", run);
 	}
@@ -409,6 +412,19 @@ static json_t *stored_doc(const char *db_path, const char *root, long long run)
 	free(text);
 	db_close(db);
 	return doc;
+}
+
+/* The first "error: " line of len bytes of text, past its prefix; NULL: none. */
+static const char *first_error(const char *text, size_t len)
+{
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		if (end - at > 7 && !strncmp(text + at, "error: ", 7))
+			return text + at + 7;
+		at = end + 1;
+	}
+	return NULL;
 }
 
 /* Reads what the worker said: the run it stored, or why it stored none. */
@@ -442,9 +458,20 @@ static void finish(struct worker *w, int status, const char *db_path, const char
 		it->why = xasprintf("the grading process was killed by signal %d", WTERMSIG(status));
 	else
 		it->why = xstrdup("the grading process ended without a result");
-	/* the last words it printed, for the summary (which may quote the submission) */
+	it->not_stored = strstr(it->why, NOT_STORED) == it->why;
+	if (it->not_stored)
+		it->tries = MAX_TRIES;   /* the class stops: the next would not be stored either */
+	/* the last words it printed, for the summary (which may quote the submission);
+	 * for a run not stored, the gradebook's first error: SQLite's words */
 	const char *text = w->out.buf ? w->out.buf : "";
-	char *said = last_line(text, line ? (size_t)(line - text) : w->out.len, 300);
+	size_t len = line ? (size_t)(line - text) : w->out.len;
+	const char *first = it->not_stored ? first_error(text, len) : NULL;
+	char *prefix = xasprintf("gradebook '%s': ", db_path);
+	if (first && !strncmp(first, prefix, strlen(prefix)))
+		first += strlen(prefix);   /* named once is enough */
+	free(prefix);
+	char *said = first ? xasprintf("%.*s", (int)strcspn(first, "\n"), first)
+			   : last_line(text, len, 300);
 	char *last = visible_str(said, true);
 	free(said);
 	if (last) {
@@ -678,6 +705,46 @@ static bool all_provisional(const struct item *items, size_t n)
 	return built && provisional == built;
 }
 
+/*
+ * One class of a lab per gradebook at a time: a second would grade the
+ * students the first has not stored yet again (two --resume runs both find
+ * them missing). Held by a lock on DB-class-LAB.lock beside the gradebook
+ * (its text: the holder's process id) until the class's process ends. The
+ * lock's descriptor, or -1 with an error: another class holds it. A file
+ * system without locks: a warning, and no lock.
+ */
+static int class_lock(const char *db_path, const char *lab, int *fd)
+{
+	char *path = xasprintf("%s-class-%s.lock", db_path, lab);
+	char text[32] = "";
+	int ret = 0;
+
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (*fd < 0) {
+		ret = error("cannot create '%s' (the lock that keeps a second class of %s out of "
+			    "this gradebook): %s", path, lab, strerror(errno));
+	} else if (flock(*fd, LOCK_EX | LOCK_NB) == 0) {
+		int n = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
+		if (ftruncate(*fd, 0) || pwrite(*fd, text, (size_t)n, 0) != n)
+			warning("cannot write '%s': %s", path, strerror(errno));
+	} else if (errno == EWOULDBLOCK) {
+		ssize_t got = pread(*fd, text, sizeof(text) - 1, 0);
+		text[got > 0 ? got : 0] = '\0';
+		text[strcspn(text, "\n")] = '\0';
+		ret = error("another class of %s is being graded into the gradebook '%s' (by "
+			    "process %s): one class of a lab per gradebook at a time, or students "
+			    "would be graded twice. Wait for it to end (or stop it), then run this "
+			    "command again with --resume", lab, db_path, text[0] ? text : "?");
+		close(*fd);
+		*fd = -1;
+	} else {
+		warning("'%s' cannot be locked (%s): nothing keeps a second class of %s out of "
+			"this gradebook", path, strerror(errno), lab);
+	}
+	free(path);
+	return ret;
+}
+
 /* Whether the gradebook already holds this submission, as its files are now. */
 static int already_graded(struct db *db, const struct lab_config *cfg, const struct batch_sub *s)
 {
@@ -687,10 +754,10 @@ static int already_graded(struct db *db, const struct lab_config *cfg, const str
 
 	if (intake_copy(s->dir, &cfg->files, cfg->max_file_bytes, NULL, &in))
 		return -1;
-	if (in.accepted) {
-		db_files_hash(in.files, in.nfiles, hash);
-		has = db_has_run(db, s->student, cfg->name, cfg->version, hash);
-	}
+	/* refused: the files it took, and the same reason (a run that was refused) */
+	db_files_hash(in.files, in.nfiles, hash);
+	has = db_has_run(db, s->student, cfg->name, cfg->version, hash,
+			 in.accepted ? NULL : in.refusal);
 	intake_release(&in);
 	return has;
 }
@@ -708,6 +775,8 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 	int code = 0;
 
 	bool stopping = false;
+	const struct item *unstored = NULL;   /* the first run the gradebook did not take */
+	int lock = -1;                        /* class_lock's, held to the end */
 
 	/* Ctrl-C or a TERM stops the class: its workers end what they run, store
 	 * nothing unfinished, and remove their folders (work) */
@@ -716,10 +785,15 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 	run_stop_on(SIGTERM);
 	for (size_t i = 0; i < n; i++)
 		items[i].sub = &subs[i];
+	if (class_lock(bo->db_path, cfg->name, &lock)) {
+		free(items), free(w), free(pfd);
+		return EXIT_USAGE;
+	}
 	if (bo->resume) {
 		struct db *db = db_open(bo->db_path, tc->root);
 		if (!db) {
 			free(items), free(w), free(pfd);
+			close(lock);
 			return EXIT_INTERNAL;
 		}
 		for (size_t i = 0; i < n; i++)
@@ -747,7 +821,7 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 					kill(w[k].pid, SIGTERM);
 		}
 		/* start what there is room for: first tries first, then the retries */
-		for (size_t k = 0; k < jobs && !stopping; k++) {
+		for (size_t k = 0; k < jobs && !stopping && !unstored; k++) {
 			if (w[k].pid)
 				continue;
 			struct item *it = NULL;
@@ -810,6 +884,8 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 				;
 			close(w[k].fd);
 			finish(&w[k], st, bo->db_path, tc->root);
+			if (w[k].item->not_stored && !unstored)
+				unstored = w[k].item;   /* the next would not be stored either */
 			t.running--;
 			if (w[k].item->state == DONE)
 				t.done++;
@@ -834,8 +910,21 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 		code = 128 + run_stopped();
 		goto out;
 	}
+	size_t left = 0;
+	for (size_t i = 0; unstored && i < n; i++)
+		if (items[i].state == PENDING) {
+			items[i].why = xstrdup("not graded: the class stopped when the gradebook "
+					       "did not store a run");
+			left++;
+		}
+	t.failed += left;
 	summary(items, n, &t, now_seconds() - t.start, bo, where);
 	code = t.failed ? EXIT_INTERNAL : all_provisional(items, n) ? EXIT_INCOMPLETE : 0;
+	if (unstored)
+		code = error("the class stopped at %s: %s. %zu more submission%s not graded: once "
+			     "the gradebook can store runs again (a disk with room, a file that can "
+			     "be written), run the same command with --resume",
+			     unstored->sub->student, unstored->why, left, left == 1 ? " was" : "s were");
 out:
 	for (size_t k = 0; k < jobs; k++)
 		if (w[k].pid) {
@@ -849,5 +938,7 @@ out:
 	free(items);
 	free(w);
 	free(pfd);
+	if (lock >= 0)
+		close(lock);   /* the workers, ended, hold it no more */
 	return code < 0 ? EXIT_INTERNAL : code;
 }

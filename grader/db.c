@@ -428,7 +428,7 @@ void db_files_hash(const struct intake_file *files, size_t n, char out[65])
 }
 
 int db_has_run(struct db *db, const char *student, const char *lab, const char *version,
-	       const char *files_hash)
+	       const char *files_hash, const char *refusal)
 {
 	/*
 	 * A run is stored under the name its document gives the student, as
@@ -441,8 +441,9 @@ int db_has_run(struct db *db, const char *student, const char *lab, const char *
 				      "runs.submission_id JOIN students st ON st.id = s.student_id "
 				      "JOIN labs l ON l.id = s.lab_id WHERE st.name IN (?1, ?5, ?6) "
 				      "AND l.name = ?2 AND runs.lab_version = ?3 "
-				      "AND s.files_hash = ?4",
-				  "tttttt", student, lab, version, files_hash, clean, shown),
+				      "AND s.files_hash = ?4 AND (?7 IS NULL OR (runs.build = 'refused' "
+				      "AND json_extract(runs.result_json, '$.build.message') = ?7))",
+				  "ttttttt", student, lab, version, files_hash, clean, shown, refusal),
 		      &n);
 	free(clean);
 	free(shown);

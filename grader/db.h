@@ -44,10 +44,13 @@ int db_schema_version(struct db *db);
 /*
  * Whether the gradebook holds a run of student's submission with these files
  * (db_files_hash) for lab at lab version: 1 yes, 0 no, -1 on error. A run of
- * the grader's own failure is never stored, so any run counts.
+ * the grader's own failure is never stored, so any run counts. refusal: the
+ * submission is one intake refuses, for this reason (its files: those it
+ * accepted); only a run refused for the same reason counts. NULL: one it
+ * accepts.
  */
 int db_has_run(struct db *db, const char *student, const char *lab, const char *version,
-	       const char *files_hash);
+	       const char *files_hash, const char *refusal);
 /* sha256 over "NAME SHA256\n" of each file, in the lab's order: names a submission. */
 void db_files_hash(const struct intake_file *files, size_t n, char out[65]);
 

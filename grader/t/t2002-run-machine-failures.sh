@@ -83,12 +83,15 @@ test_expect_success 'a full gradebook disk: exit 128 (not a usage error), nothin
 	[ $rc = 128 ] && grep -q "is its disk full" err &&
 	rm gb/filler && [ "$(runs_in gb/g.db)" = 0 ] || { cat out err; false; }
 '
-test_expect_success 'a gradebook disk with no room for a run, in a class: each tried again, none stored' '
+test_expect_success 'a gradebook disk with no room for a run, in a class: the class stops at the first, in SQLite'"'"'s words' '
 	disk gb && fill gb 48 &&
 	{ "$CUDALAB" grade matmul class -j 1 --db gb/g.db >table 2>progress; rc=$?; } &&
 	[ $rc = 128 ] &&
-	[ "$(grep -c "SYSTEM ERROR (tried again later): the run was not stored in the gradebook" progress)" = 2 ] &&
-	grep -q "2 NOT graded (system errors: not charged to the students" table &&
+	[ "$(grep -c "SYSTEM ERROR: the run was not stored in the gradebook .gb/g.db.: database or disk is full" progress)" = 1 ] &&
+	! grep -q "tried again later" progress &&
+	grep -q "^error: the class stopped at ada: the run was not stored in the gradebook .gb/g.db.: .*disk is full.*\. 1 more submission was not graded: once the gradebook can store runs again" progress &&
+	grep -q "^bob .*SYSTEM .*not graded: the class stopped when the gradebook did not store a run" table &&
+	grep -q "^0 graded, 2 NOT graded" table &&
 	rm gb/filler && [ "$(runs_in gb/g.db)" = 0 ] || { cat table progress; false; }
 '
 

@@ -53,15 +53,18 @@ test_expect_success 'a class folder: every student graded, stored, and summed up
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT group_concat(name) FROM (SELECT name FROM students ORDER BY name)")" = ada,bob,cy,dee ] &&
 	[ "$(grep -c "^\[[0-9]/4\] " err)" = 4 ]
 '
-test_expect_success '--resume skips what the gradebook holds, and grades what changed' '
+test_expect_success '--resume skips what the gradebook holds (refused or not), and grades what changed' '
 	"$CUDALAB" grade grid class --resume >out 2>err &&
 	row ada | grep -q "skipped *- *- *- *already in the gradebook" &&
-	row dee | grep -q "not-built" &&
-	[ "$(runs)" = 5 ] &&
+	row dee | grep -q "skipped *- *- *- *already in the gradebook" &&
+	[ "$(runs)" = 4 ] &&
 	echo "// a change" >>class/cy/grid.cu &&
 	test_must_fail_with 4 "$CUDALAB" grade grid class --resume &&
-	row cy | grep -q "43 / 43" && row bob | grep -q skipped &&
-	[ "$(runs)" = 7 ]
+	row cy | grep -q "43 / 43" && row bob | grep -q skipped && row dee | grep -q skipped &&
+	[ "$(runs)" = 5 ] &&
+	cp "$ref/grid.cu" class/dee/ &&
+	test_must_fail_with 4 "$CUDALAB" grade grid class --resume &&
+	row dee | grep -q "43 / 43" && [ "$(runs)" = 6 ]
 '
 test_expect_success 'several folders, and folders that are submissions themselves' '
 	class eve="$ref" fay="$ref" &&
@@ -136,6 +139,21 @@ test_expect_success 'Ctrl-C stops a class: its workers end, nothing unfinished i
 		{ echo "exit $code, $(runs) runs"; cat err; exit 1; }
 	left=$(ls "$own" | grep cudalab-); rm -rf "$own"; [ -z "$left" ] &&
 	test_must_fail_with 4 "$CUDALAB" grade grid class --resume && [ "$(runs)" = 8 ]
+'
+test_expect_success 'one class of a lab per gradebook at a time: a second is refused, naming the first' '
+	{ class k1="$ref" k2="$ref" && rm -f "$CUDALAB_DB" && "$CUDALAB" db init >/dev/null; } || exit 1
+	"$CUDALAB" grade grid class -j 1 >out 2>err & first=$!
+	for _ in $(seq 100); do
+		[ "$(cat "$CUDALAB_DB-class-grid.lock" 2>/dev/null)" = "$first" ] && break; sleep 0.1
+	done &&
+	{ "$CUDALAB" grade grid class --resume >out2 2>err2; rc=$?; }
+	wait "$first"; frc=$?
+	[ $rc = 2 ] && [ $frc = 4 ] &&
+	grep -q "^error: another class of grid is being graded into the gradebook .* (by process $first): one class of a lab per gradebook at a time" err2 &&
+	[ "$(runs)" = 2 ] &&
+	# once it ended, the lock is free again
+	"$CUDALAB" grade grid class --resume >out 2>err2 && row k1 | grep -q skipped ||
+		{ cat err2; false; }
 '
 test_expect_success 'a class whose grader is killed: its workers end with it, storing nothing more' '
 	{ class j1="$ref" j2="$ref" j3="$ref" j4="$ref" && rm -f "$CUDALAB_DB"; } || exit 1

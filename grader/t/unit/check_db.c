@@ -724,6 +724,35 @@ END_TEST
  * A student's name that is not UTF-8 (a folder's name) is stored as its
  * document has it; --resume finds the run by the name it was given.
  */
+/*
+ * A submission intake refused is found again only with the same files and
+ * the same reason: --resume skips it as it skips any other, and grades it
+ * once the folder changed.
+ */
+START_TEST(test_db_has_run_refused_for_the_same_reason)
+{
+	struct db *db = db_open(path, unit_root());
+	struct result r;
+	long long id;
+	char hash[65];
+
+	make_result(&r, "ada", "bb", 0);
+	r.build = BUILD_REFUSED;
+	r.build_message = xstrdup("missing file 'b.cu': the submission must contain it");
+	ck_assert_int_eq(db_store_run(db, &r, &id), 0);
+	db_files_hash(r.files, r.nfiles, hash);
+	ck_assert_int_eq(db_has_run(db, "ada", "demo", "0", hash, r.build_message), 1);
+	ck_assert_int_eq(db_has_run(db, "ada", "demo", "0", hash, "'b.cu' is a symbolic link"), 0);
+	result_release(&r);
+	make_result(&r, "ada", "cc", 0);   /* other files */
+	db_files_hash(r.files, r.nfiles, hash);
+	result_release(&r);
+	ck_assert_int_eq(db_has_run(db, "ada", "demo", "0", hash,
+				    "missing file 'b.cu': the submission must contain it"), 0);
+	db_close(db);
+}
+END_TEST
+
 START_TEST(test_db_has_run_of_a_name_not_utf8)
 {
 	struct db *db = db_open(path, unit_root());
@@ -735,8 +764,8 @@ START_TEST(test_db_has_run_of_a_name_not_utf8)
 	ck_assert_int_eq(db_store_run(db, &r, &id), 0);
 	db_files_hash(r.files, r.nfiles, hash);
 	result_release(&r);
-	ck_assert_int_eq(db_has_run(db, "bad\xff", "demo", "0", hash), 1);
-	ck_assert_int_eq(db_has_run(db, "bad", "demo", "0", hash), 0);
+	ck_assert_int_eq(db_has_run(db, "bad\xff", "demo", "0", hash, NULL), 1);
+	ck_assert_int_eq(db_has_run(db, "bad", "demo", "0", hash, NULL), 0);
 	db_close(db);
 	ck_assert_str_eq(unit_sqlite(path, "SELECT hex(name) FROM students", out, sizeof(out)),
 			 "626164EFBFBD\n");
@@ -889,6 +918,7 @@ Suite *db_suite(void)
 	tcase_add_test(tc, test_db_stores_a_document_once_and_refuses_others);
 	tcase_add_test(tc, test_db_migrates_version_6_origin);
 	tcase_add_test(tc, test_db_has_run_of_a_name_not_utf8);
+	tcase_add_test(tc, test_db_has_run_refused_for_the_same_reason);
 	tcase_add_test(tc, test_db_refuses_a_newer_schema);
 	tcase_add_test(tc, test_db_survives_a_killed_writer);
 	tcase_add_test(tc, test_db_refuses_what_is_no_gradebook);
