@@ -32,6 +32,13 @@ CREATE TABLE submission_files (
 	PRIMARY KEY (submission_id, name)
 );
 
+-- The files themselves, by sha256 (submission_files names them): a regrade
+-- grades what was graded.
+CREATE TABLE file_contents (
+	sha256      TEXT PRIMARY KEY,
+	content     BLOB NOT NULL
+);
+
 CREATE TABLE runs (
 	id          INTEGER PRIMARY KEY,
 	submission_id INTEGER NOT NULL REFERENCES submissions(id),
@@ -110,4 +117,4 @@ CREATE INDEX submissions_by_student ON submissions(student_id, lab_id);
 -- a document is stored once: collecting a spool folder again adds nothing
 CREATE UNIQUE INDEX runs_by_origin ON runs(origin) WHERE origin IS NOT NULL;
 
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;

@@ -174,6 +174,7 @@ void batch_free(struct batch_sub *subs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(subs[i].dir);
 		free(subs[i].student);
+		free(subs[i].recorded_as);
 	}
 	free(subs);
 }
@@ -375,6 +376,7 @@ static _Noreturn void work(const struct toolchain *tc, const struct lab_config *
 	progress_quiet = true;
 	run_init();
 	g.subdir = sub->dir;
+	g.recorded_as = sub->recorded_as;
 	g.student = sub->student;
 	g.gpu = gpu;
 	g.in_class = true;

@@ -11,6 +11,7 @@
 
 struct batch_sub {
 	char *dir, *student;
+	char *recorded_as;          /* the folder its run names, when not dir (a regrade) */
 	time_t submitted_at;        /* 0: not known */
 	const char *submitted_from; /* who says so (static, or the path of a file of times) */
 };

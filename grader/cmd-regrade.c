@@ -8,7 +8,10 @@
 #include "batch.h"
 #include "db.h"
 #include "doc.h"
+#include "intake.h"
+#include "late.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
@@ -16,16 +19,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: cudalab regrade LAB [--student ID] [-j N] [--gpus LIST] [--db PATH]\n"
 		"\n"
-		"Grades again the folder of each student's latest run of LAB (only ID's with\n"
-		"--student), as a class is graded (cudalab grade -h), and lists what changed:\n"
-		"the score, and each test whose verdict is not what it was. Earlier runs are\n"
-		"kept; the new ones are added.\n"
+		"Grades again the files of each student's latest run of LAB (only ID's with\n"
+		"--student), as a class is graded (cudalab grade -h), with the time they were\n"
+		"submitted, and lists what changed: the score, and each test whose verdict is\n"
+		"not what it was. The files are the run's own: its folder where it holds them\n"
+		"still, else the gradebook's copy (a folder that changed since is a new\n"
+		"submission, for cudalab grade; it is named). Earlier runs are kept; the new\n"
+		"ones are added.\n"
 		"\n"
 		"  --student ID   only this student\n"
 		"  -j, --jobs N   gradings at once (default: one per CPU)\n"
@@ -61,6 +68,137 @@ static int latest(const char *db_path, const char *lab, const char *student, jso
 	}
 	db_close(db);
 	return ret;
+}
+
+/* The files hash (db_files_hash) of the files doc's run graded. */
+static void doc_files_hash(json_t *doc, char out[65])
+{
+	json_t *files = json_object_get(doc, "files"), *f;
+	size_t n = json_array_size(files), i;
+	struct intake_file *v = xcalloc(n ? n : 1, sizeof(*v));
+
+	json_array_foreach(files, i, f) {
+		v[i].name = (char *)doc_str(f, "name");
+		snprintf(v[i].sha256, sizeof(v[i].sha256), "%s", doc_str(f, "sha256"));
+	}
+	db_files_hash(v, n, out);
+	free(v);
+}
+
+/*
+ * Whether dir holds now what doc's run graded: the same files (by sha256),
+ * and, for a run intake refused, the same reason. 1 yes, 0 no, -1 when it
+ * cannot be read.
+ */
+static int holds_what_was_graded(const struct lab_config *cfg, json_t *doc, const char *dir)
+{
+	struct intake in;
+	char now[65], then[65];
+	int same;
+
+	if (intake_copy(dir, &cfg->files, cfg->max_file_bytes, NULL, &in))
+		return -1;
+	db_files_hash(in.files, in.nfiles, now);
+	doc_files_hash(doc, then);
+	json_t *build = json_object_get(doc, "build");
+	bool refused = !strcmp(doc_str(build, "status"), "refused");
+	same = !strcmp(now, then) && refused == !in.accepted &&
+	       (!refused || !strcmp(doc_str(build, "message"), in.refusal ? in.refusal : ""));
+	intake_release(&in);
+	return same;
+}
+
+/* Writes the files doc's run graded, as the gradebook keeps them, into dir: 0, 1 when it
+ * keeps some of them not (a run stored before it kept files), -1 on error. */
+static int write_stored_files(struct db *db, json_t *doc, const char *dir)
+{
+	json_t *f;
+	size_t i;
+
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return error("cannot create '%s': %s", dir, strerror(errno));
+	json_array_foreach(json_object_get(doc, "files"), i, f) {
+		const char *name = doc_str(f, "name");
+		char *data, *path;
+		size_t len;
+		int rc = db_file_content(db, doc_str(f, "sha256"), &data, &len);
+		if (rc)
+			return rc;
+		if (!*name || strchr(name, '/') || !strcmp(name, "..")) {
+			free(data);
+			return error("run of %s: a file name the grader does not write: '%s'",
+				     doc_str(doc, "student"), name);
+		}
+		path = xasprintf("%s/%s", dir, name);
+		rc = write_file_atomic(path, data, len);
+		free(path);
+		free(data);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * What each student's latest run graded, into subs (*k of them): the
+ * folder itself where it holds those files still, else the gradebook's copy
+ * of them, written under tmp, graded under the folder's name. A folder
+ * that changed is said so: its files are a new submission, for `cudalab
+ * grade`. -1 on an error of the grader's.
+ */
+static int what_to_regrade(const char *db_path, const struct lab_config *cfg, json_t **before,
+			   size_t n, const char *tmp, struct batch_sub *subs, size_t *k)
+{
+	struct db *db = db_open(db_path, toolchain()->root);
+	size_t changed = 0;
+
+	*k = 0;
+	if (!db)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!before[i])
+			continue;
+		const char *dir = doc_str(before[i], "submission"), *who = doc_str(before[i], "student");
+		char *name = visible_str(who, true), *copy = xasprintf("%s/%zu", tmp, i);
+		struct stat st;
+		int same = *dir && !stat(dir, &st) && S_ISDIR(st.st_mode)
+				   ? holds_what_was_graded(cfg, before[i], dir) : 0;
+		int stored = same == 1 ? 0 : write_stored_files(db, before[i], copy);
+		if (stored < 0) {
+			free(name), free(copy);
+			db_close(db);
+			return -1;
+		}
+		if (same != 1 && stored) {
+			warning("%s: the folder graded last ('%s') %s, and the gradebook keeps no copy "
+				"of its files (stored before it kept them): not graded again", name,
+				dir, same ? "cannot be read" : *dir && !stat(dir, &st) ?
+				"holds other files now" : "is gone");
+			free(name), free(copy);
+			continue;
+		}
+		if (same != 1) {
+			warning("%s: the folder graded last ('%s') %s: its run's files are graded "
+				"again, from the gradebook's copy", name, dir,
+				 same ? "cannot be read" : *dir && !stat(dir, &st) ? "holds other files now"
+										   : "is gone");
+			changed += same == 0 && *dir && !stat(dir, &st);
+		}
+		subs[*k].dir = same == 1 ? xstrdup(dir) : xstrdup(copy);
+		subs[*k].recorded_as = same == 1 ? NULL : xstrdup(dir);
+		subs[*k].student = xstrdup(who);
+		/* submitted when it was before: a regrade is no new submission */
+		if (!late_parse_time(doc_str(before[i], "submitted_at"), &subs[*k].submitted_at))
+			subs[*k].submitted_from = doc_str(before[i], "submitted_from");
+		(*k)++;
+		free(name), free(copy);
+	}
+	db_close(db);
+	if (changed)
+		warning("%zu folder%s changed since %s graded: each is a new submission, which "
+			"`cudalab grade %s FOLDER` grades (with its own time, late or not)", changed,
+			changed == 1 ? "" : "s", changed == 1 ? "it was" : "they were", cfg->name);
+	return 0;
 }
 
 /* "score 40 -> 43; picture/exact fail -> pass" or NULL when nothing changed. */
@@ -158,26 +296,28 @@ int cmd_regrade(int argc, char **argv)
 		code = EXIT_INTERNAL;
 		goto out_before;
 	}
-	/* the folders graded last, where they still are */
+	/* what was graded last: the folder, where it holds that still, else the
+	 * gradebook's copy of its files */
 	struct batch_sub *subs = xcalloc(n, sizeof(*subs));
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *dir = doc_str(before[i], "submission"), *who = doc_str(before[i], "student");
-		struct stat st;
-		if (!*dir || stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-			warning("%s: the folder graded last ('%s') is gone: not graded again", who, dir);
-			continue;
-		}
-		subs[k].dir = xstrdup(dir);
-		subs[k].student = xstrdup(who);
-		/* submitted when it was before: a regrade is no new submission */
-		if (!late_parse_time(doc_str(before[i], "submitted_at"), &subs[k].submitted_at))
-			subs[k].submitted_from = doc_str(before[i], "submitted_from");
-		k++;
+	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *tmp = xasprintf("%s/cudalab-regrade.XXXXXX", tmpdir);
+	if (!mkdtemp(tmp)) {
+		code = error("cannot create a folder in '%s': %s", tmpdir, strerror(errno));
+		free(subs);
+		free(tmp);
+		config_free(&cfg);
+		goto out_before;
 	}
-	batch_defaults(&bo);
-	code = k ? batch_grade(tc, &cfg, subs, k, &bo, &go) : EXIT_USAGE;
+	if (what_to_regrade(bo.db_path, &cfg, before, n, tmp, subs, &k)) {
+		code = EXIT_INTERNAL;
+	} else {
+		batch_defaults(&bo);
+		code = k ? batch_grade(tc, &cfg, subs, k, &bo, &go) : EXIT_USAGE;
+	}
 	batch_free(subs, k);
+	remove_tree(tmp);
+	free(tmp);
 	config_free(&cfg);
 
 	if (k && !latest(bo.db_path, lab, student, &after, &m)) {

@@ -4,6 +4,9 @@
  */
 #include "cmd.h"
 #include "db.h"
+#include "doc.h"
+
+#include <jansson.h>
 
 #include <getopt.h>
 #include <stdio.h>
@@ -33,6 +36,33 @@ static const char *run_score(char buf[SCORE_TEXT_MAX], const struct run_summary 
 {
 	struct score_view view = run_score_view(r);
 	return score_text(buf, &view);
+}
+
+/*
+ * Under a run's line, what it graded: its folder and its files (each
+ * sha256's first 12 digits), so a history that mixes folders reads right.
+ */
+static void print_provenance(struct db *db, long long run)
+{
+	char *text = NULL;
+	json_t *doc = NULL, *f;
+	size_t i;
+
+	if (db_run_json(db, run, &text) || !(doc = json_loads(text, 0, NULL))) {
+		free(text);
+		return;
+	}
+	char *folder = visible_str(doc_str(doc, "submission"), true);
+	printf("%-10s %s:", "", folder);
+	json_array_foreach(json_object_get(doc, "files"), i, f) {
+		char *file = visible_str(doc_str(f, "name"), true);
+		printf("%s %s %.12s", i ? "," : "", file, doc_str(f, "sha256"));
+		free(file);
+	}
+	printf("%s\n", json_array_size(json_object_get(doc, "files")) ? "" : " no files");
+	free(folder);
+	json_decref(doc);
+	free(text);
 }
 
 int cmd_show(int argc, char **argv)
@@ -68,10 +98,12 @@ int cmd_show(int argc, char **argv)
 	if (!db)
 		return EXIT_INTERNAL;
 	int rc = db_list_runs(db, student, lab, 1000000, &runs, &n);
-	db_close(db);
-	if (rc)
+	if (rc) {
+		db_close(db);
 		return EXIT_INTERNAL;
+	}
 	if (!n) {
+		db_close(db);
 		error("the gradebook '%s' has no run of '%s'%s%s", path, student, lab ? " in lab " : "",
 		      lab ? lab : "");
 		return EXIT_USAGE;
@@ -99,7 +131,9 @@ int cmd_show(int argc, char **argv)
 		printf("%-10s %-6lld %-20s %-*s %-11s %-9s %-14s %s\n", r->lab, r->id,
 		       r->started_at, sw, run_score(score, r), r->status, r->mode, r->build,
 		       change);
+		print_provenance(db, r->id);
 	}
+	db_close(db);
 	printf("\nlatest:");
 	for (size_t i = 0, k = 0; i < n; i++) {   /* newest first: the first of each lab */
 		bool seen = false;

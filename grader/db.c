@@ -89,6 +89,11 @@ static sqlite3_stmt *prepare(struct db *db, const char *sql, const char *types, 
 			       : sqlite3_bind_null(st, i + 1);
 		} else if (types[i] == 'i') {
 			rc = sqlite3_bind_int64(st, i + 1, va_arg(ap, long long));
+		} else if (types[i] == 'b') {   /* two arguments: the bytes, and how many */
+			const void *b = va_arg(ap, const void *);
+			long long len = va_arg(ap, long long);
+			rc = sqlite3_bind_blob64(st, i + 1, b ? b : "", (sqlite3_uint64)len,
+						 SQLITE_TRANSIENT);
 		} else {
 			/* NaN and infinities (a time not measured) are stored as NULL */
 			double d = va_arg(ap, double);
@@ -754,7 +759,20 @@ static int check_schema(struct db *db, json_t *doc, const char *what)
 	return 0;
 }
 
+/*
+ * Stores doc (from origin, NULL when graded here) in one transaction, with
+ * the bytes of the files that have them (of the nfiles of files).
+ */
+static int store_doc_files(struct db *db, json_t *doc, const char *origin,
+			   const struct intake_file *files, size_t nfiles, long long *run_id);
+
 int db_store_doc(struct db *db, json_t *doc, const char *origin, long long *run_id)
+{
+	return store_doc_files(db, doc, origin, NULL, 0, run_id);
+}
+
+static int store_doc_files(struct db *db, json_t *doc, const char *origin,
+			   const struct intake_file *files, size_t nfiles, long long *run_id)
 {
 	char *what = origin ? xasprintf("the result document from %s", origin)
 			    : xstrdup("the result document");
@@ -775,7 +793,19 @@ int db_store_doc(struct db *db, json_t *doc, const char *origin, long long *run_
 		ret = 1;
 		goto out_rollback;
 	}
-	if (store_doc(db, doc, origin, what, run_id) || exec(db, "COMMIT")) {
+	if (store_doc(db, doc, origin, what, run_id)) {
+		*run_id = -1;
+		goto out_rollback;
+	}
+	for (size_t i = 0; i < nfiles; i++)
+		if (files[i].data &&
+		    step(db, prepare(db, "INSERT OR IGNORE INTO file_contents(sha256, content) "
+					 "VALUES (?1, ?2)", "tb", files[i].sha256, files[i].data,
+				     (long long)files[i].size), NULL)) {
+			*run_id = -1;
+			goto out_rollback;
+		}
+	if (exec(db, "COMMIT")) {
 		*run_id = -1;
 		goto out_rollback;
 	}
@@ -791,7 +821,7 @@ out:
 int db_store_run(struct db *db, const struct result *r, long long *run_id)
 {
 	json_t *doc = result_document(r);
-	int ret = db_store_doc(db, doc, NULL, run_id);
+	int ret = store_doc_files(db, doc, NULL, r->files, r->nfiles, run_id);
 
 	json_decref(doc);
 	return ret;
@@ -895,6 +925,31 @@ void db_free_runs(struct run_summary *runs, size_t n)
 		free(runs[i].mode);
 	}
 	free(runs);
+}
+
+int db_file_content(struct db *db, const char *sha256, char **data, size_t *len)
+{
+	sqlite3_stmt *st = prepare(db, "SELECT content FROM file_contents WHERE sha256 = ?1", "t",
+				   sha256);
+	int rc, ret = 1;
+
+	*data = NULL;
+	*len = 0;
+	if (!st)
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const void *b = sqlite3_column_blob(st, 0);
+		*len = (size_t)sqlite3_column_bytes(st, 0);
+		*data = xmalloc(*len + 1);
+		if (*len)
+			memcpy(*data, b, *len);
+		(*data)[*len] = '\0';
+		ret = 0;
+	} else if (rc != SQLITE_DONE) {
+		ret = sql_error(db, "cannot read a file's contents");
+	}
+	sqlite3_finalize(st);
+	return ret;
 }
 
 int db_run_json(struct db *db, long long run_id, char **json)

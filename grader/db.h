@@ -101,6 +101,12 @@ struct score_view run_score_view(const struct run_summary *r);
 int db_list_runs(struct db *db, const char *student, const char *lab, size_t limit,
 		 struct run_summary **runs, size_t *n);
 void db_free_runs(struct run_summary *runs, size_t n);
+/*
+ * The bytes of a graded file by its sha256 (file_contents) into *data
+ * (NUL-terminated, *len without it; free it): 0, 1 when the gradebook has
+ * none (a run stored before it kept files), -1 on error.
+ */
+int db_file_content(struct db *db, const char *sha256, char **data, size_t *len);
 /* The stored result document of a run. */
 int db_run_json(struct db *db, long long run_id, char **json);
 

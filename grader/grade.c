@@ -322,7 +322,9 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 
 	result_init(r, cfg);
 	r->student = xstrdup(o->student);
-	r->submission = xstrdup(realpath(o->subdir, real) ? real : o->subdir);
+	r->submission = xstrdup(o->recorded_as                ? o->recorded_as
+				: realpath(o->subdir, real) ? real
+							    : o->subdir);
 	r->started_at = xstrdup(iso_time(when, sizeof(when)));
 	gethostname(host, sizeof(host) - 1);
 	r->host = xstrdup(host);

@@ -45,6 +45,8 @@ struct build_kept;
 
 struct grade_opts {
 	const char *subdir;        /* the submission folder */
+	const char *recorded_as;   /* the folder the run names (a regrade of stored files:
+				      where they were submitted); NULL: subdir */
 	const char *student;
 	bool keep_workdir;         /* leave the work folder for inspection */
 	bool seed_given;           /* seed is the inputs' seed; else a fresh random one */

@@ -383,10 +383,10 @@ int intake_copy(const char *subdir, const struct strlist *files, size_t max_byte
 			free(data);
 			continue;
 		}
+		f->data = data;   /* for the gradebook */
 		dest = xasprintf("%s/%s", workdir, name);
 		int ret = write_file_atomic(dest, data, len);
 		free(dest);
-		free(data);
 		if (ret) {
 			close(dfd);
 			return -1;
@@ -398,8 +398,10 @@ int intake_copy(const char *subdir, const struct strlist *files, size_t max_byte
 
 void intake_release(struct intake *in)
 {
-	for (size_t i = 0; i < in->nfiles; i++)
+	for (size_t i = 0; i < in->nfiles; i++) {
 		free(in->files[i].name);
+		free(in->files[i].data);
+	}
 	free(in->files);
 	free(in->refusal);
 	memset(in, 0, sizeof(*in));

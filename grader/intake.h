@@ -11,6 +11,7 @@ struct intake_file {
 	char *name;
 	char sha256[65];
 	size_t size;
+	char *data;          /* its size bytes, kept for the gradebook (db_store_run) */
 };
 
 struct intake {

@@ -548,8 +548,10 @@ void result_release(struct result *r)
 	free(r->gpu.driver);
 	free(r->gpu.reason);
 	free(r->gpu.uuid);
-	for (size_t i = 0; i < r->nfiles; i++)
+	for (size_t i = 0; i < r->nfiles; i++) {
 		free(r->files[i].name);
+		free(r->files[i].data);
+	}
 	free(r->files);
 	free(r->build_message);
 	free(r->build_log);

@@ -3,8 +3,8 @@
 # beside-others: it times nothing, and grades only through cudalab
 . "$(dirname "$0")/lib.sh"
 
-test_expect_success 'db init creates a gradebook at the latest schema version (7)' '
-	"$CUDALAB" db init --db g.db >out && grep -q "schema version 7" out &&
+test_expect_success 'db init creates a gradebook at the latest schema version (8)' '
+	"$CUDALAB" db init --db g.db >out && grep -q "schema version 8" out &&
 	[ "$(sqlite3 g.db "PRAGMA journal_mode")" = wal ]
 '
 test_expect_success 'db show on an empty gradebook says so' '

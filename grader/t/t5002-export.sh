@@ -173,22 +173,38 @@ test_expect_success 'the validators refuse what the platforms would not read' '
 	printf "a,b\r\n\"x\"y,2\r\n" >bad.csv && ! python3 "$T_ROOT/grader/t/helpers/csv-check.py" bad.csv &&
 	printf "a,b\r\n1\r\n" >bad.csv && ! python3 "$T_ROOT/grader/t/helpers/csv-check.py" bad.csv
 '
-test_expect_success 'regrade: the latest folders graded again as new runs, with what changed' '
+test_expect_success 'regrade: the files each run graded, graded again as new runs, whatever the folder holds now' '
 	cp "$ref/fixtures/no-bounds/grid.cu" class/ada/ &&
 	before=$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs") &&
 	{ "$CUDALAB" regrade grid --student ada -q >out 2>&1; [ $? = 4 ]; } &&
-	grep -q "^  ada: score 43 -> 25; picture/exact pass -> fail" out &&
-	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = $((before + 1)) ] &&
-	{ "$CUDALAB" regrade grid -q >out 2>&1; [ $? = 4 ]; } &&
+	grep -q "^warning: ada: the folder graded last (.*/class/ada.) holds other files now: its run.s files are graded again, from the gradebook.s copy" out &&
+	grep -q "^warning: 1 folder changed since it was graded: each is a new submission, which .cudalab grade grid FOLDER. grades" out &&
 	grep -q "nothing: every score and verdict is what it was" out &&
-	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = $((before + 5)) ] &&
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = $((before + 1)) ] &&
+	# the new run names the folder the files came from, and the files it graded
+	sqlite3 "$CUDALAB_DB" "SELECT json_extract(result_json, \"\$.submission\") FROM runs ORDER BY id DESC LIMIT 1" | grep -q "/class/ada$" &&
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT json_extract(result_json, \"\$.files[0].sha256\") FROM runs ORDER BY id DESC LIMIT 1")" = "$(sha256sum "$ref/grid.cu" | cut -d" " -f1)" ] &&
+	# the changed folder is a new submission: grade grades it
+	{ "$CUDALAB" grade grid class/ada -q >/dev/null 2>&1; [ $? = 4 ]; } &&
+	{ "$CUDALAB" regrade grid -q >out 2>&1; [ $? = 4 ]; } &&
+	! grep -q "holds other files" out &&
+	grep -q "nothing: every score and verdict is what it was" out &&
+	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = $((before + 6)) ] &&
 	validate_doc --db "$CUDALAB_DB" &&
 	test_must_fail_with 2 "$CUDALAB" regrade matmul
 '
+test_expect_success 'regrade: a folder that is gone is graded from the gradebook'"'"'s copy' '
+	mv class/bob bob-away &&
+	{ "$CUDALAB" regrade grid --student bob -q >out 2>&1; rc=$?; mv bob-away class/bob; [ $rc = 4 ]; } &&
+	grep -q "^warning: bob: the folder graded last (.*/class/bob.) is gone: its run.s files are graded again" out &&
+	grep -q "nothing: every score and verdict is what it was" out
+'
 test_expect_success 'show: a student'"'"'s history, oldest first, with each change of score' '
 	"$CUDALAB" show ada >out &&
-	grep -q "^ada: 3 runs" out &&
-	[ "$(grep -c "^grid " out)" = 3 ] &&
+	grep -q "^ada: 4 runs" out &&
+	[ "$(grep -c "^grid " out)" = 4 ] &&
+	# under each run, the folder and files (sha256) it graded
+	[ "$(grep -c "^ *[^ ].*/class/ada: grid.cu [0-9a-f]\{12\}, answers.txt [0-9a-f]\{12\}$" out)" = 4 ] &&
 	grep -q "^grid .* 25 / 43 .* -18$" out &&
 	grep -q "^latest: grid 25 / 43 (run [0-9]*, incomplete)" out &&
 	test_must_fail_with 2 "$CUDALAB" show nobody

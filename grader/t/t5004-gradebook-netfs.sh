@@ -31,7 +31,7 @@ warned() {
 }
 
 test_expect_success 'a gradebook made on a network filesystem is in rollback mode, with a warning' '
-	"$CUDALAB" db init --db net/g.db >out 2>err && grep -q "schema version 7" out &&
+	"$CUDALAB" db init --db net/g.db >out 2>err && grep -q "schema version 8" out &&
 	warned err &&
 	[ "$(sqlite3 net/g.db "PRAGMA journal_mode")" = delete ] &&
 	[ -f disk/g.db ] && [ ! -e disk/g.db-wal ]

@@ -68,7 +68,7 @@ static struct db *migrated(const char *sql)
 	unit_sqlite(path, sql, out, sizeof(out));
 	struct db *db = db_open(path, unit_root());
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 7);
+	ck_assert_int_eq(db_schema_version(db), 8);
 	ck_assert_msg(db_verify(db, &problem) == 0, "%s", problem);
 	return db;
 }
@@ -83,7 +83,7 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	char *json, *problem;
 
 	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(db_schema_version(db), 7);
+	ck_assert_int_eq(db_schema_version(db), 8);
 	make_result(&r, "ada", "aa", 60);
 	ck_assert_int_eq(db_store_run(db, &r, &id1), 0);
 	result_release(&r);
