@@ -65,6 +65,8 @@ static struct db *migrated(const char *sql)
 {
 	char out[256], *problem = NULL;
 
+	/* every older version has no file_contents (version 8) */
+	unit_sqlite(path, "DROP TABLE IF EXISTS file_contents", out, sizeof(out));
 	unit_sqlite(path, sql, out, sizeof(out));
 	struct db *db = db_open(path, unit_root());
 	ck_assert_ptr_nonnull(db);
@@ -265,7 +267,7 @@ static void add_file(struct result *r, const char *name, char fill, size_t size)
 {
 	r->files = xrealloc(r->files, (r->nfiles + 1) * sizeof(*r->files));
 	struct intake_file *f = &r->files[r->nfiles++];
-	f->name = xstrdup(name);
+	*f = (struct intake_file){.name = xstrdup(name)};
 	memset(f->sha256, fill, 64);
 	f->sha256[64] = '\0';
 	f->size = size;
@@ -753,6 +755,42 @@ START_TEST(test_db_has_run_refused_for_the_same_reason)
 }
 END_TEST
 
+/*
+ * Version 7 to 8: file_contents is made, empty (runs stored before kept no
+ * files); a run stored then keeps its files' bytes, once per sha256.
+ */
+START_TEST(test_db_migrates_version_7_file_contents)
+{
+	struct db *db = db_open(path, unit_root());
+	struct result r;
+	long long id;
+	char out[256], *data;
+	size_t len;
+
+	make_result(&r, "ada", "aa", 60);
+	ck_assert_int_eq(db_store_run(db, &r, &id), 0);
+	result_release(&r);
+	db_close(db);
+	db = migrated("PRAGMA user_version = 7");
+	ck_assert_str_eq(unit_sqlite(path, "SELECT count(*) FROM file_contents", out, sizeof(out)),
+			 "0\n");
+	ck_assert_int_eq(db_file_content(db, "aa", &data, &len), 1);
+	make_result(&r, "bob", "bb", 60);
+	r.files[0].data = xstrdup("__global__ void k() {}\n");
+	r.files[0].size = strlen(r.files[0].data);
+	ck_assert_int_eq(db_store_run(db, &r, &id), 0);
+	ck_assert_int_eq(db_store_run(db, &r, &id), 0);   /* the same file again */
+	result_release(&r);
+	ck_assert_str_eq(unit_sqlite(path, "SELECT count(*) FROM file_contents", out, sizeof(out)),
+			 "1\n");
+	ck_assert_int_eq(db_file_content(db, "bb", &data, &len), 0);
+	ck_assert_str_eq(data, "__global__ void k() {}\n");
+	ck_assert_uint_eq(len, strlen(data));
+	free(data);
+	db_close(db);
+}
+END_TEST
+
 START_TEST(test_db_has_run_of_a_name_not_utf8)
 {
 	struct db *db = db_open(path, unit_root());
@@ -917,6 +955,7 @@ Suite *db_suite(void)
 	tcase_add_test(tc, test_db_stores_a_document_as_the_run_it_was);
 	tcase_add_test(tc, test_db_stores_a_document_once_and_refuses_others);
 	tcase_add_test(tc, test_db_migrates_version_6_origin);
+	tcase_add_test(tc, test_db_migrates_version_7_file_contents);
 	tcase_add_test(tc, test_db_has_run_of_a_name_not_utf8);
 	tcase_add_test(tc, test_db_has_run_refused_for_the_same_reason);
 	tcase_add_test(tc, test_db_refuses_a_newer_schema);
