@@ -100,6 +100,64 @@ static void set_from_check(struct graded_test *t, const struct check_entry *e, d
 }
 
 /*
+ * The submission's failed assert() in len bytes of output: the first line
+ * that glibc's assert writes ("PROGRAM: FILE:LINE: FUNCTION: Assertion `E'
+ * failed."), past the program's name, into a new string; *others: how
+ * many different ones follow it. NULL: none.
+ */
+static char *failed_assertion(const char *output, size_t len, size_t *others)
+{
+	char *first = NULL;
+
+	*others = 0;
+	for (size_t at = 0; output && at < len;) {
+		const char *line = output + at, *nl = memchr(line, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - line) : len - at;
+		at += n + 1;
+		char *text = xasprintf("%.*s", (int)n, line);
+		const char *a = strstr(text, ": Assertion `"), *from = strstr(text, ": ");
+		if (a && strstr(a, "' failed.") && from && from < a) {
+			if (!first)
+				first = xstrdup(from + 2);
+			else if (strcmp(first, from + 2))
+				(*others)++;
+		}
+		free(text);
+	}
+	return first;
+}
+
+/*
+ * A test whose process was ended by SIGABRT, where the output holds a
+ * failed assert(): the assertion joins its message, since an abort() of
+ * the submission's own is what the evidence shows.
+ */
+static void name_assertions(const struct result *r, struct graded_test *out, const char *output,
+			    size_t len)
+{
+	size_t others;
+	char *seen = NULL;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct graded_test *t = &out[i];
+		if (t->status != TEST_CRASH || !t->message || !strstr(t->message, "(Aborted)"))
+			continue;
+		if (!seen && !(seen = failed_assertion(output, len, &others)))
+			return;
+		char *shown = visible_str(seen, true);
+		const char *hint = strstr(t->message, "\nhint: ");
+		int head = hint ? (int)(hint - t->message) : (int)strlen(t->message);
+		char *m = xasprintf("%.*s\nthe submission's assert() failed: %s%s%s", head, t->message,
+				    shown, others ? " (and other assertions: see the output below)" : "",
+				    t->message + head);
+		free(shown);
+		free(t->message);
+		t->message = m;
+	}
+	free(seen);
+}
+
+/*
  * Runs the test binary on the tests of r not yet run (or, with only, on
  * those), logs in workdir/<logs>, extra_env added to its environment, and
  * fills in the results of the tests it ran into out (r's tests by default).
@@ -204,6 +262,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		}
 		checklog_release(&log);
 	}
+	name_assertions(r, out, res.output, res.output_len);
 
 	/* what the submission printed is kept as visible_text shows it */
 	if (out == r->tests && res.output_dropped) {
