@@ -327,6 +327,7 @@ __thread worker *self;
 struct fault {
 	bool set;
 	void *addr;
+	bool unnamed;        /* the CPU refused the access without its address (SI_KERNEL) */
 	bool write;
 	uint3 tid, bid;
 	worker *w;
@@ -957,6 +958,12 @@ void describe_fault(const launch_state *ls)
 	else if (a && c < a->ptr)
 		snprintf(where, sizeof(where), "%zu bytes before the start of a %zu-byte device "
 			 "buffer", (size_t)(a->ptr - c), a->size);
+	else if (f->unnamed)
+		/* a general-protection fault: x86 names no address for it */
+		snprintf(where, sizeof(where), "the CPU refused the access without naming its "
+			 "address: a vector access (float4, int4, double2, ...) at an address that "
+			 "is not a multiple of its size, which a GPU refuses too (misaligned "
+			 "address), or a pointer that is no address at all");
 	else if (c < (const char *)(uintptr_t)65536)
 		snprintf(where, sizeof(where), "a NULL pointer");
 	else
@@ -964,11 +971,14 @@ void describe_fault(const launch_state *ls)
 			 "freed memory, or far outside every buffer)");
 	/* just outside an array: out of bounds, as memcheck says it on a GPU */
 	bool bounds = shared_end || (a && (c >= a->ptr + a->size || c < a->ptr));
+	char at[40] = "";
+	if (!f->unnamed)
+		snprintf(at, sizeof(at), " at %p", f->addr);
 	record_detail("in kernel %s (launched at %s:%d), thread (%u,%u,%u) of block (%u,%u,%u) "
-		      "made an %s %s at %p: %s", l->kernel, l->file, l->line, f->tid.x,
+		      "made an %s %s%s: %s", l->kernel, l->file, l->line, f->tid.x,
 		      f->tid.y, f->tid.z, f->bid.x, f->bid.y, f->bid.z,
 		      bounds ? "out-of-bounds" : "invalid", f->write ? "write" : "read",
-		      f->addr, where);
+		      at, where);
 }
 
 [[maybe_unused]] void on_fault(int sig, siginfo_t *si, void *uc)
@@ -983,6 +993,7 @@ void describe_fault(const launch_state *ls)
 	if (!__atomic_exchange_n(&w->ls->failed, 1, __ATOMIC_SEQ_CST)) {
 		first_fault.set = true;
 		first_fault.addr = si->si_addr;
+		first_fault.unnamed = si->si_code == SI_KERNEL;
 		first_fault.write = (((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 		first_fault.tid = threadIdx;
 		first_fault.bid = blockIdx;

@@ -904,6 +904,28 @@ START_TEST(test_emu_out_of_bounds_names_the_thread)
 }
 END_TEST
 
+/* A 16-byte vector load at an address that is not a multiple of 16: x86
+ * refuses it as a GPU does, but names no address (a general-protection fault). */
+typedef float emu_v4 __attribute__((vector_size(16)));
+__global__ void load_misaligned(const float *p, float *out)
+{
+	emu_v4 v = *(const volatile emu_v4 *)(p + 1 + threadIdx.x * 4);
+	out[threadIdx.x] = v[0] + v[3];
+}
+
+START_TEST(test_emu_misaligned_vector_load_is_no_null_pointer)
+{
+	float *d;
+	OK(cudaMalloc(&d, 1024 * sizeof(float)));
+	load_misaligned<<<1, 32>>>(d, d + 512);
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+	const char *why = cudaemu_error_detail();
+	ck_assert_msg(strstr(why, "made an invalid read: the CPU refused the access without "
+				  "naming its address: a vector access") &&
+		      !strstr(why, "NULL") && !strstr(why, "(nil)"), "%s", why);
+}
+END_TEST
+
 /* Past the end of a block's __shared__ array faults, as on an H100. */
 __global__ void shared_past_end(int *out)
 {
@@ -1595,6 +1617,7 @@ int main(void)
 	tcase_add_test(tc, test_emu_exited_threads_count_as_arrived);
 	tcase_add_test(tc, test_emu_out_of_bounds_names_the_thread);
 	tcase_add_test(tc, test_emu_shared_overflow_faults);
+	tcase_add_test(tc, test_emu_misaligned_vector_load_is_no_null_pointer);
 	tcase_add_test(tc, test_emu_use_after_free);
 	tcase_add_test_raise_signal(tc, test_emu_host_dereference_crashes, SIGSEGV);
 	tcase_add_test(tc, test_emu_memcpy_checks);
