@@ -344,12 +344,19 @@ static struct run_spec search_spec(const struct grading *g, const struct strlist
 
 /* Keeps the search list the command spec said (res) under key; -1 when it said none. */
 static int search_answer(const char *key, const struct run_spec *spec,
-			 const struct run_result *res)
+			 const struct run_result *res, const char *workdir)
 {
 	struct strlist found = STRLIST_INIT;
 
 	if (res->started && !res->timed_out && !res->signal && res->exit_code == 0)
 		includes_search_list(res->output, &found);
+	char *fault = !found.n && res->started ? toolfault_why(spec, res, workdir) : NULL;
+	if (fault) {   /* a full disk, a compiler killed: the machine's, as for a compile */
+		error("%s, asked where it finds headers, failed for the machine, not the "
+		      "submission: %s", spec->argv[0], fault);
+		free(fault);
+		return -1;
+	}
 	if (!found.n) {
 		char *why = res->started ? run_describe(spec, res) : xstrdup("could not start");
 		error("'%s' did not say where it finds headers (%s): %.300s", spec->argv[0], why,
@@ -380,7 +387,7 @@ static int search_list(const struct grading *g, bool emulated, struct strlist *d
 		struct run_spec spec = search_spec(g, &cmd);
 		int ret = run_one(&spec, &res);
 		if (!ret) {
-			ret = search_answer(key, &spec, &res);
+			ret = search_answer(key, &spec, &res, g->workdir);
 			run_result_release(&res);
 		}
 		strlist_clear(&cmd);
@@ -915,7 +922,8 @@ int build_compile(struct grading *g)
 		goto out;
 	probe_read(&specs[0], &res[0], &r->gpu);
 	for (int e = 0; e < 2; e++)
-		if (query[e] && search_answer(query_key[e], &specs[query[e]], &res[query[e]]))
+		if (query[e] && search_answer(query_key[e], &specs[query[e]], &res[query[e]],
+					      g->workdir))
 			goto out;
 
 	r->build = BUILD_OK;

@@ -143,8 +143,8 @@ test_expect_success 'Ctrl-C stops a class: its workers end, nothing unfinished i
 test_expect_success 'one class of a lab per gradebook at a time: a second is refused, naming the first' '
 	{ class k1="$ref" k2="$ref" && rm -f "$CUDALAB_DB" && "$CUDALAB" db init >/dev/null; } || exit 1
 	"$CUDALAB" grade grid class -j 1 >out 2>err & first=$!
-	for _ in $(seq 100); do
-		[ "$(cat "$CUDALAB_DB-class-grid.lock" 2>/dev/null)" = "$first" ] && break; sleep 0.1
+	until [ "$(cat "$CUDALAB_DB-class-grid.lock" 2>/dev/null)" = "$first" ]; do
+		kill -0 "$first" 2>/dev/null || break; sleep 0.1
 	done &&
 	{ "$CUDALAB" grade grid class --resume >out2 2>err2; rc=$?; }
 	wait "$first"; frc=$?
