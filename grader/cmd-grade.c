@@ -187,7 +187,9 @@ static void usage(FILE *out)
 		"every run is stored as it ends, so an interrupted batch loses only the gradings\n"
 		"under way. Ctrl-C or a TERM stops a class: the gradings under way end, store\n"
 		"nothing and remove their folders, and a line says how to go on (--resume);\n"
-		"if the grader itself is killed, its gradings end with it. A class exits 0 when\n"
+		"if the grader itself is killed, its gradings end with it. One class of a lab\n"
+		"per gradebook at a time (a second is refused, exit 2); a run the gradebook\n"
+		"does not take stops the class, saying why. A class exits 0 when\n"
 		"every submission was graded, 4 when besides every run that built is provisional\n"
 		"(no GPU: all emulated), 128 when one could not be graded, 128 + N when signal N\n"
 		"stopped it.\n"
@@ -201,7 +203,8 @@ static void usage(FILE *out)
 		"  --slots N      gradings whose tests share one GPU at once (default 4; for one\n"
 		"                 submission too: the most it runs its tests beside)\n"
 		"  --resume       skip submissions whose files the gradebook already holds a run of\n"
-		"                 for this lab version\n"
+		"                 for this lab version, whatever its verdict (refused: for the\n"
+		"                 same reason)\n"
 		"  --times FILE   when each student submitted, for the lab's deadline: CSV lines\n"
 		"                 'student,YYYY-MM-DD HH:MM +01:00' (an LMS export)\n" GRADE_OPTIONS_HELP);
 }
