@@ -9,7 +9,6 @@
 #include "db.h"
 #include "doc.h"
 #include "intake.h"
-#include "late.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -70,21 +69,6 @@ static int latest(const char *db_path, const char *lab, const char *student, jso
 	return ret;
 }
 
-/* The files hash (db_files_hash) of the files doc's run graded. */
-static void doc_files_hash(json_t *doc, char out[65])
-{
-	json_t *files = json_object_get(doc, "files"), *f;
-	size_t n = json_array_size(files), i;
-	struct intake_file *v = xcalloc(n ? n : 1, sizeof(*v));
-
-	json_array_foreach(files, i, f) {
-		v[i].name = (char *)doc_str(f, "name");
-		snprintf(v[i].sha256, sizeof(v[i].sha256), "%s", doc_str(f, "sha256"));
-	}
-	db_files_hash(v, n, out);
-	free(v);
-}
-
 /*
  * Whether dir holds now what doc's run graded: the same files (by sha256),
  * and, for a run intake refused, the same reason. 1 yes, 0 no, -1 when it
@@ -99,7 +83,7 @@ static int holds_what_was_graded(const struct lab_config *cfg, json_t *doc, cons
 	if (intake_copy(dir, &cfg->files, cfg->max_file_bytes, NULL, &in))
 		return -1;
 	db_files_hash(in.files, in.nfiles, now);
-	doc_files_hash(doc, then);
+	db_doc_files_hash(json_object_get(doc, "files"), then);
 	json_t *build = json_object_get(doc, "build");
 	bool refused = !strcmp(doc_str(build, "status"), "refused");
 	same = !strcmp(now, then) && refused == !in.accepted &&
@@ -161,8 +145,10 @@ static int what_to_regrade(const char *db_path, const struct lab_config *cfg, js
 		const char *dir = doc_str(before[i], "submission"), *who = doc_str(before[i], "student");
 		char *name = visible_str(who, true), *copy = xasprintf("%s/%zu", tmp, i);
 		struct stat st;
-		int same = *dir && !stat(dir, &st) && S_ISDIR(st.st_mode)
-				   ? holds_what_was_graded(cfg, before[i], dir) : 0;
+		bool there = *dir && !stat(dir, &st) && S_ISDIR(st.st_mode);
+		int same = there ? holds_what_was_graded(cfg, before[i], dir) : 0;
+		const char *now = same < 0 ? "cannot be read" : there ? "holds other files now"
+								      : "is gone";
 		int stored = same == 1 ? 0 : write_stored_files(db, before[i], copy);
 		if (stored < 0) {
 			free(name), free(copy);
@@ -172,17 +158,14 @@ static int what_to_regrade(const char *db_path, const struct lab_config *cfg, js
 		if (same != 1 && stored) {
 			warning("%s: the folder graded last ('%s') %s, and the gradebook keeps no copy "
 				"of its files (stored before it kept them): not graded again", name,
-				dir, same ? "cannot be read" : *dir && !stat(dir, &st) ?
-				"holds other files now" : "is gone");
+				dir, now);
 			free(name), free(copy);
 			continue;
 		}
 		if (same != 1) {
 			warning("%s: the folder graded last ('%s') %s: its run's files are graded "
-				"again, from the gradebook's copy", name, dir,
-				 same ? "cannot be read" : *dir && !stat(dir, &st) ? "holds other files now"
-										   : "is gone");
-			changed += same == 0 && *dir && !stat(dir, &st);
+				"again, from the gradebook's copy", name, dir, now);
+			changed += same == 0 && there;
 		}
 		subs[*k].dir = same == 1 ? xstrdup(dir) : xstrdup(copy);
 		subs[*k].recorded_as = same == 1 ? NULL : xstrdup(dir);

@@ -432,6 +432,22 @@ void db_files_hash(const struct intake_file *files, size_t n, char out[65])
 	strbuf_release(&sb);
 }
 
+void db_doc_files_hash(json_t *files, char out[65])
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *f;
+	size_t i;
+
+	json_array_foreach(files, i, f) {
+		const char *name = json_string_value(json_object_get(f, "name"));
+		const char *sha = json_string_value(json_object_get(f, "sha256"));
+		if (name && sha)
+			files_hash_line(&sb, name, sha);
+	}
+	sha256_hex(sb.buf ? sb.buf : "", sb.len, out);
+	strbuf_release(&sb);
+}
+
 int db_has_run(struct db *db, const char *student, const char *lab, const char *version,
 	       const char *files_hash, const char *refusal)
 {
@@ -559,22 +575,18 @@ static int store_submission(struct db *db, json_t *doc, struct doc_reader *rd, c
 	const char *title = rd_str(rd, doc, "lab_title", true);
 	const char *started_at = rd_str(rd, doc, "started_at", false);
 	json_t *files = rd_obj(rd, doc, "files", true, false), *f;
-	struct strbuf sb = STRBUF_INIT;
 	long long student_id, lab;
 	char hash[65];
 	size_t i;
 
 	json_array_foreach(files, i, f) {
 		snprintf(rd->at, sizeof(rd->at), "files[%zu]", i);
-		const char *name = rd_str(rd, f, "name", false);
-		const char *sha = rd_str(rd, f, "sha256", false);
+		rd_str(rd, f, "name", false);
+		rd_str(rd, f, "sha256", false);
 		rd_int(rd, f, "bytes");
-		if (name && sha)
-			files_hash_line(&sb, name, sha);
 	}
 	rd->at[0] = '\0';
-	sha256_hex(sb.buf ? sb.buf : "", sb.len, hash);
-	strbuf_release(&sb);
+	db_doc_files_hash(files, hash);
 	if (doc_unreadable(db, rd, what))
 		return -1;
 
@@ -764,14 +776,6 @@ static int check_schema(struct db *db, json_t *doc, const char *what)
  * the bytes of the files that have them (of the nfiles of files).
  */
 static int store_doc_files(struct db *db, json_t *doc, const char *origin,
-			   const struct intake_file *files, size_t nfiles, long long *run_id);
-
-int db_store_doc(struct db *db, json_t *doc, const char *origin, long long *run_id)
-{
-	return store_doc_files(db, doc, origin, NULL, 0, run_id);
-}
-
-static int store_doc_files(struct db *db, json_t *doc, const char *origin,
 			   const struct intake_file *files, size_t nfiles, long long *run_id)
 {
 	char *what = origin ? xasprintf("the result document from %s", origin)
@@ -816,6 +820,11 @@ out_rollback:
 out:
 	free(what);
 	return ret;
+}
+
+int db_store_doc(struct db *db, json_t *doc, const char *origin, long long *run_id)
+{
+	return store_doc_files(db, doc, origin, NULL, 0, run_id);
 }
 
 int db_store_run(struct db *db, const struct result *r, long long *run_id)

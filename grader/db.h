@@ -53,6 +53,8 @@ int db_has_run(struct db *db, const char *student, const char *lab, const char *
 	       const char *files_hash, const char *refusal);
 /* sha256 over "NAME SHA256\n" of each file, in the lab's order: names a submission. */
 void db_files_hash(const struct intake_file *files, size_t n, char out[65]);
+/* The same, of a result document's "files" array (the run's submission). */
+void db_doc_files_hash(json_t *files, char out[65]);
 
 /*
  * The latest run of each student (only student's when not NULL) for lab, by
