@@ -81,7 +81,8 @@ LABS        := $(patsubst labs/%/lab.conf,%,$(wildcard labs/*/lab.conf))
 # runner's loop, the launch ledger and the lab's launchers as served
 # (calls_<lab>.cu, built into both). bench.cu is the timing engine: it goes
 # into the timing drivers only.
-JUDGE_COMMON_SRCS := labs/common/harness.cu labs/common/buffers.cu labs/common/remote.cu
+JUDGE_COMMON_SRCS := labs/common/harness.cu labs/common/buffers.cu labs/common/remote.cu \
+		     labs/common/spawn.cu
 COMMON_SRCS := labs/common/launch.cu labs/common/runner.cu
 COMMON_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(COMMON_SRCS))
 LAUNCH_OBJ  := $(BUILD)/labs/common/launch.o
@@ -104,20 +105,22 @@ LAB_RSPS := $(LABS:%=$(BUILD)/labs/%/link.rsp)
 JUDGES   := $(LABS:%=$(BUILD)/labs/%/judge)
 JUDGE_CXXFLAGS = -std=c++17 -O2 -g -Wall -pthread -DCL_JUDGE -I$(CUDA_ROOT)/include
 
-# --- the timing drivers: labs with a tests/bench_<lab>.cu. The driver links
-# the submission's object beside the reference's, whose launchers (the lab's
-# `symbols`) are renamed cl_ref_<name> and whose every other symbol is made
-# local, so the two never clash and a submission cannot call the reference.
+# --- timing: labs with a tests/bench_<lab>.cu (labs/common/bench.h). The
+# timer: the lab's driver on the engine, trusted, never linked with any
+# submission; the grader also runs it with --device-only to measure a GPU's
+# ceilings for its cache (grader/devcache.c). The reference's runner: the
+# reference's object, whose launchers (the lab's `symbols`) are renamed
+# cl_ref_<name> and whose every other symbol is made local, linked as a
+# runner with each launcher resolved to its cl_ref_ one. The submission's
+# side is the runner its tests used.
 OBJCOPY ?= objcopy
 BENCH_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/bench_$(l).cu),$(l)))
-BENCH_RSPS := $(BENCH_LABS:%=$(BUILD)/labs/%/link-bench.rsp)
-# The same driver with the reference on both sides (each of the lab's
-# `symbols` resolved to the reference's cl_ref_ one): the grader runs it with
-# --device-only to measure a GPU's ceilings for its cache (grader/devcache.c)
-# in a process that holds no submission's code.
-BENCH_DEVICES := $(BENCH_LABS:%=$(BUILD)/labs/%/bench-device)
+TIMERS := $(BENCH_LABS:%=$(BUILD)/labs/%/timer)
+REF_RUNNERS = $(foreach l,$(BENCH_LABS),$(if $(call ref_objs,$(l)),$(BUILD)/labs/$(l)/runner-ref))
+TIMER_OBJS := $(BUILD)/labs/common/bench.o $(BUILD)/labs/common/spawn.o
 BENCH_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread
 BENCH_SELFTEST := $(BUILD)/t/bench-selftest
+SELFTEST_RUNNER := $(BUILD)/t/selftest-runner
 # labs with per-student questions: tests/questions_<lab>.cu prints a sheet
 # Labs whose launchers are profiled (sectors per request): a profile driver,
 # linked with the submission on a GPU (run under Nsight Compute), and on the
@@ -190,7 +193,7 @@ DEPS_OK   := $(BUILD)/.deps-ok
 .PHONY: all help deps npm-tools test check check-unit check-emu check-shell check-gpu clean format handout \
 	gradescope project-tests FORCE
 
-all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(JUDGES) $(BENCH_RSPS) $(BENCH_DEVICES) $(PROFILE_RSPS) \
+all: $(CUDALAB) $(PROBE) $(LAB_RSPS) $(JUDGES) $(TIMERS) $(REF_RUNNERS) $(PROFILE_RSPS) \
 	$(QUESTION_BINS) $(KEY_BINS) $(EMU_RSPS) $(TOOLCHAIN)
 
 help:
@@ -303,7 +306,7 @@ check-shell: project-tests all
 OCC_DEVICE_CHECK := $(BUILD)/t/occupancy-device-check
 # LANES=N grades the fixtures with --lanes N, JOBS=N N of them at once (a lab's
 # fixtures are graded as a class; default: the grader's)
-check-gpu: project-tests all $(BENCH_SELFTEST) $(OCC_DEVICE_CHECK)
+check-gpu: project-tests all $(BENCH_SELFTEST) $(SELFTEST_RUNNER) $(OCC_DEVICE_CHECK)
 	$(Q)CUDALAB_TEST_LANES='$(LANES)' CUDALAB_TEST_JOBS='$(JOBS)' grader/t/run-tests.sh --gpu
 
 $(BUILD)/labs/%/questions: | $(DEPS_OK)
@@ -321,10 +324,15 @@ $(OCC_DEVICE_CHECK): $(BUILD)/labs/occupancy/t/device_check.o $(BUILD)/reference
 	$(Q)$(CXX) -o $@ $^ $(BENCH_LIBS)
 
 # The timing engine's own GPU test (grader/t/t4002-timing-engine.sh).
-$(BENCH_SELFTEST): $(BUILD)/labs/common/t/bench_selftest.o $(BUILD)/labs/common/bench.o
+$(BENCH_SELFTEST): $(BUILD)/labs/common/t/bench_selftest.o $(TIMER_OBJS)
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CXX) -o $@ $^ $(BENCH_LIBS)
+
+$(SELFTEST_RUNNER): $(BUILD)/labs/common/t/selftest_runner.o $(COMMON_OBJS)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) -o $@ $^ $(HARNESS_LIBS)
 
 clean:
 	rm -rf $(BUILD)
@@ -395,16 +403,14 @@ $(BUILD)/reference/%.o: reference/%.cu $(FLAGS_DIR)/ref | $(DEPS_OK)
 		--keep-global-symbol=cl_ref_$(s)) $@.tmp $@
 	$(Q)rm -f $@.tmp
 
-$(BUILD)/labs/%/link-bench.rsp: $(BUILD)/labs/common/bench.o Makefile | $(DEPS_OK)
-	$(quiet) GEN $@
-	$(Q)mkdir -p $(@D)
-	$(Q)printf '%s\n' $(abspath $(BUILD)/labs/$*/tests/bench_$*.o $(BUILD)/labs/common/bench.o \
-		$(call ref_objs,$*)) $(BENCH_LIBS) > $@
+$(BUILD)/labs/%/timer: $(TIMER_OBJS) | $(DEPS_OK)
+	$(quiet) LD $@
+	$(Q)$(CXX) -o $@ $(filter %.o,$^) $(BENCH_LIBS)
 
-$(BUILD)/labs/%/bench-device: $(BUILD)/labs/common/bench.o | $(DEPS_OK)
+$(BUILD)/labs/%/runner-ref: $(COMMON_OBJS) | $(DEPS_OK)
 	$(quiet) LD $@
 	$(Q)$(CXX) -o $@ $(filter %.o,$^) \
-		$(foreach s,$(call lab_symbols,$*),-Wl,--defsym=$(s)=cl_ref_$(s)) $(BENCH_LIBS)
+		$(foreach s,$(call lab_symbols,$*),-Wl,--defsym=$(s)=cl_ref_$(s)) $(HARNESS_LIBS)
 
 # The profile drivers' response files: on a GPU, and on the trace runtime.
 $(BUILD)/labs/%/link-profile.rsp: $(LAUNCH_OBJ) $(BUILD)/labs/common/profile.o Makefile \
@@ -506,10 +512,8 @@ $(BUILD)/labs/$(1)/judge: $(call judge_objs,$(1))
 $(BUILD)/labs/$(1)/link-emu.rsp $(BUILD)/labs/$(1)/link-asan.rsp \
 	$(BUILD)/labs/$(1)/link-safety.rsp: $(call emu_lab_objs,$(1))
 ifneq ($(filter $(1),$(BENCH_LABS)),)
-$(BUILD)/labs/$(1)/link-bench.rsp: $(BUILD)/labs/$(1)/tests/bench_$(1).o $(call ref_objs,$(1)) \
-	labs/$(1)/lab.conf
-$(BUILD)/labs/$(1)/bench-device: $(BUILD)/labs/$(1)/tests/bench_$(1).o $(call ref_objs,$(1)) \
-	labs/$(1)/lab.conf
+$(BUILD)/labs/$(1)/timer: $(BUILD)/labs/$(1)/tests/bench_$(1).o
+$(BUILD)/labs/$(1)/runner-ref: $(call lab_objs,$(1)) $(call ref_objs,$(1)) labs/$(1)/lab.conf
 endif
 ifneq ($(filter $(1),$(PROFILE_LABS)),)
 $(BUILD)/labs/$(1)/link-profile.rsp: $(BUILD)/labs/$(1)/tests/profile_$(1).o

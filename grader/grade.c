@@ -61,7 +61,7 @@ static int gpu_to_itself(const struct grading *g)
 static int device_ceilings(const struct grading *g, struct device_ceilings *dc)
 {
 	struct result *r = g->r;
-	char *measure = xasprintf("%s/labs/%s/bench-device", g->tc->build, g->cfg->name);
+	char *measure = xasprintf("%s/labs/%s/timer", g->tc->build, g->cfg->name);
 	char *cache = NULL;
 	const char *no_cache = NULL;
 
@@ -84,51 +84,45 @@ static int device_ceilings(const struct grading *g, struct device_ceilings *dc)
 }
 
 /*
- * On a GPU, once the correctness tests ran: links the submission's objects
- * with the lab's timing driver and times every kernel whose part passed.
+ * On a GPU, once the correctness tests ran: the lab's timer (trusted,
+ * outside the sandbox) times every kernel whose part passed, the
+ * submission's side in the runner its tests used (in the sandbox), the
+ * reference's in the lab's reference runner (labs/common/bench.h).
  */
-static int time_kernels(const struct grading *g)
+static int time_kernels(const struct grading *g, const char *runner)
 {
 	struct result *r = g->r;
-	struct strlist objs = STRLIST_INIT;
-	char *rsp = xasprintf("%s/labs/%s/link-bench.rsp", g->tc->build, g->cfg->name);
-	char *binary = NULL, *log = NULL;
+	char *timer = xasprintf("%s/labs/%s/timer", g->tc->build, g->cfg->name);
+	char *reference = xasprintf("%s/labs/%s/runner-ref", g->tc->build, g->cfg->name);
+	char *recipe[2] = {NULL, NULL};
 	int ret = 0;
 
 	if (!timing_plan(g->cfg, r))
 		goto out;
-	if (access(rsp, R_OK)) {
-		timing_not_run(r, "this lab has no timing driver built (tests/bench_<lab>.cu)");
+	if (access(timer, X_OK) || access(reference, X_OK)) {
+		timing_not_run(r, "this lab's timer or reference runner is not built (make)");
 		goto out;
 	}
-	build_student_objects(g, &objs);
-	ret = build_link(g, &objs, "link-bench.rsp", "bench_gpu", &binary, &log);
-	if (ret > 0) {
-		/* the same objects linked with the tests: what clashes is the submission's */
-		for (size_t i = 0; i < r->ntests; i++)
-			if (r->tests[i].kind == KIND_TIMING && r->tests[i].status == TEST_NOT_RUN) {
-				r->tests[i].status = TEST_CRASH;
-				r->tests[i].message = xasprintf("the timing driver could not be linked "
-								"with the submission:\n%s", log);
-			}
-		ret = 0;
+	const char *const sub_argv[] = {runner, NULL}, *const ref_argv[] = {reference, NULL};
+	if (judge_recipe(g, "timing", sub_argv, true, &recipe[0]) ||
+	    judge_recipe(g, "timing-reference", ref_argv, false, &recipe[1])) {
+		ret = -1;
 		goto out;
 	}
-	if (ret)
-		goto out;
 	int held = gpu_to_itself(g);
 	struct device_ceilings dc;
 	bool given = !device_ceilings(g, &dc);
-	ret = timing_run(g->cfg, g->workdir, binary, (const char *const *)g->env, &g->run_sandbox,
-			 given ? &dc : NULL, r);
+	struct timing_programs programs = {.timer = timer, .runner = recipe[0],
+					   .reference = recipe[1], .folder = g->judgedir};
+	ret = timing_run(g->cfg, &programs, (const char *const *)g->env, given ? &dc : NULL, r);
 	if (given)
 		device_ceilings_release(&dc);
 	gpulock_release(held);
 out:
-	free(binary);
-	free(log);
-	free(rsp);
-	strlist_clear(&objs);
+	free(timer);
+	free(reference);
+	free(recipe[0]);
+	free(recipe[1]);
 	return ret;
 }
 
@@ -249,7 +243,7 @@ static int gpu_phases(const struct grading *g, const char *binary)
 	}
 	r->tests_seconds = now_seconds() - t0;
 	if (!ret)
-		ret = time_kernels(g);
+		ret = time_kernels(g, binary);
 	t0 = now_seconds();
 	if (!ret)
 		ret = profile_kernels(g);

@@ -107,8 +107,8 @@ static int write_filter(const char *path)
 	return write_file_atomic(path, buf, (size_t)n);
 }
 
-int judge_argv(const struct grading *g, const char *name, const char *const *runner_argv,
-	       struct strlist *argv)
+int judge_recipe(const struct grading *g, const char *name, const char *const *runner_argv,
+		 bool sandboxed, char **path)
 {
 	const struct sandbox *sb = &g->run_sandbox;
 	struct strlist words = STRLIST_INIT, opts = STRLIST_INIT;
@@ -117,15 +117,15 @@ int judge_argv(const struct grading *g, const char *name, const char *const *run
 	char *filter = judge_path(g, "sandbox.bpf");
 	int ret = -1;
 
-	if (sb->drop) {
+	if (sandboxed && sb->drop) {
 		/* a root grader's runners are never root, in or out of the sandbox */
 		strlist_push(&words, "user");
 		strlist_pushf(&words, "%u", (unsigned)sb->uid);
 		strlist_pushf(&words, "%u", (unsigned)sb->gid);
 	}
 	strlist_push(&words, "cwd");
-	strlist_push(&words, g->workdir);
-	if (sb->bwrap) {
+	strlist_push(&words, sandboxed ? g->workdir : g->judgedir);
+	if (sandboxed && sb->bwrap) {
 		sandbox_args(sb, g->workdir, FILTER_FD, &opts);
 		if (write_words(opts_path, &opts))
 			goto out;
@@ -137,7 +137,7 @@ int judge_argv(const struct grading *g, const char *name, const char *const *run
 		strlist_push(&words, filter);
 	}
 	strlist_push(&words, "argv");
-	if (sb->bwrap) {
+	if (sandboxed && sb->bwrap) {
 		strlist_push(&words, sb->bwrap);
 		strlist_push(&words, "--args");
 		strlist_pushf(&words, "%d", ARGS_FD);
@@ -147,13 +147,8 @@ int judge_argv(const struct grading *g, const char *name, const char *const *run
 		strlist_push(&words, *a);
 	if (write_words(recipe, &words))
 		goto out;
-	char *judge = judge_program(g);
-	strlist_push(argv, judge);
-	free(judge);
-	strlist_push(argv, "--runner");
-	strlist_push(argv, recipe);
-	if (g->r->mode == MODE_EMULATED)
-		strlist_push(argv, "--emulated");
+	*path = recipe;
+	recipe = NULL;
 	ret = 0;
 out:
 	strlist_clear(&words);
@@ -162,4 +157,22 @@ out:
 	free(opts_path);
 	free(filter);
 	return ret;
+}
+
+int judge_argv(const struct grading *g, const char *name, const char *const *runner_argv,
+	       struct strlist *argv)
+{
+	char *recipe;
+
+	if (judge_recipe(g, name, runner_argv, true, &recipe))
+		return -1;
+	char *judge = judge_program(g);
+	strlist_push(argv, judge);
+	free(judge);
+	strlist_push(argv, "--runner");
+	strlist_push(argv, recipe);
+	free(recipe);
+	if (g->r->mode == MODE_EMULATED)
+		strlist_push(argv, "--emulated");
+	return 0;
 }

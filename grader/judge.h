@@ -37,6 +37,15 @@ void judge_close(struct grading *g);
 int judge_argv(const struct grading *g, const char *name, const char *const *runner_argv,
 	       struct strlist *argv);
 
+/*
+ * A recipe for a runner (labs/common/spawn.h), named name in the judge's
+ * folder, into *path (malloc'd): runner_argv in the grading's sandbox, as
+ * its user, in the work folder; or, not sandboxed (the reference's runner
+ * of the timer: trusted code), alone, in the judge's folder. 0 or -1.
+ */
+int judge_recipe(const struct grading *g, const char *name, const char *const *runner_argv,
+		 bool sandboxed, char **path);
+
 /* The judge's folder's path for name ("logs"), malloc'd. */
 char *judge_path(const struct grading *g, const char *name);
 

@@ -1,18 +1,19 @@
 /*
  * timing.c - the timing step (DESIGN.md): after the correctness tests, on a
- * GPU, the lab's timing driver (labs/<lab>/tests/bench_<lab>.cu) times each
- * kernel lab.conf lists against the reference, in one process; this file
- * decides what to time, runs the driver through run.c, reads its JSON lines
- * and scores each ratio.
+ * GPU, the lab's timer (labs/<lab>/tests/bench_<lab>.cu on the engine in
+ * labs/common/bench.cu) times each kernel lab.conf lists against the
+ * reference: trusted, outside the sandbox, with the submission's launchers
+ * in the runner its tests used (sandboxed) and the reference's in a runner
+ * of its own. This file decides what to time, runs the timer through
+ * run.c, reads its JSON lines and scores each ratio.
  *
  * The device's ceilings (its copy bandwidth, the lab's library times) come
  * from the node's cache where grade.c allows it (devcache.h), else from a
- * run of the trusted driver (build/labs/<lab>/bench-device, linked with no
- * submission), which is what the cache is written from: never from the
- * timing driver, which runs the submission's code in its process.
+ * run of the timer with --device-only (no runner started), which is what
+ * the cache is written from: never from a timing run, where the
+ * submission's code runs beside it.
  *
- * Must not: measure anything itself, or trust the driver's output beyond
- * its lines that carry this run's token: the driver runs student code.
+ * Must not: measure anything itself.
  */
 #include "timing.h"
 
@@ -149,20 +150,24 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 
 	if (!status || strcmp(status, "ok")) {
 		bool wrong = status && !strcmp(status, "wrong");
-		result_set_verdict(t, wrong ? TEST_FAIL : TEST_CRASH,
-			    xasprintf("%s\nhint: %s", msg && *msg ? msg : "the timing driver failed",
+		bool disturbed = status && !strcmp(status, "disturbed");
+		result_set_verdict(t, wrong || disturbed ? TEST_FAIL : TEST_CRASH,
+			    xasprintf("%s\nhint: %s", msg && *msg ? msg : "the timer failed",
 				      wrong ? "the output of every timed call is checked: each call "
 					      "must compute all of its output from the inputs it "
 					      "gets, which change between calls (no results kept "
 					      "from an earlier call, no work left running after it "
 					      "returns)"
+				      : disturbed ? "a launcher's work must be done when it returns: "
+						    "no thread or stream of yours may keep the GPU "
+						    "busy between timed calls"
 					    : "a launcher that works once must keep working when "
 					      "it is called again and again"));
 		return;
 	}
 	m->measured = m->samples > 0 && isfinite(m->ratio);
 	if (!m->measured) {
-		result_set_verdict(t, TEST_CRASH, xstrdup("the timing driver reported no usable times"));
+		result_set_verdict(t, TEST_CRASH, xstrdup("the timer reported no usable times"));
 		return;
 	}
 	char *rates = rate_text(m);
@@ -213,7 +218,7 @@ static void read_device(struct result *r, json_t *o, bool *device_ok)
 	if (!status || strcmp(status, "ok")) {
 		free(r->timing.reason);
 		r->timing.reason = xstrdup(str(o, "message") ? str(o, "message")
-							     : "the timing driver found no GPU");
+							     : "the timer found no GPU");
 		return;
 	}
 	*device_ok = true;
@@ -491,9 +496,8 @@ static void use_given(const struct device_ceilings *given, const struct strlist 
 
 /* ------------------------------------------------------------- running */
 
-int timing_run(const struct lab_config *cfg, const char *workdir, const char *binary,
-	       const char *const *env, const struct sandbox *sb,
-	       const struct device_ceilings *given, struct result *r)
+int timing_run(const struct lab_config *cfg, const struct timing_programs *p,
+	       const char *const *env, const struct device_ceilings *given, struct result *r)
 {
 	struct strlist pending = STRLIST_INIT, asked = STRLIST_INIT;
 	double t0 = now_seconds();
@@ -513,13 +517,17 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 	for (int round = 0; pending.n; round++) {
 		struct strlist argv = STRLIST_INIT;
 		struct run_result res;
-		char token[33], *out = xasprintf("%s/timing-%d.jsonl", workdir, round);
+		char token[33], *out = xasprintf("%s/timing-%d.jsonl", p->folder, round);
 		bool device_ok = false, ended = false;
 
 		random_token(token);
-		strlist_push(&argv, binary);
+		strlist_push(&argv, p->timer);
 		strlist_push(&argv, "--out");
 		strlist_push(&argv, out);
+		strlist_push(&argv, "--runner");
+		strlist_push(&argv, p->runner);
+		strlist_push(&argv, "--reference");
+		strlist_push(&argv, p->reference);
 		strlist_push(&argv, "--cap");
 		strlist_pushf(&argv, "%g", cfg->timing_cap);
 		if (given) {
@@ -541,18 +549,17 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 		struct run_spec spec = {
 			.argv = (const char *const *)argv.v,
 			.envp = env,
-			.cwd = workdir,
+			.cwd = p->folder,
 			.input = input,
 			/* timing_timeout per kernel, and as much again to start */
 			.timeout = (pending.n + 1) * cfg->timing_timeout,
-			.sandbox = sb,
 		};
 		lab_run_limits(cfg, 1, &spec);
 		progress("timing %zu kernel%s against the reference ...", pending.n,
 			 pending.n == 1 ? "" : "s");
 		ret = run_one(&spec, &res);
 		if (!ret && !res.started)
-			ret = error("cannot run the timing driver: %s", res.output);
+			ret = error("cannot run the timer: %s", res.output);
 		char *text = !ret && !access(out, R_OK) ? read_file(out, NULL) : NULL;
 		if (!ret) {
 			r->timing.copy_given = false;
@@ -562,9 +569,9 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 				/* no GPU for the driver: the grader's problem, not the student's */
 				char *fate = run_describe(&spec, &res), *words = last_words(res.output);
 				char *why = r->timing.reason
-						    ? xasprintf("the timing driver found no GPU: %s",
+						    ? xasprintf("the timer could not start: %s",
 								r->timing.reason)
-						    : xasprintf("the timing driver %s before it started%s",
+						    : xasprintf("the timer %s before it started%s",
 								fate, words);
 				free(r->timing.reason);
 				r->timing.reason = NULL;
@@ -581,7 +588,7 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 						t = &r->tests[i];
 				char *fate = run_describe(&spec, &res), *words = last_words(res.output);
 				result_set_verdict(t, res.timed_out ? TEST_TIMEOUT : TEST_CRASH,
-					    xasprintf("the timing driver %s while timing this kernel%s%s",
+					    xasprintf("the timer %s while timing this kernel%s%s",
 						      fate, words, ended ? " (and said it was done)" : ""));
 				t->points = 0;
 				strlist_remove(&pending, t->id);
@@ -608,7 +615,7 @@ int timing_run(const struct lab_config *cfg, const char *workdir, const char *bi
 		if (given) {
 			free(r->timing.ceilings_cache_note);
 			r->timing.ceilings_cache_note = xasprintf(
-				"the timing driver's GPU was not %s, whose ceilings it was given: "
+				"the timer's GPU was not %s, whose ceilings it was given: "
 				"it measured the copy bandwidth itself (and no library ceiling)",
 				r->gpu.uuid);
 		}

@@ -51,8 +51,8 @@ void timing_read(const char *text, const char *token, const struct lab_config *c
 /*
  * The device's ceilings for this timing phase (devcache.h), into c: the
  * entry of the node's cache file (cache) that matches key; else measured by
- * the trusted driver (measure: build/labs/<lab>/bench-device, which has no
- * submission's code in it; NULL when not built) with env, and cached.
+ * the trusted driver (measure: build/labs/<lab>/timer with --device-only, which
+ * starts no runner; NULL when not built) with env, and cached.
  * Sets r->timing's ceilings_from, ceilings_measured_at, ceilings_cache and
  * ceilings_cache_note. Returns 0, or -1 when there are none (cache NULL:
  * not to be cached, no_cache says why; or the trusted driver failed): the
@@ -62,19 +62,26 @@ int timing_ceilings(const struct lab_config *cfg, const char *measure, const cha
 		    const char *cache, const char *no_cache, const struct devcache_key *key,
 		    struct result *r, struct device_ceilings *c);
 
+/* What times a grading's kernels (labs/common/bench.h). */
+struct timing_programs {
+	const char *timer;       /* the lab's timer: trusted, run outside the sandbox */
+	const char *runner;      /* the recipe of the submission's runner (sandboxed) */
+	const char *reference;   /* the recipe of the reference's runner */
+	const char *folder;      /* the timer's: the judge's folder, out of the sandbox's reach */
+};
+
 /*
- * Runs the linked driver (binary) on every kernel timing_plan left, in
- * workdir, with env, filling r. A driver that dies or hangs costs only the
+ * Runs the timer on every kernel timing_plan left, in p->folder, with env,
+ * filling r. A timer whose submission's runner dies or hangs costs only the
  * kernel it was timing, which is charged to the submission; the rest are
- * timed by a new driver. It runs in sb (NULL: none). given (NULL: none) are
- * the device's ceilings from timing_ceilings, for the GPU r->gpu.uuid: the
- * driver takes their copy bandwidth and times no library, and r gets them;
- * without, the driver measures both (ceilings_from "measured"). -1 only for
- * the grader's own failures.
+ * timed by a new timer. given (NULL: none) are the device's ceilings from
+ * timing_ceilings, for the GPU r->gpu.uuid: the timer takes their copy
+ * bandwidth and times no library, and r gets them; without, the timer
+ * measures both (ceilings_from "measured"). -1 only for the grader's own
+ * failures.
  */
-int timing_run(const struct lab_config *cfg, const char *workdir, const char *binary,
-	       const char *const *env, const struct sandbox *sb,
-	       const struct device_ceilings *given, struct result *r);
+int timing_run(const struct lab_config *cfg, const struct timing_programs *p,
+	       const char *const *env, const struct device_ceilings *given, struct result *r);
 
 /* Marks every timed kernel not yet timed as not run, with why (also r->timing.reason). */
 void timing_not_run(struct result *r, const char *why);

@@ -1,16 +1,23 @@
 #!/bin/bash
-# On a GPU: the timing engine's own defences, on a driver whose "student" is
-# trusted test code (labs/common/t/bench_selftest.cu): work left running on a
-# stream of its own is still timed in full, and a launcher that stops
-# computing is caught by the check of the timed output.
+# On a GPU: the timer's own defences, on a timer whose "submission" is
+# trusted test code (labs/common/t/bench_selftest.cu, served by
+# selftest_runner.cu in a runner of its own): work left running on a stream
+# of its own is still timed in full, a launcher that stops computing is
+# caught by the check of the timed output, and one that keeps the GPU busy
+# between its calls is found by the guard.
 . "$(dirname "$0")/lib.sh"
 require_gpu
 SELFTEST=$BUILD/t/bench-selftest
-[ -x "$SELFTEST" ] || { say "not ok - $SELFTEST is not built (make check-gpu builds it)"; exit 1; }
+RUNNER=$BUILD/t/selftest-runner
+for f in "$SELFTEST" "$RUNNER"; do
+	[ -x "$f" ] || { say "not ok - $f is not built (make check-gpu builds it)"; exit 1; }
+done
 
 test_expect_success 'the engine measures a launcher against itself at a ratio of 1' '
-	printf "seed=7\ntoken=t\n" | "$SELFTEST" --out o.jsonl --case same:4096 --case stream:4096 \
-		--case stale:4096 >err 2>&1 &&
+	printf "argv\0%s\0" "$RUNNER" >runner.recipe &&
+	printf "seed=7\ntoken=t\n" | "$SELFTEST" --out o.jsonl --runner runner.recipe \
+		--reference runner.recipe --case same:4096 --case stream:4096 \
+		--case stale:4096 --case busy:4096 >err 2>&1 &&
 	[ "$(jq "select(.type == \"case\" and .kernel == \"same\") | .status == \"ok\" and
 		.ratio > 0.97 and .ratio < 1.03" o.jsonl)" = true ] || { cat o.jsonl err; false; }
 '
@@ -20,10 +27,19 @@ test_expect_success 'work left running on a non-blocking stream is timed in full
 '
 test_expect_success 'a launcher that stops computing after its first call is caught' '
 	[ "$(jq "select(.type == \"case\" and .kernel == \"stale\") | .status == \"wrong\" and
-		(.message | contains(\"timed call 1: out[0] = \")) and (.message | contains(\"nan\"))" o.jsonl)" = true ] ||
+		(.message | contains(\"out[0] = \")) and (.message | contains(\"nan\"))" o.jsonl)" = true ] ||
 		{ cat o.jsonl; false; }
 '
-test_expect_success 'every line carries the token, and the driver says it is done' '
+test_expect_success 'a launcher whose thread keeps the GPU busy between calls is found disturbed' '
+	[ "$(jq "select(.type == \"case\" and .kernel == \"busy\") | .status == \"disturbed\" and
+		.reference_again_ms < .reference.median_ms" o.jsonl)" = true ] || { cat o.jsonl; false; }
+'
+test_expect_success 'an empty call is measured on the reference alone, and taken off both sides' '
+	[ "$(jq "select(.type == \"case\" and .kernel == \"same\") | .empty_call_ms.reference > 0 and
+		.empty_call_ms.student < 0.5 and .reference_alone.median_ms > 0" o.jsonl)" = true ] ||
+		{ cat o.jsonl; false; }
+'
+test_expect_success 'every line carries the token, and the timer says it is done' '
 	[ "$(jq -r .token o.jsonl | sort -u)" = t ] &&
 	[ "$(tail -n1 o.jsonl | jq -r .type)" = end ] &&
 	[ "$(jq "select(.type == \"device\") | .l2_bytes > 0 and .flush_bytes >= 2 * .l2_bytes" \

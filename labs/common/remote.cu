@@ -21,15 +21,13 @@
  */
 #include "cudalab.h"
 #include "remote.h"
+#include "spawn.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,115 +43,13 @@
 			ck_abort_msg(__VA_ARGS__); \
 	} while (0)
 
-#define MAX_RECIPE 64
-#define MAX_FDS 4
-
-static struct {
-	char *text;                  /* the file, NUL-separated words */
-	const char *argv[MAX_RECIPE + 1];
-	const char *cwd;
-	bool drop;                   /* become uid, gid first (a root grader's runner) */
-	uid_t uid;
-	gid_t gid;
-	int nfds;
-	int fd[MAX_FDS];
-	const char *fd_path[MAX_FDS];
-} recipe;
-
+static struct cl_recipe recipe;
 static pid_t runner_pid, runner_owner;   /* the runner, and the process it serves */
 static int runner_fd = -1;
 
 int cl_remote_configure(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	size_t cap = 0, len = 0;
-	char *text = NULL;
-	int argc = 0;
-
-	if (!f)
-		return -1;
-	for (;;) {
-		if (len + 4096 > cap && !(text = (char *)realloc(text, cap += 65536)))
-			abort();
-		size_t n = fread(text + len, 1, cap - len - 1, f);
-		if (!n)
-			break;
-		len += n;
-	}
-	fclose(f);
-	text[len] = '\0';
-	recipe.text = text;
-	/* words: "user" UID GID | "cwd" PATH | "fd" N PATH | "argv" WORD... (to the end) */
-	for (size_t at = 0; at < len;) {
-		const char *w = text + at;
-		at += strlen(w) + 1;
-		if (argc) {
-			if (argc == MAX_RECIPE)
-				return -1;
-			recipe.argv[argc++ - 1] = w;
-		} else if (!strcmp(w, "argv")) {
-			argc = 1;
-		} else if (!strcmp(w, "user") && at < len) {
-			recipe.uid = (uid_t)strtoul(text + at, NULL, 10);
-			at += strlen(text + at) + 1;
-			if (at >= len)
-				return -1;
-			recipe.gid = (gid_t)strtoul(text + at, NULL, 10);
-			at += strlen(text + at) + 1;
-			recipe.drop = true;
-		} else if (!strcmp(w, "cwd") && at < len) {
-			recipe.cwd = text + at;
-			at += strlen(text + at) + 1;
-		} else if (!strcmp(w, "fd") && at < len && recipe.nfds < MAX_FDS) {
-			recipe.fd[recipe.nfds] = atoi(text + at);
-			at += strlen(text + at) + 1;
-			if (at >= len || recipe.fd[recipe.nfds] <= CL_RUNNER_FD)
-				return -1;
-			recipe.fd_path[recipe.nfds++] = text + at;
-			at += strlen(text + at) + 1;
-		} else {
-			return -1;
-		}
-	}
-	return argc > 1 ? 0 : -1;
-}
-
-/* In the child: becomes the runner; never returns. */
-static void exec_runner(int sock)
-{
-	int null = open("/dev/null", O_RDONLY);
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (null < 0 || dup2(null, STDIN_FILENO) < 0)
-		_exit(127);
-	/* the socket at CL_RUNNER_FD, then the recipe's files at their numbers
-	 * (all above CL_RUNNER_FD): nothing else */
-	if (sock != CL_RUNNER_FD) {
-		if (dup2(sock, CL_RUNNER_FD) < 0)
-			_exit(127);
-	} else if (fcntl(sock, F_SETFD, 0) < 0) {
-		_exit(127);
-	}
-	/* nothing else of the judge's: not its logs, not its input */
-	if (close_range(CL_RUNNER_FD + 1, ~0U, 0) < 0)
-		for (int fd = CL_RUNNER_FD + 1; fd < 65536; fd++)
-			close(fd);
-	for (int i = 0; i < recipe.nfds; i++) {
-		int fd = open(recipe.fd_path[i], O_RDONLY);
-		if (fd < 0 || (fd != recipe.fd[i] && dup2(fd, recipe.fd[i]) < 0))
-			_exit(127);
-		if (fd != recipe.fd[i])
-			close(fd);
-	}
-	if (recipe.drop && (setgroups(0, NULL) < 0 || setresgid(recipe.gid, recipe.gid, recipe.gid) < 0 ||
-			    setresuid(recipe.uid, recipe.uid, recipe.uid) < 0 || !setuid(0)))
-		_exit(127);
-	if (recipe.cwd && chdir(recipe.cwd) < 0)
-		_exit(127);
-	signal(SIGPIPE, SIG_DFL);
-	execvp(recipe.argv[0], (char *const *)recipe.argv);
-	fprintf(stderr, "judge: cannot run '%s': %s\n", recipe.argv[0], strerror(errno));
-	_exit(127);
+	return cl_recipe_read(path, &recipe);
 }
 
 /* Waits for the runner to end: its wait status. */
@@ -209,36 +105,13 @@ static bool recv_all(void *p, size_t n)
 /* Starts a runner: 0, or -1 with errno (EAGAIN: no process can be made now). */
 static int spawn(void)
 {
-	int sv[2];
+	pid_t pid = cl_spawn(&recipe, &runner_fd);
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+	if (pid < 0)
 		return -1;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(sv[0]);
-		close(sv[1]);
-		errno = e;
-		return -1;
-	}
-	if (pid == 0) {
-		close(sv[0]);
-		exec_runner(sv[1]);
-	}
-	close(sv[1]);
 	runner_pid = pid;
 	runner_owner = getpid();
-	runner_fd = sv[0];
 	return 0;
-}
-
-/* Whether the runner answers its first request (it has started). */
-static bool hello(void)
-{
-	struct cl_header h = {CL_OP_HELLO, 0, 0};
-
-	return send_all(&h, sizeof(h)) && recv_all(&h, sizeof(h)) && h.len == 0;
 }
 
 /*
@@ -265,7 +138,7 @@ static void runner_start(void)
 				   "submission's program: %s", strerror(errno));
 			continue;
 		}
-		if (hello())
+		if (cl_hello(runner_fd))
 			break;
 		int st = runner_reap();
 		if (!WIFEXITED(st) || WEXITSTATUS(st) > 128 || waited >= 10)

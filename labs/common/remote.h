@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <tuple>
@@ -65,9 +66,14 @@ enum cl_op : uint32_t {
 	CL_OP_OUT_OF_MEMORY, /* -> u8, and clears it (cl_device_oom) */
 	CL_OP_CALL,          /* name, arguments -> return value, outputs */
 	CL_OP_HELLO,         /* -> nothing: the runner has started */
+	/* the timer's (bench.h): memory it shares, and a timed call */
+	CL_OP_IMPORT,        /* u64 bytes, and a descriptor (cl_send_fd) -> i32 err, u64 address */
+	CL_OP_UNMAP,         /* u64 address, u64 bytes -> nothing */
+	CL_OP_TIMED,         /* name ("": none), arguments -> i32 err, once the device is idle */
 };
 
 #define CL_INIT_SHARED_POISON 1u   /* cl_shared_poison: fill shared memory before launches */
+#define CL_INIT_SPIN 2u            /* wait for requests and the device by spinning (timing) */
 
 /* A reply's status: its payload follows, or the runner's message. */
 enum cl_status : uint32_t {
@@ -104,6 +110,52 @@ static inline bool cl_io_all(int fd, void *p, size_t n, bool writing)
 		n -= (size_t)k;
 	}
 	return true;
+}
+
+/*
+ * A descriptor over the socket, on one byte of its own (SCM_RIGHTS): sent
+ * right after the request it belongs to, and read by the runner with
+ * cl_recv_fd once it has read that request, never before.
+ */
+static inline bool cl_send_fd(int sock, int fd)
+{
+	char byte = 0, ctl[CMSG_SPACE(sizeof(int))] = {};
+	struct iovec io = {&byte, 1};
+	struct msghdr m = {};
+	m.msg_iov = &io;
+	m.msg_iovlen = 1;
+	m.msg_control = ctl;
+	m.msg_controllen = sizeof(ctl);
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	ssize_t k;
+	while ((k = sendmsg(sock, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	return k == 1;
+}
+
+/* The descriptor cl_send_fd sent, or -1. */
+static inline int cl_recv_fd(int sock)
+{
+	char byte, ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec io = {&byte, 1};
+	struct msghdr m = {};
+	int fd = -1;
+	m.msg_iov = &io;
+	m.msg_iovlen = 1;
+	m.msg_control = ctl;
+	m.msg_controllen = sizeof(ctl);
+	ssize_t k;
+	while ((k = recvmsg(sock, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	struct cmsghdr *c = k == 1 ? CMSG_FIRSTHDR(&m) : NULL;
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+	    c->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
 }
 
 /* Bytes being written: grows as needed (ends the process on no memory). */

@@ -13,12 +13,16 @@
  */
 #include "cudalab.h"
 #include "remote.h"
+#ifndef CUDAEMU
+#include "vmm.h"
+#endif
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_SERVED 64
@@ -37,9 +41,40 @@ cl_served::cl_served(const char *name, cl_serve_fn fn)
 	}
 }
 
+/*
+ * Timing runners (CL_INIT_SPIN) wait for a request by polling the socket,
+ * for up to SPIN_SECONDS before they block: waking from a blocked read
+ * would add its own few microseconds, different each time, to every timed
+ * call.
+ */
+#define SPIN_SECONDS 0.05
+static bool spinning;
+
+static double seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
 static bool read_all(void *p, size_t n)
 {
-	return cl_io_all(CL_RUNNER_FD, p, n, false);
+	char *c = (char *)p;
+	double give_up = spinning ? seconds() + SPIN_SECONDS : 0;
+
+	while (n && spinning) {
+		ssize_t k = recv(CL_RUNNER_FD, c, n, MSG_DONTWAIT);
+		if (k > 0) {
+			c += k;
+			n -= (size_t)k;
+			give_up = seconds() + SPIN_SECONDS;
+		} else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
+			return false;
+		} else if (seconds() > give_up) {
+			break;
+		}
+	}
+	return cl_io_all(CL_RUNNER_FD, c, n, false);
 }
 
 static bool write_all(const void *p, size_t n)
@@ -83,19 +118,82 @@ static void serve_call(struct cl_reader *in, struct cl_wire *out, uint32_t *stat
 	*status = CL_REPLY_UNKNOWN;
 }
 
+#ifndef CUDAEMU
+/* The timer's memory (vmm.h), mapped here: its address, or the error. */
+static void serve_import(struct cl_reader *in, struct cl_wire *out)
+{
+	uint64_t bytes = cl_get_u64(in);
+	int fd = cl_recv_fd(CL_RUNNER_FD), device = 0;
+	const struct cl_vmm_api *v = cl_vmm();
+	CUmemGenericAllocationHandle h;
+	CUdeviceptr at = 0;
+	CUresult e = CUDA_ERROR_INVALID_VALUE;
+
+	if (fd >= 0 && v && cudaGetDevice(&device) == cudaSuccess) {
+		e = v->import_fd(&h, (void *)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+		if (!e) {
+			e = cl_vmm_map(h, bytes, device, &at);
+			v->release(h);   /* the mapping keeps the memory */
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	cl_put_i32(out, e);
+	cl_put_u64(out, at);
+}
+#endif
+
+#ifndef CUDAEMU
+/* The empty call's kernel: it does nothing, but its launch and the switch
+ * of the GPU to this process's context cost what a launcher's do. */
+__global__ void cl_empty_kernel(void) {}
+#endif
+
+/*
+ * A timed call (bench.h): the launcher, then a wait for the whole device,
+ * then the answer: the launch's error, else the wait's. "": the empty
+ * call, an empty kernel in the launcher's place.
+ */
+static void serve_timed(struct cl_reader *in, struct cl_wire *out, uint32_t *status)
+{
+	struct cl_reader peek = *in;
+	uint32_t name_len = 0;
+	cudaError_t err = cudaSuccess;
+
+	cl_read(&peek, &name_len, 4);
+	if (name_len) {
+		struct cl_wire ignored = {};
+		serve_call(in, &ignored, status);
+		cl_wire_free(&ignored);
+		err = cudaGetLastError();
+	} else {
+		*in = peek;
+#ifndef CUDAEMU   /* timing is a GPU's */
+		cl_empty_kernel<<<1, 1>>>();
+		err = cudaGetLastError();
+#endif
+	}
+	cudaError_t s = cudaDeviceSynchronize();
+	cl_put_i32(out, err != cudaSuccess ? err : s);
+}
+
 static void handle(uint32_t op, struct cl_reader *in, struct cl_wire *out, uint32_t *status)
 {
 	cudaError_t err = cudaSuccess;
 	void *p = NULL;
 
 	switch (op) {
-	case CL_OP_INIT:
-		cl_shared_poison = (cl_get_i32(in) & CL_INIT_SHARED_POISON) != 0;
-		err = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
+	case CL_OP_INIT: {
+		uint32_t flags = (uint32_t)cl_get_i32(in);
+		cl_shared_poison = (flags & CL_INIT_SHARED_POISON) != 0;
+		spinning = (flags & CL_INIT_SPIN) != 0;
+		err = cudaSetDeviceFlags(spinning ? cudaDeviceScheduleSpin
+						  : cudaDeviceScheduleBlockingSync);
 		if (err == cudaSuccess)
 			err = cudaFree(0);
 		cl_put_i32(out, err);
 		break;
+	}
 	case CL_OP_MALLOC: {
 		uint64_t n = cl_get_u64(in);
 		err = cudaMalloc(&p, n);
@@ -178,6 +276,19 @@ static void handle(uint32_t op, struct cl_reader *in, struct cl_wire *out, uint3
 		break;
 	case CL_OP_HELLO:
 		break;
+	case CL_OP_TIMED:
+		serve_timed(in, out, status);
+		break;
+#ifndef CUDAEMU
+	case CL_OP_IMPORT:
+		serve_import(in, out);
+		break;
+	case CL_OP_UNMAP: {
+		CUdeviceptr at = (CUdeviceptr)cl_get_u64(in);
+		cl_vmm_unmap(at, cl_get_u64(in));
+		break;
+	}
+#endif
 	default:
 		*status = CL_REPLY_UNKNOWN;
 	}

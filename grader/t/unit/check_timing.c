@@ -390,6 +390,15 @@ static const char *const fake_driver =
 	"done\n"
 	"echo \"{\\\"token\\\":\\\"$tok\\\",\\\"type\\\":\\\"end\\\"}\" >>\"$out\"\n";
 
+/* timing_run with driver as the timer, and stand-in recipes. */
+static int run_timing(const char *dir, const char *driver, const struct device_ceilings *given,
+		      struct result *r)
+{
+	struct timing_programs p = {.timer = driver, .runner = "runner.recipe",
+				    .reference = "reference.recipe", .folder = dir};
+	return timing_run(&cfg, &p, NULL, given, r);
+}
+
 static char *write_driver(const char *dir)
 {
 	char *path = xasprintf("%s/bench_demo", dir);
@@ -405,7 +414,7 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 
 	gpu_result(&r);
 	progress_quiet = true;
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, NULL, &r), 0);
+	ck_assert_int_eq(run_timing(dir, driver, NULL, &r), 0);
 	ck_assert(r.timing.ran);
 	ck_assert_int_eq(timed(&r, "p1")->status, TEST_PASS);
 	ck_assert_int_eq(timed(&r, "p2")->status, TEST_CRASH);
@@ -422,7 +431,7 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 	gpu_result(&r);
 	timed(&r, "p2")->status = TEST_FAIL;   /* as if already decided */
 	double t0 = now_seconds();
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, NULL, &r), 0);
+	ck_assert_int_eq(run_timing(dir, driver, NULL, &r), 0);
 	unsetenv("HANG");
 	ck_assert_int_eq(timed(&r, "p1")->status, TEST_PASS);
 	ck_assert_int_eq(timed(&r, "p3")->status, TEST_TIMEOUT);
@@ -432,7 +441,7 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 	/* no GPU for the driver: not run, not charged */
 	setenv("NOGPU", "1", 1);
 	gpu_result(&r);
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, NULL, &r), 0);
+	ck_assert_int_eq(run_timing(dir, driver, NULL, &r), 0);
 	unsetenv("NOGPU");
 	progress_quiet = false;
 	ck_assert(!r.timing.ran);
@@ -557,7 +566,7 @@ START_TEST(test_timing_ceilings_measured_once_and_reused)
 	ck_assert(labs((long)(r.timing.ceilings_measured_at - time(NULL))) < 60);
 	ck_assert_double_eq(dc.copy_gbs, 3000);
 	ck_assert_uint_eq(dc.nceilings, 3);
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &dc, &r), 0);
+	ck_assert_int_eq(run_timing(dir, driver, &dc, &r), 0);
 	/* the timing driver was given the bandwidth, for this GPU, and no library */
 	before = read_file(args, NULL);
 	ck_assert_str_eq(before, "3000 " GPU_UUID " 1\n");
@@ -583,7 +592,7 @@ START_TEST(test_timing_ceilings_measured_once_and_reused)
 	 * the grading keeps the cache's, and the cache is as it was */
 	before = read_file(cache, NULL);
 	setenv("FORGE", "1", 1);
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &dc, &r), 0);
+	ck_assert_int_eq(run_timing(dir, driver, &dc, &r), 0);
 	unsetenv("FORGE");
 	after = read_file(cache, NULL);
 	ck_assert_str_eq(before, after);
@@ -609,7 +618,7 @@ START_TEST(test_timing_ceilings_measured_once_and_reused)
 	r.gpu.uuid = xstrdup(GPU_UUID);
 	ck_assert_int_eq(timing_ceilings(&cfg, measure, NULL, cache, NULL, &dev_key, &r, &dc), 0);
 	setenv("IGNORE_GIVEN", "1", 1);
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, &dc, &r), 0);
+	ck_assert_int_eq(run_timing(dir, driver, &dc, &r), 0);
 	unsetenv("IGNORE_GIVEN");
 	ck_assert_str_eq(r.timing.ceilings_from, "measured");
 	ck_assert_double_eq(r.timing.copy_gbs, 500);
@@ -652,7 +661,7 @@ START_TEST(test_timing_ceilings_not_cached)
 	ck_assert_int_eq(lines_of(runs), 0);
 	ck_assert_str_eq(r.timing.ceilings_cache_note, "the GPU has no UUID");
 	ck_assert_ptr_null(r.timing.ceilings_cache);
-	ck_assert_int_eq(timing_run(&cfg, dir, driver, NULL, NULL, NULL, &r), 0);
+	ck_assert_int_eq(run_timing(dir, driver, NULL, &r), 0);
 	char *given = read_file(args, NULL);
 	ck_assert_str_eq(given, "  \n");   /* nothing given */
 	free(given);

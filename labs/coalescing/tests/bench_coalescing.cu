@@ -1,13 +1,15 @@
 /*
- * bench_coalescing.cu - timing driver of the coalescing lab, on the engine in
+ * bench_coalescing.cu - the coalescing lab's timer, on the engine in
  * labs/common/bench.cu. Every kernel only moves data, so each is rated by
  * its effective bandwidth: the bytes it must move (every element read once
  * and written once) over the median time.
  *
  * Kernels (lab.conf's kernel = ...), size N for N x N arrays or n floats:
  *   scale_rows       the submission's coal_scale_rows against the reference's;
- *   rows_vs_cols     the submission's coal_scale_rows against its own
- *                    coal_scale_cols: the same work, mapped the other way;
+ *   rows_vs_cols     the submission's coal_scale_rows against the reference's
+ *                    coal_scale_cols: the same work, mapped the other way (a
+ *                    baseline of the submission's own could be slowed on
+ *                    purpose);
  *   stride1..32      coal_copy_strided at that stride, against the reference;
  *   transpose_naive, transpose_tiled
  *                    against the reference's.
@@ -15,7 +17,9 @@
  * other side's everywhere and the exact result at a few places computed on
  * the CPU. The two output buffers change sides with every pair: where a
  * buffer lies in DRAM shows in the time of a kernel whose writes are
- * scattered (the naive transpose's differed by 4 % on an H100).
+ * scattered (the naive transpose's differed by 4 % on an H100). So both
+ * runners map both: the submission's call comes first on every new input,
+ * so the reference's output of that input does not exist while it runs.
  */
 #include "bench.h"
 #include "coalescing.h"
@@ -24,14 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The reference's launchers, renamed when its object was built. */
-extern "C" {
-void cl_ref_coal_scale_rows(const float *, float *, int, int, float);
-void cl_ref_coal_copy_strided(const float *, float *, int, int);
-void cl_ref_coal_transpose_naive(const float *, float *, int, int);
-void cl_ref_coal_transpose_tiled(const float *, float *, int, int);
-}
 
 static const char *const kernels[] = {"scale_rows",      "rows_vs_cols",   "stride1",
 				      "stride2",         "stride4",        "stride8",
@@ -51,6 +47,8 @@ struct ctx {
 	float a;
 	float *in, *buf[2];
 	int flip;              /* which buffer is whose: changes with every pair */
+	uint64_t seed;         /* the inputs' now */
+	bool seeded;
 };
 
 /* who's output buffer now. */
@@ -70,9 +68,19 @@ static enum shape shape_of(const char *kernel)
 	return SCALE;
 }
 
+static void teardown(void *p)
+{
+	struct ctx *c = (struct ctx *)p;
+	cl_bench_free(c->in);
+	cl_bench_free(c->buf[0]);
+	cl_bench_free(c->buf[1]);
+	free(c);
+}
+
 static void *setup(const char *kernel, int size, char *why, size_t len)
 {
 	struct ctx *c = (struct ctx *)calloc(1, sizeof(*c));
+	const unsigned both = CL_SHARE_REFERENCE | CL_SHARE_STUDENT;
 
 	c->kernel = kernel;
 	c->shape = shape_of(kernel);
@@ -80,24 +88,16 @@ static void *setup(const char *kernel, int size, char *why, size_t len)
 	c->stride = c->shape == STRIDED ? atoi(kernel + 6) : 1;
 	c->nout = c->shape == STRIDED ? (size_t)size : (size_t)size * size;
 	c->nin = c->nout * c->stride;
-	if (cudaMalloc(&c->in, c->nin * sizeof(float)) != cudaSuccess ||
-	    cudaMalloc(&c->buf[0], c->nout * sizeof(float)) != cudaSuccess ||
-	    cudaMalloc(&c->buf[1], c->nout * sizeof(float)) != cudaSuccess) {
+	if (!(c->in = (float *)cl_bench_shared(c->nin * sizeof(float), both)) ||
+	    !(c->buf[0] = (float *)cl_bench_shared(c->nout * sizeof(float), both)) ||
+	    !(c->buf[1] = (float *)cl_bench_shared(c->nout * sizeof(float), both))) {
 		snprintf(why, len, "cannot allocate %zu + 2 x %zu floats for %s at %d", c->nin,
 			 c->nout, kernel, size);
 		cudaGetLastError();
+		teardown(c);
 		return NULL;
 	}
 	return c;
-}
-
-static void teardown(void *p)
-{
-	struct ctx *c = (struct ctx *)p;
-	cudaFree(c->in);
-	cudaFree(c->buf[0]);
-	cudaFree(c->buf[1]);
-	free(c);
 }
 
 static float factor(uint64_t seed)
@@ -109,41 +109,52 @@ static void inputs(void *p, uint64_t seed)
 {
 	struct ctx *c = (struct ctx *)p;
 	cl_bench_fill(c->in, c->nin, seed);
-	c->a = factor(seed);
-	c->flip ^= 1;
 }
 
-static void poison(void *p, enum cl_who who)
+/* The first of a call: a new input is a new pair of calls, and the output buffers change sides. */
+static void poison(void *p, enum cl_who who, uint64_t seed)
 {
 	struct ctx *c = (struct ctx *)p;
+	if (!c->seeded || seed != c->seed)
+		c->flip ^= 1;
+	c->a = factor(seed);
+	c->seed = seed;
+	c->seeded = true;
 	if (who != CL_CEILING)
 		CL_BENCH_CHECK(cudaMemset(out_of(c, who), 0xff, c->nout * sizeof(float)));
 }
 
-static void call(void *p, const char *kernel, enum cl_who who)
+static void call(void *p, const char *kernel, enum cl_who who, struct cl_call *call)
 {
 	struct ctx *c = (struct ctx *)p;
-	float *out = out_of(c, who);
-	bool student = who == CL_STUDENT;
+	const float *in = (const float *)cl_bench_at(c->in, who);
+	float *out = (float *)cl_bench_at(out_of(c, who), who);
 	int N = c->size;
 
-	if (!strcmp(kernel, "scale_rows"))
-		(student ? coal_scale_rows : cl_ref_coal_scale_rows)(c->in, out, N, N, c->a);
+	if (!strcmp(kernel, "scale_rows") || (!strcmp(kernel, "rows_vs_cols") && who == CL_STUDENT))
+		cl_bench_call(call, "coal_scale_rows", in, out, N, N, c->a);
 	else if (!strcmp(kernel, "rows_vs_cols"))
-		(student ? coal_scale_rows : coal_scale_cols)(c->in, out, N, N, c->a);
+		cl_bench_call(call, "coal_scale_cols", in, out, N, N, c->a);
 	else if (c->shape == STRIDED)
-		(student ? coal_copy_strided : cl_ref_coal_copy_strided)(c->in, out, N, c->stride);
+		cl_bench_call(call, "coal_copy_strided", in, out, N, c->stride);
 	else if (!strcmp(kernel, "transpose_naive"))
-		(student ? coal_transpose_naive : cl_ref_coal_transpose_naive)(c->in, out, N, N);
+		cl_bench_call(call, "coal_transpose_naive", in, out, N, N);
 	else if (!strcmp(kernel, "transpose_tiled"))
-		(student ? coal_transpose_tiled : cl_ref_coal_transpose_tiled)(c->in, out, N, N);
+		cl_bench_call(call, "coal_transpose_tiled", in, out, N, N);
+}
+
+static void output(void *p, enum cl_who who, const float **out, size_t *n)
+{
+	struct ctx *c = (struct ctx *)p;
+	*out = out_of(c, who);
+	*n = c->nout;
 }
 
 static const char *label(const char *kernel, enum cl_who who)
 {
 	if (strcmp(kernel, "rows_vs_cols"))
 		return NULL;
-	return who == CL_STUDENT ? "your coal_scale_rows" : "your coal_scale_cols";
+	return who == CL_STUDENT ? "your coal_scale_rows" : "the reference's coal_scale_cols";
 }
 
 /* Where out[i] comes from in in, and what it must be. */
@@ -218,8 +229,8 @@ static double bytes(const char *kernel, int size)
 }
 
 static const struct cl_bench_lab lab = {
-	"coalescing", kernels, NULL, setup, teardown, inputs, poison, call, verify, flop, bytes,
-	NULL, label,
+	"coalescing", kernels, NULL, setup, teardown, inputs, poison, call, output, verify, flop,
+	bytes, NULL, label,
 };
 
 int main(int argc, char **argv)

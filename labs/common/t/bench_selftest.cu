@@ -1,18 +1,18 @@
 /*
- * bench_selftest.cu - a timing driver on the engine (labs/common/bench.cu)
- * whose "student" is written here, to test the engine's own defences on a
- * GPU (grader/t/t4002-timing-engine.sh):
+ * bench_selftest.cu - a timer on the engine (labs/common/bench.cu) whose
+ * "submission" is trusted test code (selftest_runner.cu, its runner, which
+ * is also the reference's), to test the engine's own defences on a GPU
+ * (grader/t/t4002-timing-engine.sh):
  *
- *   same     the student's launcher is the reference's: the ratio is 1;
- *   stream   the student's launcher runs the same kernel on a stream that
- *            does not wait for the default stream, and returns at once:
- *            the ratio must still be 1, because the end event is recorded
- *            only after the whole device is idle;
- *   stale    the student's launcher does nothing after its first call: the
- *            engine's check of the timed output must say so.
- *
- * The audit keeps stream calls out of submissions; this pins the second
- * line of defence behind it.
+ *   same     the submission's launcher is the reference's: the ratio is 1;
+ *   stream   the launcher runs the same kernel on a stream that does not
+ *            wait for the default stream, and returns at once: the ratio
+ *            must still be 1, because the runner answers only once the
+ *            whole device is idle;
+ *   stale    the launcher does nothing after its first call: the engine's
+ *            check of the timed output must say so;
+ *   busy     the launcher leaves a thread that keeps the GPU busy between
+ *            its calls: the guard must find the case disturbed.
  */
 #include "bench.h"
 
@@ -21,29 +21,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kernels[] = {"same", "stream", "stale", NULL};
+static const char *const kernels[] = {"same", "stream", "stale", "busy", NULL};
 
 struct ctx {
 	size_t n;
 	float *in, *out[2];
-	cudaStream_t side;
 };
 
-/* Enough arithmetic per element to take about a millisecond at n = 4M. */
-__global__ void selftest_kernel(const float *in, float *out, size_t n)
+static void teardown(void *p)
 {
-	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-	     i += (size_t)gridDim.x * blockDim.x) {
-		float x = in[i], y = 0.0f;
-		for (int k = 0; k < 256; k++)
-			y = fmaf(y, 0.5f, x);
-		out[i] = y;
-	}
-}
-
-static void launch(struct ctx *c, float *out, cudaStream_t s)
-{
-	selftest_kernel<<<264, 256, 0, s>>>(c->in, out, c->n);
+	struct ctx *c = (struct ctx *)p;
+	cl_bench_free(c->in);
+	cl_bench_free(c->out[0]);
+	cl_bench_free(c->out[1]);
+	free(c);
 }
 
 static void *setup(const char *, int size, char *why, size_t len)
@@ -51,24 +42,15 @@ static void *setup(const char *, int size, char *why, size_t len)
 	struct ctx *c = (struct ctx *)calloc(1, sizeof(*c));
 
 	c->n = (size_t)size * 1024;
-	if (cudaMalloc(&c->in, c->n * sizeof(float)) != cudaSuccess ||
-	    cudaMalloc(&c->out[0], c->n * sizeof(float)) != cudaSuccess ||
-	    cudaMalloc(&c->out[1], c->n * sizeof(float)) != cudaSuccess ||
-	    cudaStreamCreateWithFlags(&c->side, cudaStreamNonBlocking) != cudaSuccess) {
+	if (!(c->in = (float *)cl_bench_shared(c->n * sizeof(float),
+					       CL_SHARE_REFERENCE | CL_SHARE_STUDENT)) ||
+	    !(c->out[0] = (float *)cl_bench_shared(c->n * sizeof(float), CL_SHARE_REFERENCE)) ||
+	    !(c->out[1] = (float *)cl_bench_shared(c->n * sizeof(float), CL_SHARE_STUDENT))) {
 		snprintf(why, len, "cannot allocate for size %d", size);
+		teardown(c);
 		return NULL;
 	}
 	return c;
-}
-
-static void teardown(void *p)
-{
-	struct ctx *c = (struct ctx *)p;
-	cudaFree(c->in);
-	cudaFree(c->out[0]);
-	cudaFree(c->out[1]);
-	cudaStreamDestroy(c->side);
-	free(c);
 }
 
 static void inputs(void *p, uint64_t seed)
@@ -77,24 +59,28 @@ static void inputs(void *p, uint64_t seed)
 	cl_bench_fill(c->in, c->n, seed);
 }
 
-static void poison(void *p, enum cl_who who)
+static void poison(void *p, enum cl_who who, uint64_t)
 {
 	struct ctx *c = (struct ctx *)p;
 	if (who != CL_CEILING)
 		CL_BENCH_CHECK(cudaMemset(c->out[who], 0xff, c->n * sizeof(float)));
 }
 
-static void call(void *p, const char *kernel, enum cl_who who)
+static void call(void *p, const char *kernel, enum cl_who who, struct cl_call *call)
 {
 	struct ctx *c = (struct ctx *)p;
-	static int stale_calls;
+	char name[64];
 
-	if (who == CL_REFERENCE || !strcmp(kernel, "same"))
-		launch(c, c->out[who], 0);
-	else if (!strcmp(kernel, "stream"))
-		launch(c, c->out[who], c->side);   /* and return without waiting */
-	else if (!strcmp(kernel, "stale") && stale_calls++ == 0)
-		launch(c, c->out[who], 0);
+	snprintf(name, sizeof(name), "selftest_%s", who == CL_REFERENCE ? "same" : kernel);
+	cl_bench_call(call, name, (const float *)cl_bench_at(c->in, who),
+		      (float *)cl_bench_at(c->out[who], who), c->n);
+}
+
+static void output(void *p, enum cl_who who, const float **out, size_t *n)
+{
+	struct ctx *c = (struct ctx *)p;
+	*out = c->out[who];
+	*n = c->n;
 }
 
 static int verify(void *p, uint64_t seed, char *msg, size_t len)
@@ -121,8 +107,8 @@ static double bytes(const char *, int size)
 }
 
 static const struct cl_bench_lab lab = {
-	"selftest", kernels, NULL, setup, teardown, inputs, poison, call, verify, flop, bytes, NULL,
-	NULL,
+	"selftest", kernels, NULL, setup, teardown, inputs, poison, call, output, verify, flop, bytes,
+	NULL, NULL,
 };
 
 int main(int argc, char **argv)

@@ -1,14 +1,16 @@
 /*
- * bench_matmul.cu - timing driver of the matmul lab: each graded kernel of
- * the submission against the reference's, on the engine in labs/common/bench.cu.
+ * bench_matmul.cu - the matmul lab's timer: each graded kernel of the
+ * submission against the reference's, each in its own runner, on the engine
+ * in labs/common/bench.cu.
  *
  * Inputs are real-valued (24 random bits in [-1, 1)), new for every pair of
- * samples, written by a trusted kernel into the same buffers. After each
- * pair the submission's C must match the reference's C everywhere and the
- * exact product, computed on the CPU, at a few random places.
+ * samples, written by the timer's kernel into A and B, which both runners
+ * see; each runner sees its own C only. After each pair the submission's C
+ * must match the reference's C everywhere and the exact product, computed
+ * on the CPU, at a few random places.
  *
- * cuBLAS is timed as an informative ceiling. It is opened with dlopen, not
- * linked: a submission that calls cuBLAS cannot resolve it.
+ * cuBLAS is timed as an informative ceiling, in the timer: opened with
+ * dlopen, and never in a runner.
  */
 #include "bench.h"
 #include "matmul.h"
@@ -25,25 +27,6 @@
 #define CL_CUDA_LIB ""
 #endif
 
-typedef void (*launcher_fn)(const float *d_A, const float *d_B, float *d_C, int N);
-
-/* The reference's launchers, renamed when its object was built. */
-extern "C" {
-void cl_ref_matmul_k1(const float *, const float *, float *, int);
-void cl_ref_matmul_k2(const float *, const float *, float *, int);
-void cl_ref_matmul_k3(const float *, const float *, float *, int);
-void cl_ref_matmul_k4(const float *, const float *, float *, int);
-void cl_ref_matmul_k5(const float *, const float *, float *, int);
-}
-
-static const struct {
-	const char *part;
-	launcher_fn fn[2];   /* indexed by enum cl_who: reference, student */
-} kernels[] = {
-	{"k1", {cl_ref_matmul_k1, matmul_k1}}, {"k2", {cl_ref_matmul_k2, matmul_k2}},
-	{"k3", {cl_ref_matmul_k3, matmul_k3}}, {"k4", {cl_ref_matmul_k4, matmul_k4}},
-	{"k5", {cl_ref_matmul_k5, matmul_k5}},
-};
 static const char *const kernel_names[] = {"k1", "k2", "k3", "k4", "k5", NULL};
 
 #define SPOT_CHECKS 4
@@ -96,30 +79,37 @@ static void cublas_matmul(const float *A, const float *B, float *C, int N)
 
 /* ----------------------------------------------------------- the lab */
 
+static void teardown(void *p)
+{
+	struct ctx *c = (struct ctx *)p;
+	cl_bench_free(c->A);
+	cl_bench_free(c->B);
+	for (float *C : c->C)
+		cl_bench_free(C);
+	free(c);
+}
+
+/* A and B for both runners, each side's C for its runner only, the ceiling's for none. */
 static void *setup(const char *, int N, char *why, size_t len)
 {
 	struct ctx *c = (struct ctx *)calloc(1, sizeof(*c));
 	size_t bytes = (size_t)N * N * sizeof(float);
-	float **bufs[] = {&c->A, &c->B, &c->C[0], &c->C[1], &c->C[2]};
+	const unsigned both = CL_SHARE_REFERENCE | CL_SHARE_STUDENT;
+	struct {
+		float **buf;
+		unsigned share;
+	} bufs[] = {{&c->A, both}, {&c->B, both}, {&c->C[CL_REFERENCE], CL_SHARE_REFERENCE},
+		    {&c->C[CL_STUDENT], CL_SHARE_STUDENT}, {&c->C[CL_CEILING], 0}};
 
 	c->N = N;
-	for (float **b : bufs)
-		if (cudaMalloc(b, bytes) != cudaSuccess) {
+	for (auto &b : bufs)
+		if (!(*b.buf = (float *)cl_bench_shared(bytes, b.share))) {
 			snprintf(why, len, "cannot allocate 5 x %zu bytes for N=%d", bytes, N);
 			cudaGetLastError();
+			teardown(c);
 			return NULL;
 		}
 	return c;
-}
-
-static void teardown(void *p)
-{
-	struct ctx *c = (struct ctx *)p;
-	cudaFree(c->A);
-	cudaFree(c->B);
-	for (float *C : c->C)
-		cudaFree(C);
-	free(c);
 }
 
 static void inputs(void *p, uint64_t seed)
@@ -131,23 +121,32 @@ static void inputs(void *p, uint64_t seed)
 	cl_bench_fill(c->B, n, seed ^ SEED_B);
 }
 
-static void poison(void *p, enum cl_who who)
+static void poison(void *p, enum cl_who who, uint64_t)
 {
 	struct ctx *c = (struct ctx *)p;
 	CL_BENCH_CHECK(cudaMemset(c->C[who], 0xff, (size_t)c->N * c->N * sizeof(float)));
 }
 
-static void call(void *p, const char *kernel, enum cl_who who)
+static void call(void *p, const char *kernel, enum cl_who who, struct cl_call *call)
 {
 	struct ctx *c = (struct ctx *)p;
+	char name[32];
 
 	if (who == CL_CEILING) {
 		cublas_matmul(c->A, c->B, c->C[CL_CEILING], c->N);
 		return;
 	}
-	for (const auto &k : kernels)
-		if (!strcmp(k.part, kernel))
-			k.fn[who](c->A, c->B, c->C[who], c->N);
+	snprintf(name, sizeof(name), "matmul_%s", kernel);
+	cl_bench_call(call, name, (const float *)cl_bench_at(c->A, who),
+		      (const float *)cl_bench_at(c->B, who), (float *)cl_bench_at(c->C[who], who),
+		      c->N);
+}
+
+static void output(void *p, enum cl_who who, const float **out, size_t *n)
+{
+	struct ctx *c = (struct ctx *)p;
+	*out = c->C[who];
+	*n = (size_t)c->N * c->N;
 }
 
 /*
@@ -218,8 +217,8 @@ static double bytes(const char *, int N)
 }
 
 static const struct cl_bench_lab lab = {
-	"matmul", kernel_names, "cuBLAS", setup, teardown, inputs, poison, call, verify, flop, bytes,
-	ceiling_init, NULL,
+	"matmul", kernel_names, "cuBLAS", setup, teardown, inputs, poison, call, output, verify,
+	flop, bytes, ceiling_init, NULL,
 };
 
 int main(int argc, char **argv)
