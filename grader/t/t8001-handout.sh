@@ -110,7 +110,7 @@ test_expect_success 'the student'"'"'s make test: the hidden answer checks are g
 	"$CUDALAB" grade occupancy occ-course --student fixture-occupancy --json c.json -q >/dev/null &&
 	jq -e ".score == 16 and .status == \"complete\" and ([.tests[] | select(.held_back)] | length == 0)" c.json >/dev/null
 '
-# the matmul solution (its timing driver linked with the reference's objects
+# the matmul solution (its timer's reference runner linked with the reference's objects
 # as the handout has them) is graded once, by ci/grade-push.sh below
 test_expect_success 'ci/grade-push.sh: a solution passes with timing pending a GPU, a summary and JUnit' '
 	cd copy && cp "$T_ROOT/reference/grid/grid.cu" "$T_ROOT/reference/grid/answers.txt" grid/ &&

@@ -626,6 +626,19 @@ __global__ void snap_check_kernel(const float *out, size_t n, uint64_t key, cons
 		atomicMin(first, i);
 }
 
+/* The request of who's call of kernel (NULL: the empty call) into *w. */
+static void timed_request(const struct cl_bench_lab *lab, void *ctx, const char *kernel,
+			  enum cl_who who, struct cl_wire *w)
+{
+	struct cl_call c = {};
+
+	if (kernel)
+		lab->call(ctx, kernel, who, &c);
+	cl_put_str(w, kernel ? c.name : "");
+	cl_wire_add(w, c.args.buf, c.args.len);
+	cl_wire_free(&c.args);
+}
+
 /* What a timed call came to. */
 enum outcome { CALL_OK, CALL_FAILED, CALL_RUNNER_ENDED };
 
@@ -639,7 +652,6 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 			      struct timer *t, const char *kernel, enum cl_who who, uint64_t seed,
 			      double *ms, char *msg, size_t len)
 {
-	struct cl_call c = {};
 	struct cl_wire w = {}, reply;
 	const float *out;
 	size_t n;
@@ -647,11 +659,7 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 
 	lab->poison(ctx, who, seed);
 	CL_BENCH_CHECK(cudaMemsetAsync(d->flush, (int)(d->flush_value++ & 0xff), d->flush_bytes));
-	if (kernel)
-		lab->call(ctx, kernel, who, &c);
-	cl_put_str(&w, kernel ? c.name : "");
-	cl_wire_add(&w, c.args.buf, c.args.len);
-	cl_wire_free(&c.args);
+	timed_request(lab, ctx, kernel, who, &w);
 	CL_BENCH_CHECK(cudaEventRecord(t->start));
 	lab->inputs(ctx, seed);
 	CL_BENCH_CHECK(cudaEventRecord(t->filled));
@@ -721,15 +729,11 @@ static bool still_as_copied(const struct cl_bench_lab *lab, void *ctx, struct ti
 static enum outcome untimed_call(const struct cl_bench_lab *lab, void *ctx, const char *kernel,
 				 enum cl_who who, uint64_t seed, char *why, size_t len)
 {
-	struct cl_call c = {};
 	struct cl_wire w = {}, reply;
 
 	lab->poison(ctx, who, seed);
 	CL_BENCH_CHECK(cudaDeviceSynchronize());   /* the poison is in before the runner writes */
-	lab->call(ctx, kernel, who, &c);
-	cl_put_str(&w, c.name);
-	cl_wire_add(&w, c.args.buf, c.args.len);
-	cl_wire_free(&c.args);
+	timed_request(lab, ctx, kernel, who, &w);
 	bool ok = rpc(who, CL_OP_TIMED, &w, -1, &reply, why, len);
 	struct cl_reader r = {reply.buf, reply.len, false};
 	cudaError_t err = ok ? (cudaError_t)cl_get_i32(&r) : cudaSuccess;
