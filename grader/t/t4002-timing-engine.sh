@@ -16,8 +16,8 @@ done
 test_expect_success 'the engine measures a launcher against itself at a ratio of 1' '
 	printf "argv\0%s\0" "$RUNNER" >runner.recipe &&
 	printf "seed=7\ntoken=t\n" | "$SELFTEST" --out o.jsonl --runner runner.recipe \
-		--reference runner.recipe --case same:4096 --case stream:4096 \
-		--case stale:4096 --case busy:4096 >err 2>&1 &&
+		--reference runner.recipe --case same:65536 --case stream:65536 \
+		--case stale:65536 --case busy:65536 >err 2>&1 &&
 	[ "$(jq "select(.type == \"case\" and .kernel == \"same\") | .status == \"ok\" and
 		.ratio > 0.97 and .ratio < 1.03" o.jsonl)" = true ] || { cat o.jsonl err; false; }
 '

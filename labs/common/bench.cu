@@ -44,6 +44,9 @@
 /* How much slower the reference may run beside the submission than alone,
  * before the case is measured again without the submission's runner. */
 #define GUARD 0.02
+/* A side's calls are timed less its empty call only where what is left is
+ * at least this fraction of the empty call. */
+#define EMPTY_RESOLVES 0.05
 
 struct bench_opts {
 	const char *out;
@@ -660,10 +663,10 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 	lab->poison(ctx, who, seed);
 	CL_BENCH_CHECK(cudaMemsetAsync(d->flush, (int)(d->flush_value++ & 0xff), d->flush_bytes));
 	timed_request(lab, ctx, kernel, who, &w);
-	CL_BENCH_CHECK(cudaEventRecord(t->start));
 	lab->inputs(ctx, seed);
 	CL_BENCH_CHECK(cudaEventRecord(t->filled));
 	CL_BENCH_CHECK(cudaEventSynchronize(t->filled));
+	CL_BENCH_CHECK(cudaEventRecord(t->start));
 	bool answered = rpc(who, CL_OP_TIMED, &w, -1, &reply, msg, len);
 	cl_wire_free(&w);
 	if (!answered) {
@@ -787,10 +790,22 @@ static void reference_alone(const struct cl_bench_lab *lab, void *ctx, struct de
 	}
 }
 
+/*
+ * Whether a's median is more than GUARD slower than b's, and by more than
+ * three standard errors of their difference: a few microseconds of a short
+ * kernel are the noise of its round trip, not a submission's doing.
+ */
+static bool slower(const struct stats *a, const struct stats *b)
+{
+	double ea = a->rse * a->median, eb = b->rse * b->median;
+	return a->median > b->median * (1 + GUARD) + 3 * sqrt(ea * ea + eb * eb);
+}
+
 /* What was measured of one case before the submission's first call. */
 struct alone {
-	double empty_ms[2];          /* an empty call of each runner: inputs, round trip, copy */
-	struct stats reference;      /* the reference's calls, less its empty_ms */
+	double empty_ms[2];          /* an empty call of each runner: round trip and copy */
+	double off_ms;               /* the median of both runners' empty calls: taken off each call */
+	struct stats reference;      /* the reference's calls, less off_ms */
 };
 
 /*
@@ -803,7 +818,7 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 		       struct device *d, struct timer *t, void *ctx, const char *kernel, int size,
 		       uint64_t case_seed, const struct alone *alone)
 {
-	std::vector<double> ms[2];
+	std::vector<double> ms[2], raw[2];   /* less the empty call, and as timed */
 	char msg[1024] = "", sj[3][512], head[512], why[512];
 	const char *status = "ok";
 	double t0 = now(), clock0 = sm_clock_mhz(), flop = lab->flop(kernel, size);
@@ -855,13 +870,11 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 			break;
 		if (!pair)
 			continue;   /* the warm-up: loads both kernels' modules */
-		/* an empty call's time off each side, unless it was not what an empty
-		 * call costs now (a machine that was busy then): then off neither */
-		if (pair == 1)
-			for (int w = 0; w < 2; w++)
-				off &= alone->empty_ms[w] < v[w] / 2;
-		for (int w = 0; w < 2; w++)
-			ms[w].push_back(v[w] - (off ? alone->empty_ms[w] : 0));
+		/* each side's time less its empty call: what is left is its kernels */
+		for (int w = 0; w < 2; w++) {
+			raw[w].push_back(v[w]);
+			ms[w].push_back(v[w] - alone->off_ms);
+		}
 		int n = pair;
 		struct stats a = stats_of(ms[0]), b = stats_of(ms[1]);
 		if (n >= o->min_samples && a.rse < o->target_rse && b.rse < o->target_rse)
@@ -872,22 +885,35 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 		}
 	}
 
+	/*
+	 * Where a side's calls came to little more than its empty call (or
+	 * less: a machine busier while the empty calls were timed), what is
+	 * left is the noise of the round trip, not a time: then neither side
+	 * has its empty call taken off, and their ratio leans toward 1.
+	 */
+	for (int w = 0; w < 2 && !ms[w].empty(); w++)
+		off &= stats_of(ms[w]).median > EMPTY_RESOLVES * alone->off_ms;
+	if (!off)
+		for (int w = 0; w < 2; w++)
+			ms[w] = raw[w];
 	struct stats st[2] = {stats_of(ms[0]), stats_of(ms[1])};
 	/*
 	 * The guard: the reference slower beside the submission than alone.
 	 * Measured again with the submission's runner ended: when it is then
 	 * as fast as it was alone, the difference was the submission's.
 	 */
-	double before = alone->reference.median + (off ? 0 : alone->empty_ms[CL_REFERENCE]);
-	bool suspect = !strcmp(status, "ok") && st[0].median > before * (1 + GUARD);
+	struct stats before = alone->reference;
+	before.median += off ? 0 : alone->off_ms;
+	bool suspect = !strcmp(status, "ok") && slower(&st[0], &before);
 	if (suspect) {
 		std::vector<double> again;
 		runner_stop(CL_STUDENT, NULL, 0);
 		reference_alone(lab, ctx, d, t, kernel, mix(case_seed, 99), ALONE_SAMPLES, &again, NULL);
 		for (double &x : again)
-			x -= off ? alone->empty_ms[CL_REFERENCE] : 0;
-		guard_now = stats_of(again).median;
-		if (st[0].median > guard_now * (1 + GUARD)) {
+			x -= off ? alone->off_ms : 0;
+		struct stats now_alone = stats_of(again);
+		guard_now = now_alone.median;
+		if (slower(&st[0], &now_alone)) {
 			status = "disturbed";
 			snprintf(msg, sizeof(msg),
 				 "the reference's calls took %.1f %% longer between the submission's "
@@ -1199,10 +1225,13 @@ static int bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 		}
 		reference_alone(lab, ctx, &d, &t, o.cases[c].kernel, mix(o.seed, (uint64_t)c + 2000),
 				ALONE_SAMPLES, &calls, empty);
+		std::vector<double> both(empty[0]);
+		both.insert(both.end(), empty[1].begin(), empty[1].end());
 		for (int w = 0; w < 2; w++)
 			alone[c].empty_ms[w] = stats_of(empty[w]).median;
+		alone[c].off_ms = stats_of(both).median;
 		for (double &x : calls)
-			x -= alone[c].empty_ms[CL_REFERENCE];
+			x -= alone[c].off_ms;
 		alone[c].reference = stats_of(calls);
 		lab->teardown(ctx);
 	}

@@ -1,6 +1,6 @@
 /*
  * coalescing.cu - the reference solution, except at the size only the
- * timing driver uses (8192 x 8192): there the timed launchers (the row
+ * timing driver uses (8192 x 8192 and up): there the timed launchers (the row
  * scaling and the tiled transpose) launch nothing.
  */
 #include "coalescing.h"
