@@ -13,11 +13,15 @@ test_expect_success 'the coalescing reference scores full marks (exit 0)' '
 	[ "$(jq .score r.json)" = 39 ] && [ "$(jq -r .status r.json)" = complete ] || {
 		cat r.json.txt; false; }
 '
-test_expect_success 'every timed kernel is measured, in GB/s, each against the reference within 3 %' '
+# A scored kernel runs for most of a millisecond, against a round trip of about
+# 0.3 ms between the timer and a runner; the strided copies (shown, not scored)
+# for 0.05-0.3 ms, where a few microseconds of the round trip's are 2-10 %.
+test_expect_success 'every timed kernel is measured, in GB/s, each against the reference within 3 % (scored) or 10 %' '
 	[ "$(jq "[.tests[] | select(.kind == \"timing\" and .timing.measured and
 		.timing.student_gbs > 0 and .timing.student_gflops == null)] | length" r.json)" = 10 ] &&
 	[ "$(jq "[.tests[] | select(.kind == \"timing\" and .timing.kernel != \"rows_vs_cols\" and
-		(.timing.ratio < 0.97 or .timing.ratio > 1.03))] | length" r.json)" = 0 ] || {
+		(if .max_points > 0 then .timing.ratio < 0.97 or .timing.ratio > 1.03
+		 else .timing.ratio < 0.9 or .timing.ratio > 1.1 end))] | length" r.json)" = 0 ] || {
 		jq -c ".tests[] | select(.kind == \"timing\") | [.name, .timing.ratio, .timing.student_gbs]" r.json; false; }
 '
 # Coalesced kernels against a device-to-device copy: over 60 % on an H100;
@@ -31,7 +35,7 @@ test_expect_success 'the row mapping is faster than the column mapping, and coal
 '
 test_expect_success 'the report shows the bandwidth curve of the strided copy' '
 	grep -Eq "^strided +stride-32 +[0-9]+ GB/s +[0-9]+ GB/s" r.json.txt &&
-	grep -Eq "^scale +rows-vs-cols .* against your coal_scale_cols" r.json.txt
+	grep -Eq "^scale +rows-vs-cols .* against the reference.s coal_scale_cols" r.json.txt
 '
 test_expect_success 'Nsight Compute counts the sectors per request the emulator'"'"'s trace counts' '
 	spr() { jq -r ".tests[] | select(.name == \"$1\") | .sectors | select(.source == \"Nsight Compute\") |
