@@ -284,7 +284,9 @@ check_expect() {
 	done <"$expect" >"$json.findings"
 	# the report's first lines (up to its failures) and its failures
 	[ $ok -eq 0 ] || { sed -n '/^failures:/q; p; 8q' "$json.txt"
-		sed -n '/^failures:/,$p' "$json.txt" | head -40; cat "$json.findings"; }
+		sed -n '/^failures:/,$p' "$json.txt" | head -40; cat "$json.findings"
+		# what the safety stage did, which the report above does not show
+		say "safety: $(jq -c '.safety // null' "$json" | cut -c1-600)"; }
 	return $ok
 }
 
