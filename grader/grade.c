@@ -227,18 +227,23 @@ static int gpu_phases(const struct grading *g, const char *binary)
 	ret = testrun_tests(g, binary);
 	if (!gpu && !ret)
 		safety = safety_start(g, binary, false);
-	if (safety_finish(safety, ret != 0) && !ret)
-		ret = -1;
-	gpulock_release(held);
 	/*
 	 * A test that ran out of time or of GPU memory beside other gradings
 	 * may owe it to them (a kernel that never ends holds the GPU for all;
 	 * a submission may take all its memory): its verdict is the one it
-	 * gets with the GPU to itself.
+	 * gets with the GPU to itself, and it is checked for safety then. Told
+	 * before the safety stage's verdicts join: a test the stage could not
+	 * finish is not the neighbours' doing.
 	 */
-	if (!ret && gpu && testrun_any_owed_to_neighbours(r)) {
+	bool owed = !ret && gpu && testrun_mark_owed(r);
+	if (safety_finish(safety, ret != 0) && !ret)
+		ret = -1;
+	gpulock_release(held);
+	if (!ret && owed) {
 		held = gpulock_timing(g->gpu_key, &r->gpu_wait_seconds);
 		ret = testrun_again_alone(g, binary);
+		if (!ret && safety_finish(safety_start_owed(g, binary), false))
+			ret = -1;
 		gpulock_release(held);
 	}
 	r->tests_seconds = now_seconds() - t0;

@@ -106,6 +106,8 @@ struct graded_test {
 	bool held_back;
 	bool unreported;       /* its test binary ended before it reported */
 	bool short_of_memory;  /* it passed, but a cudaMalloc found the GPU full */
+	bool owed;             /* its verdict may be its neighbours' doing: it runs again
+				  alone, and is checked for safety then (grade.c) */
 };
 
 struct result {

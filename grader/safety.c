@@ -171,7 +171,7 @@ void safety_parse(const char *output, const char *tool, struct safety_output *ou
 			} else if (!strcmp(l, "@@cudalab-safety-end")) {
 				out->ended = out->closed = true;
 			} else if (!strcmp(l, "@@cudalab-safety-lost")) {
-				out->closed = true;
+				out->closed = out->lost = true;
 			}
 		}
 		if (report && *body && !open &&
@@ -350,6 +350,13 @@ static void not_run(struct result *r, char *why)
  * learns is kept here and written into the result only by safety_finish,
  * after the tests have their verdicts.
  */
+/* Which tests a run is started over (run_start). */
+enum which {
+	ALL,        /* every safety test: started beside the correctness tests */
+	VERDICTS,   /* those that passed or failed, but for those that run again */
+	OWED,       /* those run again alone (graded_test.owed) that passed or failed then */
+};
+
 struct safety_run {
 	const struct grading *g;
 	char *binary, *sanitizer;
@@ -362,6 +369,7 @@ struct safety_run {
 	int cancel;                     /* set: stop the runs now */
 	int failed;                     /* the grader's own failure */
 	bool started;
+	enum which which;               /* the tests it was started over */
 	pthread_t thread;
 	double seconds;                 /* how long the runs took (not the wait for them) */
 };
@@ -476,13 +484,24 @@ static void add_unchecked(struct safety_run *s, const char *test, enum test_stat
 		s->note = xasprintf("%s could not be checked: %s", test + strlen("test_"), why);
 }
 
+/* Whether o lost its context in its last test with no report in that test. */
+static bool lost_unexplained(const struct safety_output *o)
+{
+	if (!o->lost || !o->started.n)
+		return false;
+	for (size_t i = 0; i < o->nfindings; i++)
+		if (o->findings[i].test && !strcmp(o->findings[i].test, o->started.v[o->started.n - 1]))
+			return false;
+	return true;
+}
+
 const char *safety_covered(const struct strlist *left, const struct safety_output *o,
 			  bool clean, struct strlist *again)
 {
 	const char *stuck = NULL, *verdict = NULL;
 
 	*again = (struct strlist)STRLIST_INIT;
-	if (o->started.n && !(o->closed && clean))
+	if (o->started.n && (!(o->closed && clean) || lost_unexplained(o)))
 		stuck = o->started.v[o->started.n - 1];
 	for (size_t t = 0; t < left->n; t++) {
 		const char *test = left->v[t];
@@ -536,7 +555,12 @@ static void covered(struct safety_run *s, const char *tool, const struct run_spe
 		first = seen.started.v[seen.started.n - 1];
 		strlist_remove(&again, first);
 	}
-	if (first) {
+	if (first && clean && !res->output_dropped && lost_unexplained(o)) {
+		add_unchecked(s, first, TEST_CRASH,
+			      xasprintf("its run under %s, alone in a fresh process, lost the GPU's "
+					"context in this test (a kernel failed), and %s reported "
+					"nothing that says why", tool, tool));
+	} else if (first) {
 		char *fate = run_describe(spec, res);
 		add_unchecked(s, first, res->timed_out ? TEST_TIMEOUT : TEST_CRASH,
 			      xasprintf("its run under %s%s %s%s", tool,
@@ -665,6 +689,16 @@ static void *run_tools(void *arg)
 			char *seen = visible_text(res[i].output ? res[i].output : "",
 						  res[i].output_len, false);
 			char *text = emulated ? symbolize(checker, seen) : xstrdup(seen);
+			if (g->o->keep_workdir) {
+				const char *tool_name = emulated ? "emulated" : tools[k];
+				/* what the tool said, for whoever kept the folders (--keep) */
+				char *kept = xasprintf("%s/safety-%s-%d.out", g->judgedir,
+						       emulated ? "emu" : tools[k], rounds);
+				char *said = xasprintf("# %s, %s\n%s", g->o->student ? g->o->student : "?", tool_name, text);
+				write_file_atomic(kept, said, strlen(said));
+				free(said);
+				free(kept);
+			}
 			safety_parse(text, emulated ? NULL : tools[k], &o);
 			free(text);
 			if (!o.banner && !s->not_run && !res[i].cancelled) {
@@ -675,16 +709,6 @@ static void *run_tools(void *arg)
 				free(why);
 			}
 			free(seen);
-			for (size_t f = 0; f < o.nfindings; f++) {
-				if (!safety_part(cfg, g->r->lab, o.findings[f].test) &&
-				    !counts_outside_safety(g->r, &o.findings[f]))
-					continue;
-				struct safety_output *kept = &s->found;
-				kept->findings = xrealloc(kept->findings, (kept->nfindings + 1) *
-								  sizeof(*kept->findings));
-				kept->findings[kept->nfindings++] = o.findings[f];
-				o.findings[f] = (struct safety_finding){0};
-			}
 			if (res[i].cancelled || !o.banner) {
 				strlist_clear(&left[k]);   /* cancelled: nothing to learn; no banner: not run */
 			} else if (!o.started.n && !(res[i].timed_out || res[i].signal ||
@@ -701,6 +725,17 @@ static void *run_tools(void *arg)
 				strlist_clear(&left[k]);
 			} else {
 				covered(s, tool, &specs[i], &res[i], &o, &left[k]);
+			}
+			/* kept once what they covered was told, which asks of them too */
+			for (size_t f = 0; f < o.nfindings; f++) {
+				if (!safety_part(cfg, g->r->lab, o.findings[f].test) &&
+				    !counts_outside_safety(g->r, &o.findings[f]))
+					continue;
+				struct safety_output *kept = &s->found;
+				kept->findings = xrealloc(kept->findings, (kept->nfindings + 1) *
+								  sizeof(*kept->findings));
+				kept->findings[kept->nfindings++] = o.findings[f];
+				o.findings[f] = (struct safety_finding){0};
 			}
 			safety_output_release(&o);
 			run_result_release(&res[i]);
@@ -747,13 +782,14 @@ static void run_end(struct safety_run *s, bool cancel)
  * verdict worth checking). NULL when the lab has no safety tests; a run
  * that is not started says why in s->why.
  */
-static struct safety_run *run_start(const struct grading *g, const char *binary, bool all)
+static struct safety_run *run_start(const struct grading *g, const char *binary, enum which which)
 {
 	const struct result *r = g->r;
 	struct safety_run *s = xcalloc(1, sizeof(*s));
 	bool any = false;
 
 	s->g = g;
+	s->which = which;
 	s->tests = (struct strlist)STRLIST_INIT;
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct graded_test *t = &r->tests[i];
@@ -769,7 +805,8 @@ static struct safety_run *run_start(const struct grading *g, const char *binary,
 		any = true;
 		/* one that crashed or ran out of time has its verdict, and would
 		 * only do it again, slower */
-		if (all || t->status == TEST_PASS || t->status == TEST_FAIL)
+		if (which == ALL || ((t->status == TEST_PASS || t->status == TEST_FAIL) &&
+				     (which == OWED) == t->owed))
 			strlist_push(&s->tests, t->id);
 	}
 	if (!any) {
@@ -800,7 +837,12 @@ static struct safety_run *run_start(const struct grading *g, const char *binary,
 
 struct safety_run *safety_start(const struct grading *g, const char *binary, bool all)
 {
-	return run_start(g, binary, all);
+	return run_start(g, binary, all ? ALL : VERDICTS);
+}
+
+struct safety_run *safety_start_owed(const struct grading *g, const char *binary)
+{
+	return run_start(g, binary, OWED);
 }
 
 static const struct graded_test *find_test(const struct result *r, const char *id)
@@ -845,27 +887,32 @@ int safety_finish(struct safety_run *s, bool abandon)
 		run_end(s, true);
 		double spent = s->seconds;
 		run_free(s);
-		s = run_start(g, binary, false);
+		s = run_start(g, binary, VERDICTS);
 		free(binary);
 		s->seconds = spent;
 	}
 	run_end(s, false);
 	if (s->not_run)
 		not_run(r, xstrdup(s->not_run));
-	else
+	else if (!r->safety)   /* a second run (safety_start_owed) keeps the first's word */
 		r->safety = "ran";
 	if (s->note && !r->safety_why)
 		r->safety_why = xstrdup(s->note);
+	/* a test that runs again alone is checked once it has (safety_start_owed) */
 	for (size_t i = 0; i < s->found.nfindings; i++) {
 		const struct graded_test *t = find_test(r, s->found.findings[i].test);
-		if (t && (t->status == TEST_PASS || t->status == TEST_FAIL)) {
+		if (t && (t->status == TEST_PASS || t->status == TEST_FAIL) &&
+		    (s->which == OWED || !t->owed)) {
 			apply(r, &s->found.findings[i]);
 			r->safety_findings++;
 		}
 	}
-	for (size_t i = 0; i < s->nunchecked; i++)
-		apply_unchecked(r, &s->unchecked[i]);
-	r->safety_seconds = s->seconds;
+	for (size_t i = 0; i < s->nunchecked; i++) {
+		const struct graded_test *t = find_test(r, s->unchecked[i].test);
+		if (t && (s->which == OWED || !t->owed))
+			apply_unchecked(r, &s->unchecked[i]);
+	}
+	r->safety_seconds += s->seconds;
 	ret = s->failed;
 	run_free(s);
 	return ret;

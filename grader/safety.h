@@ -26,6 +26,7 @@ struct safety_output {
 	/* a marker that the run ends came after the last test's ("-end", or
 	 * "-lost": the context was lost, the tests after it run in a fresh one) */
 	bool closed;
+	bool lost;       /* it was "-lost": a kernel failed, in the last test started */
 };
 
 /*
@@ -41,7 +42,10 @@ void safety_output_release(struct safety_output *out);
  * What one run over the tests left (in the order it ran them) covered, by
  * its output o and whether it ended cleanly (in its time, by no signal): a
  * test is checked once the next one's marker came, or, the last, once a
- * marker that the run ended came and it ended cleanly. The tests
+ * marker that the run ended came and it ended cleanly. A test in which
+ * the context was lost is checked only when the tool reported something in
+ * it: a kernel that failed with no report says nothing of why (memcheck,
+ * beside many others, has lost its report of a bad access). The tests
  * it did not reach, or reached after a lost context, go to *again (an
  * empty list, filled); so does the test it was in when it did not end
  * cleanly, first, unless it was the run's first already: that test is
@@ -59,6 +63,14 @@ const char *safety_covered(const struct strlist *left, const struct safety_outpu
  * the lab has none.
  */
 struct safety_run *safety_start(const struct grading *g, const char *binary, bool all);
+
+/*
+ * The same over the tests that ran again alone (graded_test.owed: they ran
+ * out of time or of GPU memory beside other gradings) and passed or failed
+ * then. safety_finish of the first run leaves those tests alone: their
+ * verdicts are their re-run's, and this run checks those.
+ */
+struct safety_run *safety_start_owed(const struct grading *g, const char *binary);
 
 /*
  * Waits for s and fails each test a tool found something in, with what it

@@ -602,12 +602,18 @@ int testrun_tests(const struct grading *g, const char *binary)
 	return rerun_asan(g);
 }
 
-bool testrun_any_owed_to_neighbours(const struct result *r)
+size_t testrun_mark_owed(struct result *r)
 {
+	size_t n = 0;
+
 	for (size_t i = 0; i < r->ntests; i++)
-		if (owed_to_neighbours(&r->tests[i]))
-			return true;
-	return false;
+		n += r->tests[i].owed = owed_to_neighbours(&r->tests[i]);
+	return n;
+}
+
+static bool marked_owed(const struct graded_test *t)
+{
+	return t->owed;
 }
 
 int testrun_again_alone(const struct grading *g, const char *binary)
@@ -617,7 +623,7 @@ int testrun_again_alone(const struct grading *g, const char *binary)
 
 	one_lane.lanes = 1;
 	one_lane.jobs = 1;
-	return rerun(&one_lane, binary, NULL, "logs-alone", owed_to_neighbours,
+	return rerun(&one_lane, binary, NULL, "logs-alone", marked_owed,
 		     "tests again that ran out of time or of GPU memory, with the GPU to themselves",
 		     take_verdict);
 }

@@ -39,14 +39,15 @@ char *testrun_input(const struct result *r, const char *token);
 int testrun_tests(const struct grading *g, const char *binary);
 
 /*
- * Whether a correctness test of r met what another grading on the GPU can
- * cause: it ran out of time (or got no result), or out of GPU memory.
+ * Marks (graded_test.owed) each correctness test of r that met what another
+ * grading on the GPU can cause: it ran out of time (or got no result), or
+ * out of GPU memory. How many it marked.
  */
-bool testrun_any_owed_to_neighbours(const struct result *r);
+size_t testrun_mark_owed(struct result *r);
 
 /*
- * Runs those tests once more: for a caller that now has the GPU to this
- * grading alone. A test that reports this time gets that verdict.
+ * Runs the marked tests once more: for a caller that now has the GPU to
+ * this grading alone. A test that reports this time gets that verdict.
  */
 int testrun_again_alone(const struct grading *g, const char *binary);
 

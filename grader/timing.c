@@ -562,6 +562,7 @@ int timing_run(const struct lab_config *cfg, const struct timing_programs *p,
 			ret = error("cannot run the timer: %s", res.output);
 		char *text = !ret && !access(out, R_OK) ? read_file(out, NULL) : NULL;
 		if (!ret) {
+			size_t before = pending.n;
 			r->timing.copy_given = false;
 			timing_read(text ? text : "", token, cfg, r, &pending, &device_ok, &ended);
 			all_given &= !device_ok || r->timing.copy_given;
@@ -580,6 +581,11 @@ int timing_run(const struct lab_config *cfg, const struct timing_programs *p,
 				free(fate);
 				free(words);
 				strlist_clear(&pending);
+			} else if (pending.n && pending.n < before && res.exit_code == 4 &&
+				   !res.timed_out && !res.signal) {
+				/* it ended after a kernel that failed (bench.cu: the
+				 * submission's runner is of no use after that): the
+				 * kernels after it go to a fresh timer */
 			} else if (pending.n) {
 				/* it stopped inside the first kernel it had not reported */
 				struct graded_test *t = NULL;

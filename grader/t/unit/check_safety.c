@@ -142,6 +142,12 @@ static void expect_covered(const char *output, bool clean, const char *want,
 
 #define BANNER "========= COMPUTE-SANITIZER\n"
 #define AT(t) "@@cudalab-safety " t "\n"
+#define OOB                                                                      \
+	"========= Invalid __global__ read of size 4 bytes\n"                     \
+	"=========     at k(const float *)+0x90 in a.cu:7\n"                      \
+	"=========     by thread (0,0,0) in block (0,0,0)\n"                      \
+	"=========     Access to 0x7f0000000004 is out of bounds\n"               \
+	"=========\n"
 
 /*
  * A test counts as checked only once the run went past it: a run that ran
@@ -154,8 +160,19 @@ START_TEST(test_safety_covered)
 	/* every test, the end, a clean exit: all checked */
 	expect_covered(BANNER AT("t_a") AT("t_b") AT("t_c") AT("t_d") "@@cudalab-safety-end\n",
 		       true, "", "");
-	/* the context lost in t_b: the rest in a fresh process */
-	expect_covered(BANNER AT("t_a") AT("t_b") "@@cudalab-safety-lost\n", true, "t_c t_d", "");
+	/* the context lost in t_b, where the tool reported why: the rest in a
+	 * fresh process */
+	expect_covered(BANNER AT("t_a") AT("t_b") OOB "@@cudalab-safety-lost\n", true, "t_c t_d",
+		       "");
+	/* lost in t_b with no report of why (memcheck beside many others lost
+	 * one): t_b is not taken as checked, but runs again, first */
+	expect_covered(BANNER AT("t_a") AT("t_b") "@@cudalab-safety-lost\n", true, "t_b t_c t_d",
+		       "");
+	/* so again, the run's first: that is its verdict */
+	expect_covered(BANNER AT("t_a") "@@cudalab-safety-lost\n", true, "t_b t_c t_d", "t_a");
+	/* a report in an earlier test does not explain a loss in this one */
+	expect_covered(BANNER AT("t_a") OOB AT("t_b") "@@cudalab-safety-lost\n", true,
+		       "t_b t_c t_d", "");
 	/* lost in t_b, and then no clean exit (it spun at exit): t_b again, first */
 	expect_covered(BANNER AT("t_a") AT("t_b") "@@cudalab-safety-lost\n", false, "t_b t_c t_d",
 		       "");
