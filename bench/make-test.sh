@@ -10,9 +10,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for i in $(seq "$n"); do
 	t0=$EPOCHREALTIME
+	rc=0
 	CUDALAB_DB=$tmp/g.db build/bin/cudalab test "$lab" --sub "$sub" -q --json "$tmp/r$i.json" \
-		>/dev/null 2>&1 || true
+		>"$tmp/out" 2>&1 || rc=$?
 	t1=$EPOCHREALTIME
+	# 0 or 1 is a grade; anything else (a bad folder, no GPU) is no timing of it
+	if [ $rc -gt 1 ] || [ ! -s "$tmp/r$i.json" ]; then
+		echo "make-test.sh: cudalab test $lab --sub $sub exited $rc: not a grading to time" >&2
+		tail -n 5 "$tmp/out" >&2
+		exit 1
+	fi
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }' >"$tmp/wall$i"
 	build=$(jq .build.seconds "$tmp/r$i.json")
 	tests=$(jq '[.tests[] | select(.kind != "timing") | .seconds // 0] | add' "$tmp/r$i.json")
