@@ -2278,10 +2278,14 @@ int check_memcheck_reports;          /* this launch's */
 
 struct word_shadow {
 	int wtid, rtid;                  /* last writer, a reader since; -1: none */
-	unsigned wpass, wwarp, rpass, rwarp;
+	unsigned wpass, wwarp, rpass, rwarp;   /* rwarp: the latest read's warp pass */
 	uintptr_t wpc, rpc;
 	bool rmany;                      /* more than one thread read it */
+	int rother;                      /* with rmany: a reader other than rtid */
+	unsigned rwarp_of;               /* with rmany: the warp of every reader, or
+					    NO_WARP when they are of several */
 };
+#define NO_WARP (~0u)
 std::unordered_map<uintptr_t, word_shadow> check_shadow;
 
 struct race_key {
@@ -2388,7 +2392,8 @@ void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t p
 	for (uintptr_t word = (uintptr_t)p / 4; word <= ((uintptr_t)p + n - 1) / 4; word++) {
 		auto it = check_shadow.find(word);
 		if (it == check_shadow.end())
-			it = check_shadow.emplace(word, word_shadow{-1, -1, 0, 0, 0, 0, 0, 0, false}).first;
+			it = check_shadow.emplace(word, word_shadow{-1, -1, 0, 0, 0, 0, 0, 0, false, -1,
+								    NO_WARP}).first;
 		word_shadow &s = it->second;
 		/* whether thread o's access at (pass, warp pass) and this one had no barrier between */
 		auto unordered = [&](int o, unsigned opass, unsigned owarp) {
@@ -2398,11 +2403,20 @@ void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t p
 		int other = -1;
 		uintptr_t opc = 0;
 		bool owrite = false;
+		/*
+		 * Several readers since the last barrier: a store is ordered after
+		 * them only when they are all lanes of this thread's warp and a
+		 * __syncwarp() came after the last of their reads (per-warp
+		 * staging); the thread named is one of them other than this one.
+		 */
+		bool readers_unordered = s.rmany && s.rpass == check_pass &&
+					 (s.rwarp_of != warp || s.rwarp == wp);
 		if (unordered(s.wtid, s.wpass, s.wwarp)) {
 			other = s.wtid, opc = s.wpc, owrite = true;
-		} else if (store && (unordered(s.rtid, s.rpass, s.rwarp) ||
-				     (s.rmany && s.rpass == check_pass))) {
+		} else if (store && !s.rmany && unordered(s.rtid, s.rpass, s.rwarp)) {
 			other = s.rtid, opc = s.rpc;
+		} else if (store && readers_unordered) {
+			other = s.rtid != t ? s.rtid : s.rother, opc = s.rpc;
 		}
 		if (other >= 0) {
 			race_seen &r = check_races[{opc, pc, owrite, store}];
@@ -2414,8 +2428,17 @@ void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t p
 			s.rtid = -1, s.rmany = false;
 		} else if (s.rtid < 0 || s.rpass != check_pass) {
 			s.rtid = t, s.rpass = check_pass, s.rwarp = wp, s.rpc = pc, s.rmany = false;
-		} else if (s.rtid != t) {
+		} else if (s.rtid != t || s.rmany) {
+			if (!s.rmany)
+				s.rwarp_of = (unsigned)s.rtid / 32;
+			if (s.rwarp_of != warp)
+				s.rwarp_of = NO_WARP;
+			if (t != s.rtid)
+				s.rother = t;
 			s.rmany = true;
+			s.rwarp = s.rwarp > wp ? s.rwarp : wp;
+		} else {
+			s.rwarp = wp;   /* the one reader again, later */
 		}
 	}
 }
