@@ -311,6 +311,9 @@ struct unchecked {
 	char *test;
 	enum test_status status;        /* TEST_TIMEOUT, TEST_CRASH or TEST_FAIL */
 	char *why;                      /* for its message */
+	bool if_passed;                 /* only a test that passed: a kernel that failed
+					   with no report says nothing a failed test's
+					   message does not */
 };
 
 /*
@@ -324,7 +327,8 @@ static void apply_unchecked(struct result *r, const struct unchecked *u)
 	for (size_t i = 0; i < r->ntests && !t; i++)
 		if (!strcmp(r->tests[i].id, u->test))
 			t = &r->tests[i];
-	if (!t || (t->status != TEST_PASS && t->status != TEST_FAIL))
+	if (!t || (t->status != TEST_PASS && t->status != TEST_FAIL) ||
+	    (u->if_passed && t->status != TEST_PASS))
 		return;
 	char *m = xasprintf("%s%sthe safety check of this test could not finish: %s; a test the "
 			    "safety stage cannot check does not pass%s",
@@ -479,7 +483,7 @@ static void add_unchecked(struct safety_run *s, const char *test, enum test_stat
 		return;
 	}
 	s->unchecked = xrealloc(s->unchecked, (s->nunchecked + 1) * sizeof(*s->unchecked));
-	s->unchecked[s->nunchecked++] = (struct unchecked){xstrdup(test), status, why};
+	s->unchecked[s->nunchecked++] = (struct unchecked){xstrdup(test), status, why, false};
 	if (!s->note)
 		s->note = xasprintf("%s could not be checked: %s", test + strlen("test_"), why);
 }
@@ -560,6 +564,8 @@ static void covered(struct safety_run *s, const char *tool, const struct run_spe
 			      xasprintf("its run under %s, alone in a fresh process, lost the GPU's "
 					"context in this test (a kernel failed), and %s reported "
 					"nothing that says why", tool, tool));
+		if (s->nunchecked && !strcmp(s->unchecked[s->nunchecked - 1].test, first))
+			s->unchecked[s->nunchecked - 1].if_passed = true;
 	} else if (first) {
 		char *fate = run_describe(spec, res);
 		add_unchecked(s, first, res->timed_out ? TEST_TIMEOUT : TEST_CRASH,

@@ -154,7 +154,14 @@ void cl_assert_guards_out_in(const char *what, const char *cfg, const struct cl_
 
 /* ------------------------------------------------------ after one call */
 
-static const char *error_hint(cudaError_t err, const char *buffers, char *buf, size_t len)
+/*
+ * The hint for a call that failed with err. detail: what the emulator saw
+ * of the fault (cl_error_detail), NULL on a GPU: an access outside a
+ * __shared__ array is named as that, not as one outside the caller's
+ * buffers.
+ */
+static const char *error_hint(cudaError_t err, const char *buffers, const char *detail,
+			      char *buf, size_t len)
 {
 	switch (err) {
 	case cudaErrorInvalidConfiguration:
@@ -163,6 +170,9 @@ static const char *error_hint(cudaError_t err, const char *buffers, char *buf, s
 	case cudaErrorIllegalAddress:
 	case cudaErrorInvalidAddressSpace:
 	case cudaErrorMisalignedAddress:
+		if (detail && strstr(detail, "__shared__ array"))
+			return "a thread read or wrote outside a __shared__ array: check the "
+			       "indices into it, and the bounds of the loops over it";
 		snprintf(buf, len, "a thread read or wrote outside %s: check the index "
 			 "arithmetic and the bounds check", buffers);
 		return buf;
@@ -188,8 +198,8 @@ const struct cl_ledger *cl_finish_call(const char *what, const char *buffers, un
 			     "belong to the caller: never free them",
 			     what, l->frees_unknown, l->frees_unknown == 1 ? "" : "s", buffers);
 	if (err != cudaSuccess) {
-		const char *hint = error_hint(err, buffers, hbuf, sizeof(hbuf));
 		const char *detail = cl_error_detail();
+		const char *hint = error_hint(err, buffers, detail, hbuf, sizeof(hbuf));
 		ck_abort_msg("%s: %s %s: %s (launch: %s)%s%s%s%s", what,
 			     launch_err != cudaSuccess ? "the launch failed with"
 						       : "the kernel failed with",
