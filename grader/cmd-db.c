@@ -19,7 +19,8 @@ static void usage(FILE *out)
 		"\n"
 		"init creates the gradebook (or brings an older one's schema up to date).\n"
 		"show lists the latest runs, newest first (by the time each began, then by run\n"
-		"id); with --run, prints that run's result document (JSON).\n"
+		"id), each with the folder and the files it graded (the first 12 digits of each\n"
+		"file's sha256) under it; with --run, prints that run's result document (JSON).\n"
 		"\n"
 		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
 		"  --student ID   only this student's runs\n"
@@ -60,6 +61,7 @@ static int show(struct db *db, const char *student, const char *lab, long limit,
 		printf("%-6lld %-20s %-16s %-10s %-*s %-14s %-12s %-9s %s\n", runs[i].id,
 		       runs[i].started_at, name, runs[i].lab, sw, scores[i], runs[i].build,
 		       runs[i].status, runs[i].mode, runs[i].gpu);
+		print_provenance(db, runs[i].id);
 		free(name);
 	}
 	free(scores);

@@ -38,11 +38,7 @@ static const char *run_score(char buf[SCORE_TEXT_MAX], const struct run_summary 
 	return score_text(buf, &view);
 }
 
-/*
- * Under a run's line, what it graded: its folder and its files (each
- * sha256's first 12 digits), so a history that mixes folders reads right.
- */
-static void print_provenance(struct db *db, long long run)
+void print_provenance(struct db *db, long long run)
 {
 	char *text = NULL;
 	json_t *doc = NULL, *f;

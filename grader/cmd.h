@@ -109,4 +109,12 @@ bool class_gradebook_ready(const char *path);
  */
 int grade_and_record(const char *lab, const struct grade_opts *go, const struct record_opts *ro);
 
+/*
+ * Under a listed run (show, db show): what it graded, its folder and its
+ * files (each sha256's first 12 digits), so a history that mixes folders
+ * reads right. Nothing when the run's document cannot be read.
+ */
+struct db;
+void print_provenance(struct db *db, long long run);
+
 #endif

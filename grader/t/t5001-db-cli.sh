@@ -22,6 +22,11 @@ test_expect_success 'db show lists the runs, filtered by student' '
 	[ "$(grep -c " ada " out)" = 2 ] && grep -q "compile-error" out &&
 	"$CUDALAB" db show --db g.db --student nobody | grep -q "(no runs)"
 '
+test_expect_success 'db show names, under each run, the folder and files it graded' '
+	"$CUDALAB" db show --db g.db --student ada >out &&
+	sum=$(sha256sum "$T_ROOT/reference/matmul/fixtures/no-compile/matmul.cu" | cut -c1-12) &&
+	[ "$(grep -cF "reference/matmul/fixtures/no-compile: matmul.cu $sum" out)" = 2 ] || { cat out; false; }
+'
 # the run ids a listing shows, in its order: db show's first column, show's second
 listed() { awk -v c="$1" '$c ~ /^[0-9]+$/ && NF > 5 { printf "%s ", $c }' "$2"; }
 # started DB ID TIME: sets when a run began
