@@ -115,7 +115,7 @@ START_TEST(test_rewrite_static_shared)
 	       "void k() {  float  (&As)[16][16] = *( float  (*)[16][16])"
 	       "cudaemu_static_shared(__COUNTER__, sizeof( float [16][16])); }");
 	EXPECT("void k() { __shared__ int n; }",
-	       "void k() {  int  (&n) = *( int  (*))cudaemu_static_shared(__COUNTER__, "
+	       "void k() {  int  &n = *( int  *)cudaemu_static_shared(__COUNTER__, "
 	       "sizeof( int )); }");
 	EXPECT("void k() { __shared__ volatile int v[2]; }",
 	       "void k() { volatile   int  (&v)[2] = *(volatile   int  (*)[2])"
