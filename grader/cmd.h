@@ -55,7 +55,8 @@ const char *default_student(void);
 	"  --html PATH    also write the run's page there (HTML, as cudalab report does)\n"    \
 	"  --seed N       the inputs' seed, 0 to 2^53 - 1, as a result document gives it\n"     \
 	"                 (default: a fresh random one)\n"                                       \
-	"  --keep         keep the work folder (the build and the test logs)\n"                   \
+	"  --keep         keep the work and judge folders (the build, the test logs,\n"   \
+	"                 what each safety tool said)\n"                                    \
 	"  --emulate      run the tests on the CPU emulator even where a GPU is\n"                \
 	"  --no-emulate   without a GPU, do not fall back to the CPU emulator\n"                  \
 	"  --submitted-at TIME  when it was submitted, for the lab's deadline: 'now', or\n"  \
