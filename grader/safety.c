@@ -696,11 +696,13 @@ static void *run_tools(void *arg)
 						  res[i].output_len, false);
 			char *text = emulated ? symbolize(checker, seen) : xstrdup(seen);
 			if (g->o->keep_workdir) {
-				const char *tool_name = emulated ? "emulated" : tools[k];
-				/* what the tool said, for whoever kept the folders (--keep) */
+				/* what the tool said, for whoever kept the folders (--keep);
+				 * a restart's runs (safety_finish) write over the first's */
 				char *kept = xasprintf("%s/safety-%s-%d.out", g->judgedir,
 						       emulated ? "emu" : tools[k], rounds);
-				char *said = xasprintf("# %s, %s\n%s", g->o->student ? g->o->student : "?", tool_name, text);
+				char *said = xasprintf("# %s, %s\n%s",
+						       g->o->student ? g->o->student : "?",
+						       emulated ? "emulated" : tools[k], text);
 				write_file_atomic(kept, said, strlen(said));
 				free(said);
 				free(kept);
