@@ -1,5 +1,5 @@
 /*
- * grade.c - the data path of one grading (DESIGN.md), in order: intake,
+ * grade.c - the data path of one grading (docs/DESIGN.md), in order: intake,
  * build (with the GPU probe alongside), where the tests run, link, tests,
  * timing, profile, score.
  *

@@ -1,5 +1,5 @@
 /*
- * profile.c - the profile step (DESIGN.md "safety" and the coalescing lab):
+ * profile.c - the profile step (docs/DESIGN.md "safety" and the coalescing lab):
  * after the correctness tests and the timing, the lab's profile driver
  * (labs/<lab>/tests/profile_<lab>.cu) calls each profiled launcher once.
  * On a GPU it runs under Nsight Compute, which counts the global load and

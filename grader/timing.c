@@ -1,5 +1,5 @@
 /*
- * timing.c - the timing step (DESIGN.md): after the correctness tests, on a
+ * timing.c - the timing step (docs/DESIGN.md): after the correctness tests, on a
  * GPU, the lab's timer (labs/<lab>/tests/bench_<lab>.cu on the engine in
  * labs/common/bench.cu) times each kernel lab.conf lists against the
  * reference: trusted, outside the sandbox, with the submission's launchers

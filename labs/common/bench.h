@@ -3,7 +3,7 @@
  * launchers against the reference's, and the engine every lab's timing
  * driver (tests/bench_<lab>.cu) is built on.
  *
- * Owns: the measurement (DESIGN.md, "timing"). The timer runs outside the
+ * Owns: the measurement (docs/DESIGN.md, "timing"). The timer runs outside the
  * sandbox and never runs submission code. It starts two runners
  * (remote.h): the reference's (build/labs/<lab>/runner-ref) and the
  * submission's (the runner its tests used, in the sandbox), and shares
