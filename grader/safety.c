@@ -35,193 +35,6 @@ static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
 #define SAFETY_BUDGET (3 * SAFETY_TIMEOUT)
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 
-/* ------------------------------------------------------------ parsing */
-
-/* "matmul_k5_kernel(const float *, ...)+0xc0 in /w/x/matmul.cu:45" -> kernel, "matmul.cu:45" */
-static void site(const char *s, char *kernel, size_t klen, char *where, size_t wlen)
-{
-	const char *in = strstr(s, " in ");
-	size_t n;
-
-	if (!strncmp(s, "void ", 5))   /* a template kernel's name has its return type */
-		s += 5;
-	n = strcspn(s, "(+ <");
-
-	snprintf(kernel, klen, "%.*s", (int)n, s);
-	if (in) {
-		const char *file = in + 4, *slash = strrchr(file, '/');
-		if (slash)
-			file = slash + 1;
-		snprintf(where, wlen, "%.*s", (int)strcspn(file, " \n"), file);
-	} else {
-		snprintf(where, wlen, "an unknown line");
-	}
-}
-
-struct record {
-	char head[256], at[256], by[128], what[256], near[256], second[256];
-};
-
-static void add_finding(struct safety_output *out, const char *test, const char *tool,
-			char *text)
-{
-	for (size_t i = 0; i < out->nfindings; i++)
-		if (!strcmp(out->findings[i].test, test) && !strcmp(out->findings[i].tool, tool)) {
-			out->findings[i].count++;
-			free(text);
-			return;
-		}
-	out->findings = xrealloc(out->findings, (out->nfindings + 1) * sizeof(*out->findings));
-	out->findings[out->nfindings++] = (struct safety_finding){xstrdup(test), xstrdup(tool),
-								   text, 1};
-}
-
-/* One finished report, in a student's words; NULL for what is not one. */
-static char *describe(const struct record *r)
-{
-	char kernel[128], where[160], kernel2[128], where2[160];
-	unsigned size = 0;
-	char space[32] = "", access[16] = "";
-
-	site(r->at, kernel, sizeof(kernel), where, sizeof(where));
-	if (sscanf(r->head, "Invalid __%31[a-z]__ %15s of size %u", space, access, &size) == 3) {
-		const char *kind = strstr(r->what, "misaligned") ? "misaligned"
-				   : strstr(r->what, "out of bounds") ? "out-of-bounds" : "invalid";
-		char near[200] = "";
-		unsigned long dist, bytes;
-		char side[16];
-		if (sscanf(r->near, "and is %lu bytes %15s the nearest allocation at %*s of size %lu",
-			   &dist, side, &bytes) == 3)
-			snprintf(near, sizeof(near), " (%lu byte%s %s a %lu-byte buffer)", dist,
-				 dist == 1 ? "" : "s",
-				 !strcmp(side, "after") ? "past the end of" : "before the start of",
-				 bytes);
-		return xasprintf("%s %s of %u bytes of %s memory%s at %s in kernel %s, %s", kind,
-				 access, size, space, near, where, kernel,
-				 *r->by ? r->by : "a thread");
-	}
-	if (strstr(r->head, "Race reported between")) {
-		const char *a = strstr(r->head, "between ") + 8, *b = r->second;
-		char first[16] = "", second[16] = "";
-		sscanf(a, "%15s", first);
-		if (!strncmp(b, "and ", 4))
-			b += 4;
-		sscanf(b, "%15s", second);
-		const char *at1 = strstr(a, " at "), *at2 = strstr(b, " at ");
-		site(at1 ? at1 + 4 : a, kernel, sizeof(kernel), where, sizeof(where));
-		site(at2 ? at2 + 4 : b, kernel2, sizeof(kernel2), where2, sizeof(where2));
-		const char *hz = strchr(b, '[');
-		return xasprintf("%sa data race on shared memory in kernel %s: a %s at %s and a %s "
-				 "at %s by different threads with no barrier between them%s%.*s\n"
-				 "hint: a thread may read what another wrote only after both "
-				 "passed a __syncthreads() (within one warp, __syncwarp())",
-				 !strncmp(r->head, "Warning", 7) ? "(possible) " : "", kernel,
-				 first[0] ? first : "access", where, second[0] ? second : "access",
-				 where2, hz ? " " : "", hz ? (int)strcspn(hz, "\n") : 0, hz ? hz : "");
-	}
-	if (strstr(r->head, "Barrier error"))
-		return xasprintf("a barrier error (%s) at %s in kernel %s, %s\nhint: every thread "
-				 "of the block must reach every __syncthreads(): guard the work, "
-				 "not the barrier", strstr(r->head, "Divergent") ? "a __syncthreads() "
-				 "some threads of a warp do not reach" : r->head, where, kernel,
-				 *r->by ? r->by : "a thread");
-	return NULL;
-}
-
-/* The tool a report is of, by what it reports (the emulator's checks make all three kinds). */
-static const char *tool_of(const struct record *r)
-{
-	return !strncmp(r->head, "Invalid ", 8) ? "memcheck"
-	       : strstr(r->head, "Race reported") ? "racecheck" : "synccheck";
-}
-
-void safety_parse(const char *output, const char *tool, struct safety_output *out)
-{
-	struct record rec;
-	const char *line = output;
-	char *test = NULL;
-	bool open = false;
-
-	memset(out, 0, sizeof(*out));
-	while (line && *line) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
-		char *l = xstrndup(line, len);
-		const char *body = l + strspn(l, "= ");
-		bool report = !strncmp(l, "=========", 9);
-
-		if (report && (!strncmp(body, "COMPUTE-SANITIZER", 17) ||
-			       !strncmp(body, "CUDALAB-EMULATOR", 16))) {
-			out->banner = true;
-		} else if (!strncmp(l, "@@cudalab-safety ", 17) || !strcmp(l, "@@cudalab-safety-end") ||
-			   !strcmp(l, "@@cudalab-safety-lost") || (report && !*body) ||
-			   (report && open && (!strncmp(body, "Invalid ", 8) ||
-					       strstr(body, "Race reported") ||
-					       strstr(body, "Barrier error")))) {
-			/* the end of a report: a blank report line, the next one or test */
-			char *text = open && test ? describe(&rec) : NULL;
-			if (text)
-				add_finding(out, test, tool ? tool : tool_of(&rec), text);
-			open = false;
-			if (!strncmp(l, "@@cudalab-safety ", 17)) {
-				free(test);
-				test = xstrdup(l + 17);
-				strlist_push(&out->started, test);
-				out->closed = false;
-			} else if (!strcmp(l, "@@cudalab-safety-end")) {
-				out->ended = out->closed = true;
-			} else if (!strcmp(l, "@@cudalab-safety-lost")) {
-				out->closed = out->lost = true;
-			}
-		}
-		if (report && *body && !open &&
-		    (!strncmp(body, "Invalid ", 8) || strstr(body, "Race reported") ||
-		     strstr(body, "Barrier error"))) {
-			memset(&rec, 0, sizeof(rec));
-			snprintf(rec.head, sizeof(rec.head), "%s", body);
-			if (strstr(body, "Race reported") && strstr(body, " at "))
-				snprintf(rec.at, sizeof(rec.at), "%s", strstr(body, " at ") + 4);
-			open = true;
-		} else if (report && open && !strncmp(body, "at ", 3) && !*rec.at) {
-			snprintf(rec.at, sizeof(rec.at), "%s", body + 3);
-		} else if (report && open && !strncmp(body, "by thread ", 10)) {
-			unsigned tx, ty, tz, bx, by, bz;
-			if (sscanf(body, "by thread (%u,%u,%u) in block (%u,%u,%u)", &tx, &ty, &tz, &bx,
-				   &by, &bz) == 6)
-				snprintf(rec.by, sizeof(rec.by), "thread (%u,%u,%u) of block (%u,%u,%u)",
-					 tx, ty, tz, bx, by, bz);
-		} else if (report && open && (!strncmp(body, "Access to ", 10) ||
-					      !strncmp(body, "Address ", 8))) {
-			snprintf(rec.what, sizeof(rec.what), "%s", body);
-		} else if (report && open && !strncmp(body, "and is ", 7)) {
-			snprintf(rec.near, sizeof(rec.near), "%s", body);
-		} else if (report && open && !strncmp(body, "and ", 4)) {
-			snprintf(rec.second, sizeof(rec.second), "%s", body);
-		}
-		free(l);
-		line = end ? end + 1 : NULL;
-	}
-	if (open && test) {
-		char *text = describe(&rec);
-		if (text)
-			add_finding(out, test, tool ? tool : tool_of(&rec), text);
-	}
-	out->last = test;
-}
-
-void safety_output_release(struct safety_output *out)
-{
-	for (size_t i = 0; i < out->nfindings; i++) {
-		free(out->findings[i].test);
-		free(out->findings[i].tool);
-		free(out->findings[i].text);
-	}
-	free(out->findings);
-	free(out->last);
-	strlist_clear(&out->started);
-	memset(out, 0, sizeof(*out));
-}
-
 /* ------------------------------------------------------------ running */
 
 /* compute-sanitizer beside nvcc, or on PATH; NULL when there is none. */
@@ -488,39 +301,6 @@ static void add_unchecked(struct safety_run *s, const char *test, enum test_stat
 		s->note = xasprintf("%s could not be checked: %s", test + strlen("test_"), why);
 }
 
-/* Whether o lost its context in its last test with no report in that test. */
-static bool lost_unexplained(const struct safety_output *o)
-{
-	if (!o->lost || !o->started.n)
-		return false;
-	for (size_t i = 0; i < o->nfindings; i++)
-		if (o->findings[i].test && !strcmp(o->findings[i].test, o->started.v[o->started.n - 1]))
-			return false;
-	return true;
-}
-
-const char *safety_covered(const struct strlist *left, const struct safety_output *o,
-			  bool clean, struct strlist *again)
-{
-	const char *stuck = NULL, *verdict = NULL;
-
-	*again = (struct strlist)STRLIST_INIT;
-	if (o->started.n && (!(o->closed && clean) || lost_unexplained(o)))
-		stuck = o->started.v[o->started.n - 1];
-	for (size_t t = 0; t < left->n; t++) {
-		const char *test = left->v[t];
-		if (stuck && !strcmp(test, stuck)) {
-			if (t > 0)   /* again, first, alone: what ran before it may be to blame */
-				strlist_push(again, test);
-			else
-				verdict = test;
-		} else if (!strlist_has(&o->started, test)) {
-			strlist_push(again, test);   /* not reached */
-		}
-	}
-	return verdict;
-}
-
 /*
  * safety_covered for a tool's run (spec, res): *left becomes what runs
  * again. Its exit status is not asked: a sanitizer may give its own, and
@@ -559,7 +339,7 @@ static void covered(struct safety_run *s, const char *tool, const struct run_spe
 		first = seen.started.v[seen.started.n - 1];
 		strlist_remove(&again, first);
 	}
-	if (first && clean && !res->output_dropped && lost_unexplained(o)) {
+	if (first && clean && !res->output_dropped && safety_lost_unexplained(o)) {
 		add_unchecked(s, first, TEST_CRASH,
 			      xasprintf("its run under %s, alone in a fresh process, lost the GPU's "
 					"context in this test (a kernel failed), and %s reported "
@@ -603,7 +383,10 @@ static void *run_tools(void *arg)
 		s->seconds += now_seconds() - t0;
 		return NULL;
 	}
-	input = testrun_input(g->r, "");   /* a safety run writes back nothing */
+	/* a safety run writes back nothing; the token marks the harness's lines */
+	char token[33];
+	random_token(token);
+	input = testrun_input(g->r, token);
 	for (size_t k = 0; k < ntools; k++) {
 		left[k] = (struct strlist)STRLIST_INIT;
 		for (size_t i = 0; i < s->tests.n; i++)
@@ -707,7 +490,7 @@ static void *run_tools(void *arg)
 				free(said);
 				free(kept);
 			}
-			safety_parse(text, emulated ? NULL : tools[k], &o);
+			safety_parse(text, emulated ? NULL : tools[k], token, &o);
 			free(text);
 			if (!o.banner && !s->not_run && !res[i].cancelled) {
 				char *why = run_describe(&specs[i], &res[i]);

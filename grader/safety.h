@@ -30,12 +30,14 @@ struct safety_output {
 };
 
 /*
- * Reads one run's output: the harness's "@@cudalab-safety TEST" lines and
+ * Reads one run's output: the harness's "@@cudalab-safety:TOKEN TEST" lines
+ * (those without the run's token are the runner's, and not markers) and
  * the sanitizer's "=========" reports between them (the emulator's checking
  * runtime writes its reports in the same form). tool NULL: each report's
  * tool is told by its kind. Pure: no I/O.
  */
-void safety_parse(const char *output, const char *tool, struct safety_output *out);
+void safety_parse(const char *output, const char *tool, const char *token,
+		  struct safety_output *out);
 void safety_output_release(struct safety_output *out);
 
 /*
@@ -54,6 +56,9 @@ void safety_output_release(struct safety_output *out);
  */
 const char *safety_covered(const struct strlist *left, const struct safety_output *o,
 			   bool clean, struct strlist *again);
+
+/* Whether o lost its context in its last test with no report in that test. */
+bool safety_lost_unexplained(const struct safety_output *o);
 
 /*
  * Runs each part's safety tests, in a thread of its own: on a GPU through

@@ -876,27 +876,30 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
  * A safety run (--safety), under compute-sanitizer: the tests asked for, at
  * their small sizes with allocations of exact size (cl_safety), one after
  * another in this one process (the sanitizer follows one context; the
- * grader sets the time limit). Before each, a line "@@cudalab-safety TEST"
- * tells the grader whose the sanitizer's reports that follow are. A test
- * after which the context is lost (memcheck stops a kernel at its first bad
- * access) ends the run with "@@cudalab-safety-lost": the grader runs the
- * tests after it in a fresh process. Verdicts are not the point here:
- * Check's go nowhere.
+ * grader sets the time limit). Before each, a line "@@cudalab-safety:TOKEN
+ * TEST" tells the grader whose the sanitizer's reports that follow are. A
+ * test after which the context is lost (memcheck stops a kernel at its
+ * first bad access) ends the run with "@@cudalab-safety-lost:TOKEN": the
+ * grader runs the tests after it in a fresh process. TOKEN is the grader's
+ * for this run (token=, on standard input): the runner prints into the same
+ * stream, and a marker it forged (a test of no safety part's, just before
+ * a bad access, would take the report away from the test it is in) is
+ * not read. Verdicts are not the point here: Check's go nowhere.
  */
 static int run_safety(const struct cl_lab *lab, const struct pick *picks, int n)
 {
 	for (int j = 0; j < n; j++) {
-		printf("@@cudalab-safety %s\n", picks[j].test->name);
+		printf("@@cudalab-safety:%s %s\n", token, picks[j].test->name);
 		fflush(stdout);
 		run_part(lab, picks[j].part, picks[j].test, CK_NOFORK, "/dev/null",
 			 picks[j].part->timeout);
 		fflush(stdout);
 		if (cl_context_lost()) {
-			printf("@@cudalab-safety-lost\n");
+			printf("@@cudalab-safety-lost:%s\n", token);
 			return 0;
 		}
 	}
-	printf("@@cudalab-safety-end\n");
+	printf("@@cudalab-safety-end:%s\n", token);
 	return 0;
 }
 

@@ -6,10 +6,15 @@
 #include <check.h>
 #include <string.h>
 
+/* the grader's token for a run: the harness's markers carry it */
+#define TOK "0f1e2d3c"
+#define END "@@cudalab-safety-end:" TOK "\n"
+#define LOST "@@cudalab-safety-lost:" TOK "\n"
+
 static const char memcheck_out[] =
 	"========= COMPUTE-SANITIZER\n"
-	"@@cudalab-safety test_matmul_k4_exact\n"
-	"@@cudalab-safety test_matmul_k5_exact\n"
+	"@@cudalab-safety:" TOK " test_matmul_k4_exact\n"
+	"@@cudalab-safety:" TOK " test_matmul_k5_exact\n"
 	"========= Invalid __global__ read of size 4 bytes\n"
 	"=========     at oob_read(const float *, float *, int)+0xc0 in /tmp/w/matmul.cu:5\n"
 	"=========     by thread (99,0,0) in block (0,0,0)\n"
@@ -20,14 +25,14 @@ static const char memcheck_out[] =
 	"========= Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch "
 	"failure\" on CUDA API call to cudaDeviceSynchronize.\n"
 	"========= \n"
-	"@@cudalab-safety-lost\n"
+	LOST
 	"========= ERROR SUMMARY: 2 errors\n";
 
 START_TEST(test_safety_reads_memcheck)
 {
 	struct safety_output o;
 
-	safety_parse(memcheck_out, "memcheck", &o);
+	safety_parse(memcheck_out, "memcheck", TOK, &o);
 	ck_assert(o.banner);
 	ck_assert(!o.ended);
 	ck_assert_str_eq(o.last, "test_matmul_k5_exact");
@@ -43,7 +48,7 @@ END_TEST
 
 static const char racecheck_out[] =
 	"========= COMPUTE-SANITIZER\n"
-	"@@cudalab-safety test_matmul_k5_exact\n"
+	"@@cudalab-safety:" TOK " test_matmul_k5_exact\n"
 	"========= Error: Race reported between Write access at race(float *)+0xb0 in "
 	"matmul.cu:10\n"
 	"=========     and Read access at race(float *)+0xc0 in matmul.cu:11 [256 hazards]\n"
@@ -52,15 +57,15 @@ static const char racecheck_out[] =
 	"matmul.cu:20\n"
 	"=========     and Write access at warpred(float *)+0x120 in matmul.cu:20 [96 hazards]\n"
 	"========= \n"
-	"@@cudalab-safety test_matmul_k5_random\n"
-	"@@cudalab-safety-end\n"
+	"@@cudalab-safety:" TOK " test_matmul_k5_random\n"
+	END
 	"========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)\n";
 
 START_TEST(test_safety_reads_racecheck)
 {
 	struct safety_output o;
 
-	safety_parse(racecheck_out, "racecheck", &o);
+	safety_parse(racecheck_out, "racecheck", TOK, &o);
 	ck_assert(o.ended);
 	ck_assert_uint_eq(o.nfindings, 1);
 	ck_assert_int_eq(o.findings[0].count, 2);
@@ -75,7 +80,7 @@ END_TEST
 
 static const char synccheck_out[] =
 	"========= COMPUTE-SANITIZER\n"
-	"@@cudalab-safety test_matmul_k5_exact\n"
+	"@@cudalab-safety:" TOK " test_matmul_k5_exact\n"
 	"========= Barrier error detected. Divergent thread(s) in warp.\n"
 	"=========     at divbar(float *)+0x70 in matmul.cu:25\n"
 	"=========     by thread (0,0,0) in block (0,0,0)\n"
@@ -84,13 +89,13 @@ static const char synccheck_out[] =
 	"=========     at divbar(float *)+0x70 in matmul.cu:25\n"
 	"=========     by thread (1,0,0) in block (0,0,0)\n"
 	"========= \n"
-	"@@cudalab-safety-end\n";
+	END;
 
 START_TEST(test_safety_reads_synccheck)
 {
 	struct safety_output o;
 
-	safety_parse(synccheck_out, "synccheck", &o);
+	safety_parse(synccheck_out, "synccheck", TOK, &o);
 	ck_assert_uint_eq(o.nfindings, 1);
 	ck_assert_int_eq(o.findings[0].count, 2);
 	ck_assert_msg(strstr(o.findings[0].text, "a barrier error (a __syncthreads() some threads "
@@ -105,7 +110,8 @@ START_TEST(test_safety_without_banner)
 {
 	struct safety_output o;
 
-	safety_parse("compute-sanitizer: error while loading shared libraries\n", "memcheck", &o);
+	safety_parse("compute-sanitizer: error while loading shared libraries\n", "memcheck", TOK,
+		     &o);
 	ck_assert(!o.banner);
 	ck_assert_uint_eq(o.nfindings, 0);
 	safety_output_release(&o);
@@ -128,7 +134,7 @@ static void expect_covered(const char *output, bool clean, const char *want,
 	for (size_t i = 0; i < 4; i++)
 		strlist_push(&left, tests[i]);
 	strlist_split(&wanted, want);
-	safety_parse(output, "memcheck", &o);
+	safety_parse(output, "memcheck", TOK, &o);
 	const char *got = safety_covered(&left, &o, clean, &again);
 	ck_assert_str_eq(got ? got : "", verdict);
 	ck_assert_uint_eq(again.n, wanted.n);
@@ -141,7 +147,7 @@ static void expect_covered(const char *output, bool clean, const char *want,
 }
 
 #define BANNER "========= COMPUTE-SANITIZER\n"
-#define AT(t) "@@cudalab-safety " t "\n"
+#define AT(t) "@@cudalab-safety:" TOK " " t "\n"
 #define OOB                                                                      \
 	"========= Invalid __global__ read of size 4 bytes\n"                     \
 	"=========     at k(const float *)+0x90 in a.cu:7\n"                      \
@@ -158,26 +164,26 @@ static void expect_covered(const char *output, bool clean, const char *want,
 START_TEST(test_safety_covered)
 {
 	/* every test, the end, a clean exit: all checked */
-	expect_covered(BANNER AT("t_a") AT("t_b") AT("t_c") AT("t_d") "@@cudalab-safety-end\n",
+	expect_covered(BANNER AT("t_a") AT("t_b") AT("t_c") AT("t_d") END,
 		       true, "", "");
 	/* the context lost in t_b, where the tool reported why: the rest in a
 	 * fresh process */
-	expect_covered(BANNER AT("t_a") AT("t_b") OOB "@@cudalab-safety-lost\n", true, "t_c t_d",
+	expect_covered(BANNER AT("t_a") AT("t_b") OOB LOST, true, "t_c t_d",
 		       "");
 	/* lost in t_b with no report of why (memcheck beside many others lost
 	 * one): t_b is not taken as checked, but runs again, first */
-	expect_covered(BANNER AT("t_a") AT("t_b") "@@cudalab-safety-lost\n", true, "t_b t_c t_d",
+	expect_covered(BANNER AT("t_a") AT("t_b") LOST, true, "t_b t_c t_d",
 		       "");
 	/* so again, the run's first: that is its verdict */
-	expect_covered(BANNER AT("t_a") "@@cudalab-safety-lost\n", true, "t_b t_c t_d", "t_a");
+	expect_covered(BANNER AT("t_a") LOST, true, "t_b t_c t_d", "t_a");
 	/* a report in an earlier test does not explain a loss in this one */
-	expect_covered(BANNER AT("t_a") OOB AT("t_b") "@@cudalab-safety-lost\n", true,
+	expect_covered(BANNER AT("t_a") OOB AT("t_b") LOST, true,
 		       "t_b t_c t_d", "");
 	/* lost in t_b, and then no clean exit (it spun at exit): t_b again, first */
-	expect_covered(BANNER AT("t_a") AT("t_b") "@@cudalab-safety-lost\n", false, "t_b t_c t_d",
+	expect_covered(BANNER AT("t_a") AT("t_b") LOST, false, "t_b t_c t_d",
 		       "");
 	/* the end said, but no clean exit: the last test is not taken as checked */
-	expect_covered(BANNER AT("t_a") AT("t_b") AT("t_c") AT("t_d") "@@cudalab-safety-end\n",
+	expect_covered(BANNER AT("t_a") AT("t_b") AT("t_c") AT("t_d") END,
 		       false, "t_d", "");
 	/* out of time in t_c */
 	expect_covered(BANNER AT("t_a") AT("t_b") AT("t_c"), false, "t_c t_d", "");
@@ -188,17 +194,39 @@ START_TEST(test_safety_covered)
 }
 END_TEST
 
+/*
+ * The runner prints into the stream the markers are in: a marker without
+ * the run's token is its, and not one. A forged marker of another test
+ * just before a bad access does not take the report away from the test it
+ * is in, nor does a forged end close the run.
+ */
+START_TEST(test_safety_ignores_forged_markers)
+{
+	struct safety_output o;
+
+	safety_parse(BANNER AT("t_a") "@@cudalab-safety t_config\n"
+			    "@@cudalab-safety:forged t_config\n" OOB
+			    "@@cudalab-safety-end\n@@cudalab-safety-end:forged\n",
+		     "memcheck", TOK, &o);
+	ck_assert_uint_eq(o.started.n, 1);
+	ck_assert_uint_eq(o.nfindings, 1);
+	ck_assert_str_eq(o.findings[0].test, "t_a");
+	ck_assert(!o.closed && !o.ended);
+	safety_output_release(&o);
+}
+END_TEST
+
 /* The markers a run printed, in order, and whether it said it ended. */
 START_TEST(test_safety_reads_markers)
 {
 	struct safety_output o;
 
-	safety_parse(memcheck_out, "memcheck", &o);
+	safety_parse(memcheck_out, "memcheck", TOK, &o);
 	ck_assert_uint_eq(o.started.n, 2);
 	ck_assert_str_eq(o.started.v[1], "test_matmul_k5_exact");
 	ck_assert(o.closed && !o.ended);
 	safety_output_release(&o);
-	safety_parse(BANNER AT("t_a") "@@cudalab-safety-end\n" AT("t_b"), "memcheck", &o);
+	safety_parse(BANNER AT("t_a") END AT("t_b"), "memcheck", TOK, &o);
 	ck_assert(!o.closed && o.ended);
 	safety_output_release(&o);
 }
@@ -214,6 +242,7 @@ Suite *safety_suite(void)
 	tcase_add_test(tc, test_safety_reads_synccheck);
 	tcase_add_test(tc, test_safety_without_banner);
 	tcase_add_test(tc, test_safety_reads_markers);
+	tcase_add_test(tc, test_safety_ignores_forged_markers);
 	tcase_add_test(tc, test_safety_covered);
 	suite_add_tcase(s, tc);
 	return s;
