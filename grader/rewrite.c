@@ -321,19 +321,14 @@ static size_t static_shared(const char *s, const char *code, size_t n, size_t i,
 		for (size_t t = name_end; t < dims; t++)
 			if (s[t] != '\n')
 				strbuf_add(&d, s + t, 1);
-		/* a scalar without the parentheses an array's reference needs (g++
+		/* an array's reference needs parentheses, a scalar's none (g++
 		 * warns of them, in the student's own build log) */
-		if (!d.len)
-			strbuf_addf(out, "%s%s &%.*s = *(%s%s *)cudaemu_static_shared(__COUNTER__, "
-				    "sizeof(%s));", vol ? "volatile " : "", type.buf,
-				    (int)(name_end - name_start), s + name_start,
-				    vol ? "volatile " : "", type.buf, type.buf);
-		else
-			strbuf_addf(out, "%s%s (&%.*s)%s = *(%s%s (*)%s)"
-				    "cudaemu_static_shared(__COUNTER__, sizeof(%s%s));",
-				    vol ? "volatile " : "", type.buf, (int)(name_end - name_start),
-				    s + name_start, d.buf, vol ? "volatile " : "", type.buf, d.buf,
-				    type.buf, d.buf);
+		const char *sub = d.len ? d.buf : "", *vq = vol ? "volatile " : "";
+		int name_len = (int)(name_end - name_start);
+		strbuf_addf(out, "%s%s %s%.*s%s%s = *(%s%s %s%s)cudaemu_static_shared(__COUNTER__, "
+			    "sizeof(%s%s));", vq, type.buf, d.len ? "(&" : "&", name_len,
+			    s + name_start, d.len ? ")" : "", sub, vq, type.buf, d.len ? "(*)" : "*",
+			    sub, type.buf, sub);
 	}
 	strbuf_release(&type);
 	strbuf_release(&d);

@@ -286,17 +286,17 @@ static int emulated_checker(struct safety_run *s, char **binary)
  * Notes that test could not be checked, and why; its verdict is status. A
  * test that is none of its part's safety tests (emulated, every test that
  * passed runs in the checking build too) keeps its own: on a GPU no
- * sanitizer runs it at all.
+ * sanitizer runs it at all. if_passed: only a test that passed is told.
  */
 static void add_unchecked(struct safety_run *s, const char *test, enum test_status status,
-			  char *why)
+			  bool if_passed, char *why)
 {
 	if (!safety_part(s->g->cfg, s->g->r->lab, test)) {
 		free(why);
 		return;
 	}
 	s->unchecked = xrealloc(s->unchecked, (s->nunchecked + 1) * sizeof(*s->unchecked));
-	s->unchecked[s->nunchecked++] = (struct unchecked){xstrdup(test), status, why, false};
+	s->unchecked[s->nunchecked++] = (struct unchecked){xstrdup(test), status, why, if_passed};
 	if (!s->note)
 		s->note = xasprintf("%s could not be checked: %s", test + strlen("test_"), why);
 }
@@ -340,15 +340,13 @@ static void covered(struct safety_run *s, const char *tool, const struct run_spe
 		strlist_remove(&again, first);
 	}
 	if (first && clean && !res->output_dropped && safety_lost_unexplained(o)) {
-		add_unchecked(s, first, TEST_CRASH,
+		add_unchecked(s, first, TEST_CRASH, true,
 			      xasprintf("its run under %s, alone in a fresh process, lost the GPU's "
 					"context in this test (a kernel failed), and %s reported "
 					"nothing that says why", tool, tool));
-		if (s->nunchecked && !strcmp(s->unchecked[s->nunchecked - 1].test, first))
-			s->unchecked[s->nunchecked - 1].if_passed = true;
 	} else if (first) {
 		char *fate = run_describe(spec, res);
-		add_unchecked(s, first, res->timed_out ? TEST_TIMEOUT : TEST_CRASH,
+		add_unchecked(s, first, res->timed_out ? TEST_TIMEOUT : TEST_CRASH, false,
 			      xasprintf("its run under %s%s %s%s", tool,
 					alone ? ", alone in a fresh process," : " (in this test)",
 					fate, res->timed_out || res->signal
@@ -410,7 +408,7 @@ static void *run_tools(void *arg)
 			/* what is left could not be checked: never passed as checked */
 			for (size_t k = 0; k < ntools; k++)
 				for (size_t i = 0; i < left[k].n; i++)
-					add_unchecked(s, left[k].v[i], TEST_FAIL,
+					add_unchecked(s, left[k].v[i], TEST_FAIL, false,
 						      xasprintf("the safety stage ran out of its %d s "
 								"before %s reached it (its runs of the "
 								"submission did not finish)",
@@ -644,6 +642,15 @@ static const struct graded_test *find_test(const struct result *r, const char *i
 	return NULL;
 }
 
+/*
+ * Whether what s learnt of test t joins t's verdict: a test that runs again
+ * alone is decided by the run that checks it after that (safety_start_owed).
+ */
+static bool decides(const struct safety_run *s, const struct graded_test *t)
+{
+	return t && (s->which == OWED || !t->owed);
+}
+
 /* Whether a test s covers has a verdict other than pass or fail. */
 static bool covers_a_crash(const struct safety_run *s)
 {
@@ -689,20 +696,16 @@ int safety_finish(struct safety_run *s, bool abandon)
 		r->safety = "ran";
 	if (s->note && !r->safety_why)
 		r->safety_why = xstrdup(s->note);
-	/* a test that runs again alone is checked once it has (safety_start_owed) */
 	for (size_t i = 0; i < s->found.nfindings; i++) {
 		const struct graded_test *t = find_test(r, s->found.findings[i].test);
-		if (t && (t->status == TEST_PASS || t->status == TEST_FAIL) &&
-		    (s->which == OWED || !t->owed)) {
+		if (decides(s, t) && (t->status == TEST_PASS || t->status == TEST_FAIL)) {
 			apply(r, &s->found.findings[i]);
 			r->safety_findings++;
 		}
 	}
-	for (size_t i = 0; i < s->nunchecked; i++) {
-		const struct graded_test *t = find_test(r, s->unchecked[i].test);
-		if (t && (s->which == OWED || !t->owed))
+	for (size_t i = 0; i < s->nunchecked; i++)
+		if (decides(s, find_test(r, s->unchecked[i].test)))
 			apply_unchecked(r, &s->unchecked[i]);
-	}
 	r->safety_seconds += s->seconds;
 	ret = s->failed;
 	run_free(s);
