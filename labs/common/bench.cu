@@ -360,20 +360,33 @@ static void runner_stop(enum cl_who who, char *why, size_t len)
  * why, when the runner ended (it is reaped) or answered out of turn or
  * with a failure.
  */
-static bool rpc(enum cl_who who, uint32_t op, const struct cl_wire *payload, int pass_fd,
-		struct cl_wire *reply, char *why, size_t len)
+static bool rpc_send(enum cl_who who, uint32_t op, const struct cl_wire *payload, int pass_fd,
+		     char *why, size_t len)
 {
 	struct runner *r = &runners[who];
 	struct cl_header h = {op, ++r->seq, payload ? payload->len : 0};
 
-	*reply = (struct cl_wire){};
 	if (!r->up) {
 		snprintf(why, len, "%s is not running", side_name[who]);
 		return false;
 	}
 	if (!cl_io_all(r->fd, &h, sizeof(h), true) ||
 	    (h.len && !cl_io_all(r->fd, payload->buf, h.len, true)) ||
-	    (pass_fd >= 0 && !cl_send_fd(r->fd, pass_fd)) || !spin_read(r->fd, &h, sizeof(h))) {
+	    (pass_fd >= 0 && !cl_send_fd(r->fd, pass_fd))) {
+		runner_stop(who, why, len);
+		return false;
+	}
+	return true;
+}
+
+/* The reply to the request rpc_send sent last (rpc). */
+static bool rpc_reply(enum cl_who who, struct cl_wire *reply, char *why, size_t len)
+{
+	struct runner *r = &runners[who];
+	struct cl_header h;
+
+	*reply = (struct cl_wire){};
+	if (!spin_read(r->fd, &h, sizeof(h))) {
 		runner_stop(who, why, len);
 		return false;
 	}
@@ -395,11 +408,24 @@ static bool rpc(enum cl_who who, uint32_t op, const struct cl_wire *payload, int
 	return true;
 }
 
-/* Starts who's runner from its recipe: true, or false with why. */
-static bool runner_start(enum cl_who who, char *why, size_t len)
+static bool rpc(enum cl_who who, uint32_t op, const struct cl_wire *payload, int pass_fd,
+		struct cl_wire *reply, char *why, size_t len)
+{
+	*reply = (struct cl_wire){};
+	return rpc_send(who, op, payload, pass_fd, why, len) && rpc_reply(who, reply, why, len);
+}
+
+/*
+ * Starts who's runner from its recipe and sends its first requests (hello,
+ * then init: its CUDA context), without waiting for their answers, so that
+ * both runners and the timer make their contexts at once
+ * (runner_ready waits): true, or false with why.
+ */
+static bool runner_launch(enum cl_who who, char *why, size_t len)
 {
 	struct runner *r = &runners[who];
-	struct cl_wire w = {}, reply;
+	struct cl_wire w = {};
+	struct cl_header hello = {CL_OP_HELLO, 0, 0};
 
 	r->pid = cl_spawn(&r->recipe, &r->fd);
 	if (r->pid < 0) {
@@ -408,13 +434,28 @@ static bool runner_start(enum cl_who who, char *why, size_t len)
 	}
 	r->up = true;
 	r->seq = 0;
-	if (!cl_hello(r->fd)) {
+	if (!cl_io_all(r->fd, &hello, sizeof(hello), true)) {
 		runner_stop(who, why, len);
 		return false;
 	}
 	cl_put_i32(&w, CL_INIT_SPIN);
-	bool ok = rpc(who, CL_OP_INIT, &w, -1, &reply, why, len);
+	bool ok = rpc_send(who, CL_OP_INIT, &w, -1, why, len);
 	cl_wire_free(&w);
+	return ok;
+}
+
+/* The answers to runner_launch's requests: true, or false with why. */
+static bool runner_ready(enum cl_who who, char *why, size_t len)
+{
+	struct runner *r = &runners[who];
+	struct cl_header hello;
+	struct cl_wire reply;
+
+	if (!cl_io_all(r->fd, &hello, sizeof(hello), false) || hello.len) {
+		runner_stop(who, why, len);
+		return false;
+	}
+	bool ok = rpc_reply(who, &reply, why, len);
 	if (ok) {
 		struct cl_reader rd = {reply.buf, reply.len, false};
 		cudaError_t e = (cudaError_t)cl_get_i32(&rd);
@@ -1099,15 +1140,21 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 	return 0;
 }
 
-/* Starts both runners from their recipes: true, or false with why. */
-static bool runners_start(const struct bench_opts *o, char *why, size_t len)
+/* Starts who's runner, and waits for it: true, or false with why. */
+static bool runner_start(enum cl_who who, char *why, size_t len)
+{
+	return runner_launch(who, why, len) && runner_ready(who, why, len);
+}
+
+/* Starts both runners from their recipes (runner_launch): true, or false with why. */
+static bool runners_launch(const struct bench_opts *o, char *why, size_t len)
 {
 	for (int w = 0; w < 2; w++)
 		if (cl_recipe_read(o->recipe[w], &runners[w].recipe)) {
 			snprintf(why, len, "cannot read the recipe '%s'", o->recipe[w]);
 			return false;
 		}
-	return runner_start(CL_REFERENCE, why, len) && runner_start(CL_STUDENT, why, len);
+	return runner_launch(CL_REFERENCE, why, len) && runner_launch(CL_STUDENT, why, len);
 }
 
 static int bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
@@ -1131,11 +1178,15 @@ static int bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 
 	/* the timer waits for its events by spinning: a blocked wait's wake-up
 	 * would add its own microseconds to every time */
+	bool launched = o.device_only || runners_launch(&o, why, sizeof(why));
 	cudaSetDeviceFlags(cudaDeviceScheduleSpin);
 	cudaError_t e = cudaFree(0);
 	if (e == cudaSuccess)
 		e = cudaGetDevice(&device_id);
-	if (e != cudaSuccess || (!o.device_only && !runners_start(&o, why, sizeof(why)))) {
+	if (launched && !o.device_only)
+		launched = runner_ready(CL_REFERENCE, why, sizeof(why)) &&
+			   runner_ready(CL_STUDENT, why, sizeof(why));
+	if (e != cudaSuccess || !launched) {
 		char m[6 * sizeof(why) + 3];
 		if (e != cudaSuccess)
 			snprintf(why, sizeof(why), "no CUDA device: %s", cudaGetErrorString(e));
