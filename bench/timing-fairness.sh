@@ -4,6 +4,8 @@
 # ratio to the reference, the points it lost, and the wall time of the timing
 # phase. The reference against itself must never lose timing points.
 # usage: bench/timing-fairness.sh [RUNS] [LAB] [SUBMISSION]
+# With KEEP=DIR, each run's result document and the timer's lines (every
+# sample, in "raw_ms") are kept in DIR as rN.json and rN-timing-M.jsonl.
 set -euo pipefail
 runs=${1:-20} lab=${2:-matmul}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,8 +16,18 @@ trap 'rm -rf "$tmp"' EXIT
 
 for i in $(seq "$runs"); do
 	rc=0
-	"$cudalab" grade "$lab" "$sub" --student "fairness-$i" -q --json "$tmp/r$i.json" \
-		--db "$tmp/gradebook.db" >"$tmp/r$i.txt" 2>&1 || rc=$?
+	mkdir -p -m 711 "$tmp/w$i"; chmod 711 "$tmp"   # the sandbox's user enters the work folders
+	TMPDIR=$tmp/w$i "$cudalab" grade "$lab" "$sub" --student "fairness-$i" -q \
+		--json "$tmp/r$i.json" --db "$tmp/gradebook.db" ${KEEP:+--keep} \
+		>"$tmp/r$i.txt" 2>&1 || rc=$?
+	if [ -n "${KEEP:-}" ]; then
+		mkdir -p "$KEEP"
+		cp "$tmp/r$i.json" "$KEEP/"
+		find "$tmp/w$i" -name 'timing-*.jsonl' | while read -r f; do
+			cp "$f" "$KEEP/r$i-$(basename "$f")"
+		done
+	fi
+	rm -rf "$tmp/w$i"
 	printf 'run %2d: exit %d, %.2f s in all, timing %.2f s\n' "$i" "$rc" \
 		"$(jq .seconds "$tmp/r$i.json")" "$(jq .timing.seconds "$tmp/r$i.json")"
 done

@@ -14,6 +14,7 @@
 #include "vmm.h"
 
 #include <algorithm>
+#include <string>
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
@@ -136,6 +137,20 @@ static const char *json_num(char buf[32], const char *fmt, double v)
 	else
 		strcpy(buf, "null");
 	return buf;
+}
+
+/* v as a JSON array of numbers, in order (a number that is not finite: null). */
+static std::string json_array(const std::vector<double> &v)
+{
+	std::string a = "[";
+	char num[32];
+
+	for (size_t i = 0; i < v.size(); i++) {
+		if (i)
+			a += ',';
+		a += json_num(num, "%.6g", v[i]);
+	}
+	return a + "]";
 }
 
 /*
@@ -766,35 +781,6 @@ static bool still_as_copied(const struct cl_bench_lab *lab, void *ctx, struct ti
 }
 
 /*
- * who's call of kernel on the inputs of seed, which are in place (the
- * other side's timed call just had them): its output, for the checks. Not
- * timed. CALL_OK, or the outcome with why.
- */
-static enum outcome untimed_call(const struct cl_bench_lab *lab, void *ctx, const char *kernel,
-				 enum cl_who who, uint64_t seed, char *why, size_t len)
-{
-	struct cl_wire w = {}, reply;
-
-	lab->poison(ctx, who, seed);
-	CL_BENCH_CHECK(cudaDeviceSynchronize());   /* the poison is in before the runner writes */
-	timed_request(lab, ctx, kernel, who, &w);
-	bool ok = rpc(who, CL_OP_TIMED, &w, -1, &reply, why, len);
-	struct cl_reader r = {reply.buf, reply.len, false};
-	cudaError_t err = ok ? (cudaError_t)cl_get_i32(&r) : cudaSuccess;
-	cl_wire_free(&w);
-	cl_wire_free(&reply);
-	if (ok && err != cudaSuccess)
-		snprintf(why, len, "%s (%s)", cudaGetErrorName(err), cudaGetErrorString(err));
-	enum outcome out = !ok ? CALL_RUNNER_ENDED : err != cudaSuccess ? CALL_FAILED : CALL_OK;
-	if (out != CALL_OK && who == CL_REFERENCE) {
-		fprintf(stderr, "bench: the reference's %s failed: %s\n", kernel, why);
-		fflush(NULL);
-		_exit(3);
-	}
-	return out;
-}
-
-/*
  * The reference's side of kernel alone, n calls (and, when empty is not
  * NULL, n empty calls of each runner: the loop both runners start with,
  * before any code of the submission's has run): before the submission's
@@ -851,9 +837,12 @@ struct alone {
 
 /*
  * Times the student's side of kernel and the other (the reference's, unless
- * the lab labels it) at one size, and writes the case's line. Every timed
- * call has inputs of its own; after each of the submission's, the
- * reference makes its output of the same inputs, untimed, for the checks.
+ * the lab labels it) at one size, and writes the case's line. A pair of
+ * calls has inputs of its own: the submission's timed call first, then the
+ * reference's timed call on the same inputs (filled again inside its own
+ * window), whose output checks the submission's. The submission's call is
+ * always first, so its runner meets a pair's inputs only inside its own
+ * window; and each side's call comes right after the other side's.
  */
 static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *o,
 		       struct device *d, struct timer *t, void *ctx, const char *kernel, int size,
@@ -869,46 +858,38 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 	t->snapped[0] = t->snapped[1] = false;
 	for (int pair = 0; !strcmp(status, "ok") && pair <= o->max_samples; pair++) {
 		double v[2];
-		/*
-		 * The submission's timed call, the reference's untimed on the same
-		 * inputs; the reference's timed call, the submission's untimed on
-		 * the same inputs. So each side's timed call comes right after an
-		 * untimed call of its own, and each output is checked against the
-		 * other side's of the same inputs.
-		 */
-		for (int k = 0; k < 2 && !strcmp(status, "ok"); k++) {
+		uint64_t seed = mix(case_seed, (uint64_t)pair + 1);
+		const char *which = !pair ? "a warm-up" : "timed";
+
+		for (int k = 0; k < 2; k++) {
 			enum cl_who w = k ? CL_REFERENCE : CL_STUDENT;
-			enum cl_who other = k ? CL_STUDENT : CL_REFERENCE;
-			uint64_t seed = mix(case_seed, 2 * (uint64_t)pair + k + 1);
-			bool timed = true;
 			enum outcome out = time_call(lab, ctx, d, t, kernel, w, seed, &v[w], why,
 						     sizeof(why));
-			if (out == CALL_OK) {
-				timed = false;
-				out = untimed_call(lab, ctx, kernel, other, seed, why, sizeof(why));
+			if (out == CALL_OK)
+				continue;
+			if (w == CL_REFERENCE) {   /* the grader's, never the student's */
+				fprintf(stderr, "bench: the reference's %s failed: %s\n", kernel, why);
+				fflush(NULL);
+				_exit(3);
 			}
-			if (out != CALL_OK) {
-				status = "error";
-				const char *l = lab->label ? lab->label(kernel, CL_STUDENT) : NULL;
-				snprintf(msg, sizeof(msg), "call %d of %s (%s) %s: %s", 2 * pair + k + 1,
-					 l ? l : "the submission",
-					 !pair ? "a warm-up" : timed ? "timed" : "untimed",
-					 out == CALL_FAILED ? "failed" : "did not end", why);
-				break;
-			}
-			/* the submission's output, checked against the reference's of the
-			 * same inputs, the exact result, and (timed) what it held at the
-			 * end of its call */
-			char m[900];
-			if (lab->verify(ctx, seed, m, sizeof(m)) ||
-			    (!k && !still_as_copied(lab, ctx, t, CL_STUDENT, m, sizeof(m)))) {
-				status = "wrong";
-				snprintf(msg, sizeof(msg), "call %d (%s): %s", 2 * pair + k + 1,
-					 !pair ? "a warm-up" : k ? "untimed" : "timed", m);
-			}
+			status = "error";
+			const char *l = lab->label ? lab->label(kernel, CL_STUDENT) : NULL;
+			snprintf(msg, sizeof(msg), "call %d of %s (%s) %s: %s", pair + 1,
+				 l ? l : "the submission", which,
+				 out == CALL_FAILED ? "failed" : "did not end", why);
+			break;
 		}
 		if (strcmp(status, "ok"))
 			break;
+		/* the submission's output, checked against the reference's of the same
+		 * inputs, the exact result, and what it held at the end of its call */
+		char m[900];
+		if (lab->verify(ctx, seed, m, sizeof(m)) ||
+		    !still_as_copied(lab, ctx, t, CL_STUDENT, m, sizeof(m))) {
+			status = "wrong";
+			snprintf(msg, sizeof(msg), "call %d (%s): %s", pair + 1, which, m);
+			break;
+		}
 		if (!pair)
 			continue;   /* the warm-up: loads both kernels' modules */
 		/* each side's time less its empty call: what is left is its kernels */
@@ -984,13 +965,15 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 	     "\"reference_alone\":%s,\"empty_call_ms\":{\"student\":%s,\"reference\":%s},"
 	     "\"reference_again_ms\":%s,"
 	     "\"subject\":%s,\"baseline\":%s,\"ratio\":%s,\"flop\":%.17g,\"bytes\":%.17g,"
-	     "\"floor_ms\":%s,\"sm_clock_mhz\":[%s,%s],\"seconds\":%.3f",
+	     "\"floor_ms\":%s,\"sm_clock_mhz\":[%s,%s],\"seconds\":%.3f,"
+	     "\"raw_ms\":{\"student\":%s,\"reference\":%s}",
 	     head, json_quoted(m, sizeof(m), msg), ms[1].size(), capped ? "true" : "false", sj[1],
 	     sj[0], sj[2], json_num(num[4], "%.9g", alone->empty_ms[CL_STUDENT]),
 	     json_num(num[6], "%.9g", alone->empty_ms[CL_REFERENCE]),
 	     json_num(num[5], "%.9g", guard_now), who[CL_STUDENT], who[CL_REFERENCE],
 	     json_num(num[0], "%.9g", ratio), flop, bytes, json_num(num[1], "%.9g", floor_ms),
-	     json_num(num[2], "%.0f", clock0), json_num(num[3], "%.0f", clock1), now() - t0);
+	     json_num(num[2], "%.0f", clock0), json_num(num[3], "%.0f", clock1), now() - t0,
+	     json_array(raw[CL_STUDENT]).c_str(), json_array(raw[CL_REFERENCE]).c_str());
 	if (!strcmp(status, "error")) {
 		fflush(NULL);
 		_exit(4);   /* the submission's program is gone, or its context unusable */
