@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <string>
 #include <dlfcn.h>
+#include <sched.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -71,6 +72,7 @@ struct bench_opts {
 	double given_copy_gbs;
 	const char *given_uuid;
 	bool no_ceiling;
+	bool no_pin;            /* leave the CPUs to the scheduler (pins_plan) */
 	/* measure the device and the ceilings only, and call no launcher: the
 	 * grader's trusted measurement, for its cache */
 	bool device_only;
@@ -338,6 +340,62 @@ static bool spin_read(int fd, void *p, size_t n)
 	return true;
 }
 
+/*
+ * The CPUs the timer and its runners spin on, each on a core of its own (by
+ * enum cl_who; the timer's is CL_CEILING's place), where the timer may use
+ * three cores: -1, not pinned. A runner placed beside the timer on one core,
+ * or on two threads of one core, would answer more slowly for as long as it
+ * stayed there, and the ratio would lean for that grading.
+ */
+static int pinned_cpu[3] = {-1, -1, -1};
+
+static void pins_plan(void)
+{
+	cpu_set_t allowed;
+	int cores[3][2], found = 0;   /* package, core */
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return;
+	for (int cpu = 0; cpu < CPU_SETSIZE && found < 3; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed))
+			continue;
+		int id[2] = {-1, -1};
+		const char *what[2] = {"physical_package_id", "core_id"};
+		for (int k = 0; k < 2; k++) {
+			char path[128];
+			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s",
+				 cpu, what[k]);
+			FILE *f = fopen(path, "r");
+			if (!f || fscanf(f, "%d", &id[k]) != 1)
+				id[k] = -1 - cpu;   /* unknown: a core of its own */
+			if (f)
+				fclose(f);
+		}
+		bool seen = false;
+		for (int i = 0; i < found; i++)
+			seen |= cores[i][0] == id[0] && cores[i][1] == id[1];
+		if (seen)
+			continue;
+		cores[found][0] = id[0];
+		cores[found][1] = id[1];
+		pinned_cpu[found++] = cpu;
+	}
+	if (found < 3)
+		pinned_cpu[0] = pinned_cpu[1] = pinned_cpu[2] = -1;
+}
+
+/* The timer's own CPU set to who's (CL_CEILING: the timer's), where planned. */
+static void pin_to(enum cl_who who)
+{
+	cpu_set_t one;
+
+	if (pinned_cpu[who] < 0)
+		return;
+	CPU_ZERO(&one);
+	CPU_SET(pinned_cpu[who], &one);
+	sched_setaffinity(0, sizeof(one), &one);
+}
+
 /* Ends who's runner (SIGKILL), and says how it had ended into why. */
 static void runner_stop(enum cl_who who, char *why, size_t len)
 {
@@ -442,7 +500,9 @@ static bool runner_launch(enum cl_who who, char *why, size_t len)
 	struct cl_wire w = {};
 	struct cl_header hello = {CL_OP_HELLO, 0, 0};
 
+	pin_to(who);   /* the runner inherits the CPU it is to spin on */
 	r->pid = cl_spawn(&r->recipe, &r->fd);
+	pin_to(CL_CEILING);
 	if (r->pid < 0) {
 		snprintf(why, len, "cannot start %s: %s", side_name[who], strerror(errno));
 		return false;
@@ -722,7 +782,14 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 	lab->inputs(ctx, seed);
 	CL_BENCH_CHECK(cudaEventRecord(t->filled));
 	CL_BENCH_CHECK(cudaEventSynchronize(t->filled));
+	/*
+	 * The start is waited for before the request goes out: an event is
+	 * stamped when the GPU reaches it, and a GPU kept busy by another
+	 * context (a thread of the submission's) could reach it only after the
+	 * runner's call, which would then fall outside its own window.
+	 */
 	CL_BENCH_CHECK(cudaEventRecord(t->start));
+	CL_BENCH_CHECK(cudaEventSynchronize(t->start));
 	bool answered = rpc(who, CL_OP_TIMED, &w, -1, &reply, msg, len);
 	cl_wire_free(&w);
 	if (!answered) {
@@ -849,6 +916,7 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 		       uint64_t case_seed, const struct alone *alone)
 {
 	std::vector<double> ms[2], raw[2];   /* less the empty call, and as timed */
+	std::vector<double> empty[2];        /* each side's empty call before its timed one */
 	char msg[1024] = "", sj[3][512], head[512], why[512];
 	const char *status = "ok";
 	double t0 = now(), clock0 = sm_clock_mhz(), flop = lab->flop(kernel, size);
@@ -863,8 +931,15 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 
 		for (int k = 0; k < 2; k++) {
 			enum cl_who w = k ? CL_REFERENCE : CL_STUDENT;
-			enum outcome out = time_call(lab, ctx, d, t, kernel, w, seed, &v[w], why,
-						     sizeof(why));
+			double e;
+			/* the side's empty call just before, on inputs of no pair's */
+			enum outcome out = time_call(lab, ctx, d, t, NULL, w, mix(seed, 0xe), &e,
+						     why, sizeof(why));
+			if (out == CALL_OK && pair)
+				empty[w].push_back(e);
+			if (out == CALL_OK)
+				out = time_call(lab, ctx, d, t, kernel, w, seed, &v[w], why,
+						sizeof(why));
 			if (out == CALL_OK)
 				continue;
 			if (w == CL_REFERENCE) {   /* the grader's, never the student's */
@@ -966,14 +1041,16 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 	     "\"reference_again_ms\":%s,"
 	     "\"subject\":%s,\"baseline\":%s,\"ratio\":%s,\"flop\":%.17g,\"bytes\":%.17g,"
 	     "\"floor_ms\":%s,\"sm_clock_mhz\":[%s,%s],\"seconds\":%.3f,"
-	     "\"raw_ms\":{\"student\":%s,\"reference\":%s}",
+	     "\"raw_ms\":{\"student\":%s,\"reference\":%s,\"empty_student\":%s,"
+	     "\"empty_reference\":%s}",
 	     head, json_quoted(m, sizeof(m), msg), ms[1].size(), capped ? "true" : "false", sj[1],
 	     sj[0], sj[2], json_num(num[4], "%.9g", alone->empty_ms[CL_STUDENT]),
 	     json_num(num[6], "%.9g", alone->empty_ms[CL_REFERENCE]),
 	     json_num(num[5], "%.9g", guard_now), who[CL_STUDENT], who[CL_REFERENCE],
 	     json_num(num[0], "%.9g", ratio), flop, bytes, json_num(num[1], "%.9g", floor_ms),
 	     json_num(num[2], "%.0f", clock0), json_num(num[3], "%.0f", clock1), now() - t0,
-	     json_array(raw[CL_STUDENT]).c_str(), json_array(raw[CL_REFERENCE]).c_str());
+	     json_array(raw[CL_STUDENT]).c_str(), json_array(raw[CL_REFERENCE]).c_str(),
+	     json_array(empty[CL_STUDENT]).c_str(), json_array(empty[CL_REFERENCE]).c_str());
 	if (!strcmp(status, "error")) {
 		fflush(NULL);
 		_exit(4);   /* the submission's program is gone, or its context unusable */
@@ -1029,14 +1106,15 @@ static void usage(const char *lab)
 		"usage: timer (%s) --out FILE --runner RECIPE --reference RECIPE\n"
 		"       [--case KERNEL:SIZE]... [--cap SECONDS]\n"
 		"       [--min-samples N] [--max-samples N] [--target-rse FRACTION]\n"
-		"       [--copy-gbs GBS --uuid UUID] [--no-ceiling] [--device-only]\n"
+		"       [--copy-gbs GBS --uuid UUID] [--no-ceiling] [--device-only] [--no-pin]\n"
 		"Times the submission's launchers against the reference's, interleaved,\n"
 		"each in a runner of its own started from its recipe (the grader's).\n"
 		"Standard input gives 'seed=N' and 'token=T'. --out -: standard output.\n"
 		"--copy-gbs GBS --uuid UUID: the copy bandwidth measured before on the GPU\n"
 		"whose UUID is UUID, used instead of measuring it again on that GPU;\n"
 		"--no-ceiling: no library ceiling; --device-only: the device and the\n"
-		"ceiling at each case's size only, no launcher called.\n",
+		"ceiling at each case's size only, no launcher called; --no-pin: the\n"
+		"timer and its runners not kept each on a CPU core of its own.\n",
 		lab);
 }
 
@@ -1052,6 +1130,10 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--no-ceiling")) {
 			o->no_ceiling = true;
+			continue;
+		}
+		if (!strcmp(a, "--no-pin")) {
+			o->no_pin = true;
 			continue;
 		}
 		if (!strcmp(a, "--device-only")) {
@@ -1161,6 +1243,8 @@ static int bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 
 	/* the timer waits for its events by spinning: a blocked wait's wake-up
 	 * would add its own microseconds to every time */
+	if (!o.no_pin && !o.device_only)
+		pins_plan();
 	bool launched = o.device_only || runners_launch(&o, why, sizeof(why));
 	cudaSetDeviceFlags(cudaDeviceScheduleSpin);
 	cudaError_t e = cudaFree(0);
