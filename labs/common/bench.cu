@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <string>
 #include <dlfcn.h>
-#include <sched.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -42,7 +41,7 @@
 /* Places of each timed output copied at the end of its call (bench.h). */
 #define SNAP_POINTS 1024
 /* Calls of the reference's timed alone per case, and empty calls. */
-#define ALONE_SAMPLES 10
+#define ALONE_SAMPLES 5
 /* How much slower the reference may run beside the submission than alone,
  * before the case is measured again without the submission's runner. */
 #define GUARD 0.02
@@ -72,7 +71,6 @@ struct bench_opts {
 	double given_copy_gbs;
 	const char *given_uuid;
 	bool no_ceiling;
-	bool no_pin;            /* leave the CPUs to the scheduler (pins_plan) */
 	/* measure the device and the ceilings only, and call no launcher: the
 	 * grader's trusted measurement, for its cache */
 	bool device_only;
@@ -340,62 +338,6 @@ static bool spin_read(int fd, void *p, size_t n)
 	return true;
 }
 
-/*
- * The CPUs the timer and its runners spin on, each on a core of its own (by
- * enum cl_who; the timer's is CL_CEILING's place), where the timer may use
- * three cores: -1, not pinned. A runner placed beside the timer on one core,
- * or on two threads of one core, would answer more slowly for as long as it
- * stayed there, and the ratio would lean for that grading.
- */
-static int pinned_cpu[3] = {-1, -1, -1};
-
-static void pins_plan(void)
-{
-	cpu_set_t allowed;
-	int cores[3][2], found = 0;   /* package, core */
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return;
-	for (int cpu = 0; cpu < CPU_SETSIZE && found < 3; cpu++) {
-		if (!CPU_ISSET(cpu, &allowed))
-			continue;
-		int id[2] = {-1, -1};
-		const char *what[2] = {"physical_package_id", "core_id"};
-		for (int k = 0; k < 2; k++) {
-			char path[128];
-			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s",
-				 cpu, what[k]);
-			FILE *f = fopen(path, "r");
-			if (!f || fscanf(f, "%d", &id[k]) != 1)
-				id[k] = -1 - cpu;   /* unknown: a core of its own */
-			if (f)
-				fclose(f);
-		}
-		bool seen = false;
-		for (int i = 0; i < found; i++)
-			seen |= cores[i][0] == id[0] && cores[i][1] == id[1];
-		if (seen)
-			continue;
-		cores[found][0] = id[0];
-		cores[found][1] = id[1];
-		pinned_cpu[found++] = cpu;
-	}
-	if (found < 3)
-		pinned_cpu[0] = pinned_cpu[1] = pinned_cpu[2] = -1;
-}
-
-/* The timer's own CPU set to who's (CL_CEILING: the timer's), where planned. */
-static void pin_to(enum cl_who who)
-{
-	cpu_set_t one;
-
-	if (pinned_cpu[who] < 0)
-		return;
-	CPU_ZERO(&one);
-	CPU_SET(pinned_cpu[who], &one);
-	sched_setaffinity(0, sizeof(one), &one);
-}
-
 /* Ends who's runner (SIGKILL), and says how it had ended into why. */
 static void runner_stop(enum cl_who who, char *why, size_t len)
 {
@@ -500,9 +442,7 @@ static bool runner_launch(enum cl_who who, char *why, size_t len)
 	struct cl_wire w = {};
 	struct cl_header hello = {CL_OP_HELLO, 0, 0};
 
-	pin_to(who);   /* the runner inherits the CPU it is to spin on */
 	r->pid = cl_spawn(&r->recipe, &r->fd);
-	pin_to(CL_CEILING);
 	if (r->pid < 0) {
 		snprintf(why, len, "cannot start %s: %s", side_name[who], strerror(errno));
 		return false;
@@ -1106,15 +1046,14 @@ static void usage(const char *lab)
 		"usage: timer (%s) --out FILE --runner RECIPE --reference RECIPE\n"
 		"       [--case KERNEL:SIZE]... [--cap SECONDS]\n"
 		"       [--min-samples N] [--max-samples N] [--target-rse FRACTION]\n"
-		"       [--copy-gbs GBS --uuid UUID] [--no-ceiling] [--device-only] [--no-pin]\n"
+		"       [--copy-gbs GBS --uuid UUID] [--no-ceiling] [--device-only]\n"
 		"Times the submission's launchers against the reference's, interleaved,\n"
 		"each in a runner of its own started from its recipe (the grader's).\n"
 		"Standard input gives 'seed=N' and 'token=T'. --out -: standard output.\n"
 		"--copy-gbs GBS --uuid UUID: the copy bandwidth measured before on the GPU\n"
 		"whose UUID is UUID, used instead of measuring it again on that GPU;\n"
 		"--no-ceiling: no library ceiling; --device-only: the device and the\n"
-		"ceiling at each case's size only, no launcher called; --no-pin: the\n"
-		"timer and its runners not kept each on a CPU core of its own.\n",
+		"ceiling at each case's size only, no launcher called.\n",
 		lab);
 }
 
@@ -1123,17 +1062,13 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 {
 	memset(o, 0, sizeof(*o));
 	o->cap = 1.0;
-	o->min_samples = 10;
+	o->min_samples = 6;
 	o->max_samples = 200;
 	o->target_rse = 0.005;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--no-ceiling")) {
 			o->no_ceiling = true;
-			continue;
-		}
-		if (!strcmp(a, "--no-pin")) {
-			o->no_pin = true;
 			continue;
 		}
 		if (!strcmp(a, "--device-only")) {
@@ -1243,8 +1178,6 @@ static int bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 
 	/* the timer waits for its events by spinning: a blocked wait's wake-up
 	 * would add its own microseconds to every time */
-	if (!o.no_pin && !o.device_only)
-		pins_plan();
 	bool launched = o.device_only || runners_launch(&o, why, sizeof(why));
 	cudaSetDeviceFlags(cudaDeviceScheduleSpin);
 	cudaError_t e = cudaFree(0);

@@ -130,7 +130,7 @@ struct cl_bench_lab {
  *       --runner RECIPE --reference RECIPE (spawn.h: the submission's
  *       runner, and the reference's)
  *       [--min-samples N] [--max-samples N] [--target-rse FRACTION]
- *       [--copy-gbs GBS --uuid UUID] [--no-ceiling] [--device-only] [--no-pin]
+ *       [--copy-gbs GBS --uuid UUID] [--no-ceiling] [--device-only]
  * stdin: "seed=N" and "token=T" lines; the token is echoed in every output
  * line so the grader can tell the driver's lines from anything else.
  *
@@ -141,8 +141,6 @@ struct cl_bench_lab {
  * --no-ceiling leaves the library out. --device-only measures the device
  * and the ceiling at each case's size, and starts no runner (no recipe is
  * needed): the grader's trusted measurement of the GPU, for its cache.
- * Where three CPU cores are allowed, the timer and each runner spin on a
- * core of their own; --no-pin leaves them to the scheduler.
  */
 int cl_bench_main(const struct cl_bench_lab *lab, int argc, char **argv);
 
