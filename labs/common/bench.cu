@@ -650,7 +650,8 @@ static void stats_json(char *buf, size_t len, const struct stats *s, double flop
 
 struct timer {
 	cudaEvent_t start, filled, end;
-	float *snap[2];        /* the copies at the end of the latest call of each side */
+	float *snap[3];        /* the copies at the end of the latest call of each side
+				* (by enum cl_who), and of empty calls */
 	uint64_t key[2];       /* which places they are of */
 	bool snapped[2];
 	uint64_t keys;         /* where keys come from: the timer's alone */
@@ -702,10 +703,12 @@ static void timed_request(const struct cl_bench_lab *lab, void *ctx, const char 
 enum outcome { CALL_OK, CALL_FAILED, CALL_RUNNER_ENDED };
 
 /*
- * One timed call of who's side of kernel (NULL: the empty call), on new
- * inputs from seed (bench.h): its milliseconds from before the inputs to
- * after the copy of the output into *ms. CALL_FAILED: the launcher's CUDA
- * error, in msg; CALL_RUNNER_ENDED: how, in msg.
+ * One timed call of who's side of kernel, on new inputs from seed
+ * (bench.h): its milliseconds from the start, once the inputs are in, to
+ * after the copy of the output into *ms. kernel NULL: the empty call, which
+ * neither poisons the output nor writes inputs (the lab hears nothing of
+ * it: a lab may count its calls by their seeds). CALL_FAILED: the
+ * launcher's CUDA error, in msg; CALL_RUNNER_ENDED: how, in msg.
  */
 static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct device *d,
 			      struct timer *t, const char *kernel, enum cl_who who, uint64_t seed,
@@ -716,10 +719,12 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 	size_t n;
 	float elapsed;
 
-	lab->poison(ctx, who, seed);
+	if (kernel)
+		lab->poison(ctx, who, seed);
 	CL_BENCH_CHECK(cudaMemsetAsync(d->flush, (int)(d->flush_value++ & 0xff), d->flush_bytes));
 	timed_request(lab, ctx, kernel, who, &w);
-	lab->inputs(ctx, seed);
+	if (kernel)
+		lab->inputs(ctx, seed);
 	CL_BENCH_CHECK(cudaEventRecord(t->filled));
 	CL_BENCH_CHECK(cudaEventSynchronize(t->filled));
 	/*
@@ -744,12 +749,17 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 	cudaError_t err = (cudaError_t)cl_get_i32(&r);
 	cl_wire_free(&reply);
 	lab->output(ctx, who, &out, &n);
-	t->key[who] = mix(t->keys, seed);
+	/* an empty call copies as much, into a place of its own */
+	uint64_t key = mix(t->keys, seed);
 	t->keys = mix(t->keys, 0x5bd1e995);
-	snap_kernel<<<(SNAP_POINTS + 255) / 256, 256>>>(out, n, t->key[who], t->snap[who]);
+	snap_kernel<<<(SNAP_POINTS + 255) / 256, 256>>>(out, n, key,
+							 kernel ? t->snap[who] : t->snap[2]);
 	CL_BENCH_CHECK(cudaEventRecord(t->end));
 	CL_BENCH_CHECK(cudaEventSynchronize(t->end));
-	t->snapped[who] = true;
+	if (kernel) {
+		t->key[who] = key;
+		t->snapped[who] = true;
+	}
 	if (err != cudaSuccess) {
 		snprintf(msg, len, "%s (%s)", cudaGetErrorName(err), cudaGetErrorString(err));
 		return CALL_FAILED;
@@ -1198,7 +1208,7 @@ static int bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 	CL_BENCH_CHECK(cudaEventCreate(&t.start));
 	CL_BENCH_CHECK(cudaEventCreate(&t.filled));
 	CL_BENCH_CHECK(cudaEventCreate(&t.end));
-	for (int w = 0; w < 2; w++)
+	for (int w = 0; w < 3; w++)
 		CL_BENCH_CHECK(cudaMalloc(&t.snap[w], SNAP_POINTS * sizeof(float)));
 	{
 		struct timespec ts;
