@@ -25,7 +25,7 @@ test_expect_success 'the reference gets every timing point, each ratio within 2 
 '
 test_expect_success 'each timed kernel has its medians, samples, spread and the floor' '
 	[ "$(jq "[.tests[] | select(.kind == \"timing\") | .timing |
-		select(.samples >= 10 or .capped) | select(.student_ms > .floor_ms) |
+		select(.samples >= 6 or .capped) | select(.student_ms > .floor_ms) |
 		select(.student_spread < 0.05 and .reference_gflops > 0) |
 		select(.flagged == false)] | length" r.json)" = 5 ]
 '
