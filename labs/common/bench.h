@@ -10,21 +10,22 @@
  * with each only the device memory that runner's calls need (vmm.h):
  * inputs, and that side's own output. One timed call of either side:
  *
- *   poison the output, flush the L2;  start = an event before the inputs
- *   are written (the timer's kernel, from a new seed);  the request to the
- *   runner: call the launcher, wait for the whole device, answer;  a copy
- *   of the output at positions the runner never learns;  end = an event
- *   after that copy.
+ *   poison the output, flush the L2, write new inputs (the timer's kernel,
+ *   from the pair's seed);  start = an event, waited for;  the request to
+ *   the runner: call the launcher, wait for the whole device, answer;  a
+ *   copy of the output at positions the runner never learns;  end = an
+ *   event after that copy.
  *
  * Both events are the timer's own, so no event or clock of the runner's
- * enters a time. The inputs do not exist before the start, so nothing can
- * be computed ahead. After every pair of calls the timer checks each
- * output against the other and the exact result at a few places, and that
- * the output still holds what the copy saw at its end: a runner that
- * answered before its work was done is caught there. The time of the
- * inputs and of an empty call (measured on the reference's runner before
- * any code of the submission's has run) is taken off each sample, so a
- * ratio compares what the launchers do.
+ * enters a time. A pair of calls is the submission's, then the reference's
+ * on the same inputs: the submission meets a pair's inputs only in its own
+ * window, so nothing can be computed ahead or kept from an earlier call.
+ * After the pair the timer checks the submission's output against the
+ * reference's and the exact result at a few places, and that it still
+ * holds what the copy saw at its end: a runner that answered before its
+ * work was done is caught there. An empty call's time (both runners',
+ * measured before any code of the submission's has run) is taken off each
+ * sample, so a ratio compares what the launchers do.
  *
  * The reference's runner is timed alone first, before the submission's
  * first call; a case whose reference ran slower beside the submission
