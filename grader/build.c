@@ -9,10 +9,12 @@
  * result's build state, and what the later steps may build from: only what
  * was audited, unchanged (the submission's programs can write the work
  * folder), and every checking build of the emulator from the one text g++
- * preprocessed, so that no build of it can tell which one it is. Must not:
- * run the submission's code, or read lab.conf other than through config.h.
+ * preprocessed, so that no build of it can tell which one it is. What the
+ * compilers may read is build-reads.c's. Must not: run the submission's
+ * code, or read lab.conf other than through config.h.
  */
 #include "build.h"
+#include "build-reads.h"
 
 #include "audit.h"
 #include "includes.h"
@@ -30,7 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TOOL_TIMEOUT 60
+
 
 /* The emulator's build of one source file, as build_compile() left it. */
 struct emu_source {
@@ -155,7 +157,7 @@ static char *cut_note(const char *tool, const struct run_result *res, const char
 			 n && kept[n - 1] != '\n' ? "\n" : "", tool, res->output_dropped, limit);
 }
 
-static bool is_source(const char *name)
+bool build_is_source(const char *name)
 {
 	size_t n = strlen(name);
 	return n > 3 && !strcmp(name + n - 3, ".cu");
@@ -164,7 +166,7 @@ static bool is_source(const char *name)
 void build_student_objects(const struct grading *g, struct strlist *objs)
 {
 	for (size_t i = 0; i < g->cfg->files.n; i++)
-		if (is_source(g->cfg->files.v[i]))
+		if (build_is_source(g->cfg->files.v[i]))
 			strlist_pushf(objs, "%s/%s.o", g->workdir, g->cfg->files.v[i]);
 }
 
@@ -187,15 +189,6 @@ static char *tool_output(const char *const *argv)
 	return out;
 }
 
-/* out: every entry of a, then of b (either may be NULL). */
-static void concat(struct strlist *out, const struct strlist *a, const struct strlist *b)
-{
-	for (size_t i = 0; a && i < a->n; i++)
-		strlist_push(out, a->v[i]);
-	for (size_t i = 0; b && i < b->n; i++)
-		strlist_push(out, b->v[i]);
-}
-
 /*
  * Audits obj, an object made of the submission's file src (in the work
  * folder): nvcc's, or, when emulated, g++'s on the emulator's rewrite of it,
@@ -210,9 +203,9 @@ static int audit(const struct grading *g, const char *obj, const char *src, bool
 	const struct lab_config *cfg = g->cfg;
 	char *path = xasprintf("%s/%s", g->workdir, src);
 	struct strlist allow = STRLIST_INIT, deny = STRLIST_INIT, weak = STRLIST_INIT;
-	concat(&allow, &cfg->allow_undefined, emulated ? &cfg->emulated_allow_undefined : NULL);
-	concat(&deny, &cfg->deny_defined, emulated ? &cfg->emulated_deny_defined : NULL);
-	concat(&weak, &cfg->allow_weak, emulated ? &cfg->emulated_allow_weak : NULL);
+	strlist_concat(&allow, &cfg->allow_undefined, emulated ? &cfg->emulated_allow_undefined : NULL);
+	strlist_concat(&deny, &cfg->deny_defined, emulated ? &cfg->emulated_deny_defined : NULL);
+	strlist_concat(&weak, &cfg->allow_weak, emulated ? &cfg->emulated_allow_weak : NULL);
 	struct audit_rules rules = {&cfg->symbols, &allow, &deny, &weak, read_file(path, NULL), src,
 				    emulated ? nvcc_globals : NULL};
 	struct section_rules sections = {&cfg->allow_sections, emulated ? 0 : 1, emulated};
@@ -284,209 +277,6 @@ static void quote_lines(const struct grading *g, const struct strlist *in, struc
 			strlist_push(out, msg);
 		free(msg);
 	}
-}
-
-/* --- what the compilers may read ------------------------------------------ */
-
-/* The search lists the compilers gave, by their command line: asked once a process. */
-static struct {
-	char *key;
-	struct strlist dirs;
-} search_cache[4];
-
-/* nvcc and its flags, or (emulated) g++ and the emulator's flags. */
-static void compiler_argv(const struct grading *g, bool emulated, struct strlist *argv)
-{
-	strlist_push(argv, emulated ? g->tc->cxx : g->tc->nvcc);
-	strlist_split(argv, emulated ? g->tc->emu_cxxflags : g->tc->nvcc_flags);
-}
-
-/* The cache's key of the compiler emulated says (allocated), and its answer; NULL: not asked. */
-static const struct strlist *search_cached(const struct grading *g, bool emulated, char **key)
-{
-	struct strlist argv = STRLIST_INIT;
-	struct strbuf sb = STRBUF_INIT;
-
-	compiler_argv(g, emulated, &argv);
-	for (size_t i = 0; i < argv.n; i++)
-		strbuf_addf(&sb, "%s\n", argv.v[i]);
-	strlist_clear(&argv);
-	*key = strbuf_detach(&sb);
-	for (size_t i = 0; i < ARRAY_SIZE(search_cache); i++)
-		if (search_cache[i].key && !strcmp(search_cache[i].key, *key))
-			return &search_cache[i].dirs;
-	return NULL;
-}
-
-/*
- * The command that asks a compiler where it finds headers, as it says
- * itself: the compiler and its flags with -E -v on an empty file (nvcc
- * hands -v to the host compiler, which preprocesses for it).
- */
-static void search_command(const struct grading *g, bool emulated, struct strlist *cmd)
-{
-	static const char *const gxx_tail[] = {"-E", "-v", "-x", "c++", "/dev/null", "-o",
-					       "/dev/null", NULL};
-	static const char *const nvcc_tail[] = {"-E", "-Xcompiler", "-v", "-x", "cu", "/dev/null",
-						"-o", "/dev/null", NULL};
-
-	compiler_argv(g, emulated, cmd);
-	for (const char *const *t = emulated ? gxx_tail : nvcc_tail; *t; t++)
-		strlist_push(cmd, *t);
-}
-
-static struct run_spec search_spec(const struct grading *g, const struct strlist *cmd)
-{
-	return (struct run_spec){.argv = (const char *const *)cmd->v,
-				 .envp = (const char *const *)g->env, .timeout = TOOL_TIMEOUT,
-				 .output_limit = 1 << 20};
-}
-
-/* Keeps the search list the command spec said (res) under key; -1 when it said none. */
-static int search_answer(const char *key, const struct run_spec *spec,
-			 const struct run_result *res, const char *workdir)
-{
-	struct strlist found = STRLIST_INIT;
-
-	if (res->started && !res->timed_out && !res->signal && res->exit_code == 0)
-		includes_search_list(res->output, &found);
-	char *fault = !found.n && res->started ? toolfault_why(spec, res, workdir) : NULL;
-	if (fault) {   /* a full disk, a compiler killed: the machine's, as for a compile */
-		error("%s, asked where it finds headers, failed for the machine, not the "
-		      "submission: %s", spec->argv[0], fault);
-		free(fault);
-		return -1;
-	}
-	if (!found.n) {
-		char *why = res->started ? run_describe(spec, res) : xstrdup("could not start");
-		error("'%s' did not say where it finds headers (%s): %.300s", spec->argv[0], why,
-		      res->output ? res->output : "");
-		free(why);
-		return -1;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(search_cache); i++)
-		if (!search_cache[i].key) {
-			search_cache[i].key = xstrdup(key);
-			concat(&search_cache[i].dirs, &found, NULL);
-			break;
-		}
-	strlist_clear(&found);
-	return 0;
-}
-
-/* The folders the compiler searches for headers, appended to dirs: cached, else asked now. */
-static int search_list(const struct grading *g, bool emulated, struct strlist *dirs)
-{
-	char *key;
-	const struct strlist *cached = search_cached(g, emulated, &key);
-
-	if (!cached) {
-		struct strlist cmd = STRLIST_INIT;
-		struct run_result res;
-		search_command(g, emulated, &cmd);
-		struct run_spec spec = search_spec(g, &cmd);
-		int ret = run_one(&spec, &res);
-		if (!ret) {
-			ret = search_answer(key, &spec, &res, g->workdir);
-			run_result_release(&res);
-		}
-		strlist_clear(&cmd);
-		free(key);
-		cached = ret ? NULL : search_cached(g, emulated, &key);
-		if (ret)
-			return -1;
-	}
-	concat(dirs, cached, NULL);
-	free(key);
-	return 0;
-}
-
-/* What one of the compilers may read of the submission's files and the lab's. */
-struct include_policy {
-	struct strlist own, headers, system;
-	struct include_rules rules;
-};
-
-static void push_real(struct strlist *l, const char *path)
-{
-	char buf[PATH_MAX];
-
-	if (realpath(path, buf) && !strlist_has(l, buf))
-		strlist_push(l, buf);
-}
-
-/*
- * The include policy of nvcc's passes, or (emulated) of g++'s on the
- * emulator's rewrite: the submission's files (and that rewrite of them),
- * the lab's header <lab>.h where the compiler finds it (the lab's folder,
- * or the copy staged in the work folder's .include/), and the folders of
- * the compiler's own search list that hold nothing of the course.
- */
-static int include_policy_init(const struct grading *g, bool emulated, struct include_policy *p)
-{
-	const struct toolchain *tc = g->tc;
-	const struct lab_config *cfg = g->cfg;
-	struct strlist search = STRLIST_INIT, priv = STRLIST_INIT, roots = STRLIST_INIT;
-	int ret;
-
-	memset(p, 0, sizeof(*p));
-	for (size_t i = 0; i < cfg->files.n; i++) {
-		char *path = xasprintf("%s/%s%s", g->workdir, cfg->files.v[i],
-				       emulated && is_source(cfg->files.v[i]) ? ".emu.cpp" : "");
-		push_real(&p->own, path);
-		free(path);
-		path = xasprintf("%s/%s", g->workdir, cfg->files.v[i]);
-		push_real(&p->own, path);
-		free(path);
-	}
-	char *header = xasprintf("%s/%s.h", cfg->dir, cfg->name);
-	push_real(&p->headers, header);
-	free(header);
-	header = xasprintf("%s/.include/%s.h", g->workdir, cfg->name);
-	push_real(&p->headers, header);
-	free(header);
-
-	ret = search_list(g, emulated, &search);
-	strlist_push(&priv, cfg->dir);
-	strlist_push(&priv, g->workdir);
-	strlist_pushf(&priv, "%s/reference", tc->root);
-	strlist_push(&roots, tc->root);
-	includes_system_dirs(&search, &priv, &roots, &p->system);
-	/* the emulator's headers, staged in the work folder by the grader (root's
-	 * where the grader is root): the runtime's, not the course's */
-	if (emulated) {
-		char *emu = xasprintf("%s/%s", g->workdir, GRADING_EMU);
-		push_real(&p->system, emu);
-		free(emu);
-	}
-
-	p->rules = (struct include_rules){g->workdir, &cfg->files, &p->own, &p->headers, NULL,
-					  &p->system, tc->root};
-	strlist_clear(&search);
-	strlist_clear(&priv);
-	strlist_clear(&roots);
-	return ret;
-}
-
-static void include_policy_release(struct include_policy *p)
-{
-	strlist_clear(&p->own);
-	strlist_clear(&p->headers);
-	strlist_clear(&p->system);
-}
-
-/* Every file the preprocessed text says the compiler entered must be one the policy allows. */
-static void judge_includes(const char *text, size_t len, const struct scan_rules *rules,
-			   const struct include_policy *p, const char *header_name,
-			   struct strlist *problems)
-{
-	struct scan_includes inc = {0};
-	struct include_rules ir = p->rules;
-
-	ir.header_name = header_name;
-	scan_includes(text, len, rules, &inc, problems);
-	includes_judge(&inc, &ir, problems);
-	scan_includes_release(&inc);
 }
 
 /*
@@ -654,7 +444,7 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 
 	for (size_t i = 0; i < cfg->files.n; i++) {
 		const char *f = cfg->files.v[i];
-		if (!is_source(f))
+		if (!build_is_source(f))
 			continue;
 		const struct emu_source *es = emu_source(g->build, f);
 		strlist_pushf(objs, "%s/%s.%s.o", workdir, f, suffix);
@@ -734,7 +524,7 @@ static int emulated_build(struct grading *g, char **binary)
 
 	for (size_t i = 0; i < cfg->files.n && !problem; i++) {
 		const char *f = cfg->files.v[i];
-		if (!is_source(f))
+		if (!build_is_source(f))
 			continue;
 		/* the rewrite again, for what it says: why it failed, where asm is */
 		char *src_path = xasprintf("%s/%s", workdir, f), *src = read_file(src_path, NULL);
@@ -795,7 +585,7 @@ static int emulated_specs(struct grading *g, struct strlist *argvs, struct run_s
 	b->emu = xcalloc(cfg->files.n, sizeof(*b->emu));
 	for (size_t i = 0; i < cfg->files.n; i++) {
 		const char *f = cfg->files.v[i];
-		if (!is_source(f))
+		if (!build_is_source(f))
 			continue;
 		struct emu_source *es = &b->emu[b->nemu++];
 		char *path = xasprintf("%s/%s", g->workdir, f), *src = read_file(path, NULL);
@@ -870,7 +660,7 @@ int build_compile(struct grading *g)
 	build_student_objects(g, &objs);
 	for (size_t i = 0, obj = 0; i < cfg->files.n; i++) {
 		const char *f = cfg->files.v[i];
-		if (!is_source(f))
+		if (!build_is_source(f))
 			continue;
 		strlist_push(&argvs[n], tc->nvcc);
 		strlist_split(&argvs[n], tc->nvcc_flags);
@@ -908,10 +698,10 @@ int build_compile(struct grading *g)
 	if (emu && emulated_specs(g, argvs, specs, &n))
 		goto out;
 	for (int e = 0; e <= (int)emu; e++) {
-		if (search_cached(g, e, &query_key[e]))
+		if (compiler_search_cached(g, e, &query_key[e]))
 			continue;
-		search_command(g, e, &argvs[n]);
-		specs[n] = search_spec(g, &argvs[n]);
+		compiler_search_command(g, e, &argvs[n]);
+		specs[n] = compiler_search_spec(g, &argvs[n]);
 		query[e] = n++;
 	}
 	for (size_t i = 1; i < n; i++)
@@ -922,8 +712,8 @@ int build_compile(struct grading *g)
 		goto out;
 	probe_read(&specs[0], &res[0], &r->gpu);
 	for (int e = 0; e < 2; e++)
-		if (query[e] && search_answer(query_key[e], &specs[query[e]], &res[query[e]],
-					      g->workdir))
+		if (query[e] && compiler_search_answer(query_key[e], &specs[query[e]],
+							&res[query[e]], g->workdir))
 			goto out;
 
 	r->build = BUILD_OK;
@@ -983,7 +773,7 @@ int build_compile(struct grading *g)
 		goto out;
 	char *header = xasprintf("%s.h", cfg->name);
 	for (size_t i = 0; i < cfg->files.n; i++) {
-		if (!is_source(cfg->files.v[i]))
+		if (!build_is_source(cfg->files.v[i]))
 			continue;
 		char *keep = keep_dir(workdir, cfg->files.v[i]);
 		int rc = scan_file(g, keep, r->build == BUILD_OK, &nvcc_reads, header, &device_asm,
@@ -1009,7 +799,7 @@ int build_compile(struct grading *g)
 	}
 
 	for (size_t i = 0, obj = 0; i < cfg->files.n; i++)
-		if (is_source(cfg->files.v[i]) &&
+		if (build_is_source(cfg->files.v[i]) &&
 		    audit(g, objs.v[obj++], cfg->files.v[i], false, &device_vars, &problems))
 			goto out;
 	for (size_t e = 0; emu && e < g->build->nemu; e++) {

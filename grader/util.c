@@ -260,6 +260,14 @@ bool strlist_matches(const struct strlist *globs, const char *name)
 	return false;
 }
 
+void strlist_concat(struct strlist *l, const struct strlist *a, const struct strlist *b)
+{
+	for (size_t i = 0; a && i < a->n; i++)
+		strlist_push(l, a->v[i]);
+	for (size_t i = 0; b && i < b->n; i++)
+		strlist_push(l, b->v[i]);
+}
+
 void strlist_remove(struct strlist *l, const char *s)
 {
 	for (size_t i = 0; i < l->n; i++)

@@ -70,6 +70,8 @@ void strlist_split(struct strlist *l, const char *s);
 bool strlist_has(const struct strlist *l, const char *s);
 /* Whether name matches one of the shell globs in globs (NULL: none). */
 bool strlist_matches(const struct strlist *globs, const char *name);
+/* Appends every entry of a, then of b (either may be NULL). */
+void strlist_concat(struct strlist *l, const struct strlist *a, const struct strlist *b);
 /* Removes the first entry equal to s, if any. */
 void strlist_remove(struct strlist *l, const char *s);
 void strlist_clear(struct strlist *l);
