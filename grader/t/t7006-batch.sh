@@ -162,9 +162,15 @@ test_expect_success 'a class whose grader is killed: its workers end with it, st
 		[ "$(runs 2>/dev/null)" -ge 1 ] 2>/dev/null && break; sleep 0.1
 	done &&
 	kill -9 "$parent"; wait "$parent"
-	# the workers are told (their parent died) and end within a moment
-	sleep 3 && stored=$(runs) && sleep 5 && [ "$(runs)" = "$stored" ] &&
-	! pgrep -f "grade grid class -j 2" >/dev/null
+	# the workers are told (their parent died) and end, however busy the
+	# machine: waited for, not guessed
+	for _ in $(seq 1200); do
+		pgrep -f "grade grid class -j 2" >/dev/null || break; sleep 0.1
+	done
+	! pgrep -f "grade grid class -j 2" >/dev/null &&
+	# those that were grading stored nothing: j4 was never started, and of
+	# j2 and j3 only one caught committing as the class died could be stored
+	stored=$(runs) && [ "$stored" -le 3 ] && sleep 1 && [ "$(runs)" = "$stored" ]
 '
 test_expect_success 'a failure of the grader is tried again, reported, and never stored' '
 	class s1="$ref" s2="$ref" &&
