@@ -18,8 +18,10 @@
  *
  * Both events are the timer's own, so no event or clock of the runner's
  * enters a time. A pair of calls is the submission's, then the reference's
- * on the same inputs: the submission meets a pair's inputs only in its own
- * window, so nothing can be computed ahead or kept from an earlier call.
+ * on the same inputs, new for every pair, so nothing can be kept from an
+ * earlier call. (The inputs are written just before the start: a runner
+ * watching the memory it maps could start on them early. Open: README,
+ * "What a course may rely on".)
  * After the pair the timer checks the submission's output against the
  * reference's and the exact result at a few places, and that it still
  * holds what the copy saw at its end: a runner that answered before its
