@@ -1,7 +1,6 @@
 /*
  * cmd-grade.c - `cudalab grade LAB DIR...`: grade a submission, or a class
- * (batch.c), into the gradebook. Also home of grade_and_record and of the
- * options `cudalab test` shares.
+ * (batch.c), into the gradebook.
  */
 #include "cmd.h"
 
@@ -14,158 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-bool lab_exists(const char *root, const char *lab)
-{
-	struct strlist labs = STRLIST_INIT;
-	bool found = false;
-
-	if (!config_list_labs(root, &labs))
-		found = strlist_has(&labs, lab);
-	if (!found) {
-		struct strbuf sb = STRBUF_INIT;
-		for (size_t i = 0; i < labs.n; i++)
-			strbuf_addf(&sb, " %s", labs.v[i]);
-		error("no lab '%s'; the labs are:%s", lab, sb.buf ? sb.buf : " (none)");
-		strbuf_release(&sb);
-	}
-	strlist_clear(&labs);
-	return found;
-}
-
-bool gradebook_ready(const char *path)
-{
-	struct db *db = db_open(path, toolchain()->root);
-	bool ready = db && !db_check_writable(db);
-
-	db_close(db);
-	return ready;
-}
-
-int gradebook_unready(void)
-{
-	return db_system_fault() ? EXIT_INTERNAL : EXIT_USAGE;
-}
-
-bool class_gradebook_ready(const char *path)
-{
-	const char *fs;
-
-	if (db_on_network_fs(path, &fs)) {
-		error("the gradebook '%s' is on a network filesystem (%s), where SQLite cannot "
-		      "take the writes of a class's gradings at once: nothing was graded. Grade "
-		      "the class into a gradebook on a local disk (--db /var/tmp/NAME.db, copied "
-		      "back when it is done), or on a cluster have each grading write its result "
-		      "document (--json) and `cudalab collect` them into one gradebook", path, fs);
-		return false;
-	}
-	return gradebook_ready(path);
-}
-
-int grade_and_record(const char *lab, const struct grade_opts *go, const struct record_opts *ro)
-{
-	const struct toolchain *tc = toolchain();
-	struct lab_config cfg;
-	struct result r;
-	long long run;
-	int code;
-
-	if (!lab_exists(tc->root, lab))
-		return EXIT_USAGE;
-	if (folder_check("submission folder", go->subdir))
-		return EXIT_USAGE;
-	if (ro->db_path && !gradebook_ready(ro->db_path))
-		return gradebook_unready();
-	if (config_load(tc->root, lab, &cfg))
-		return EXIT_INTERNAL;
-	if (grade_submission(tc, &cfg, go, &r)) {
-		error("grading '%s' failed: this is a fault of the grader, not of the submission",
-		      go->subdir);
-		result_release(&r);
-		config_free(&cfg);
-		return EXIT_INTERNAL;
-	}
-	code = record_run(&r, tc->root, ro, &run);
-	result_release(&r);
-	config_free(&cfg);
-	return code;
-}
-
-/* A --seed: digits alone, at most SEED_MAX (grading.h says why). */
-static int parse_seed(const char *arg, unsigned long long *seed)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (!*arg || arg[strspn(arg, "0123456789")])
-		return error("--seed wants a whole number from 0 to %llu (2^53 - 1), not '%s'",
-			     SEED_MAX, arg);
-	if (errno == ERANGE || v > SEED_MAX)
-		return error("--seed %s is above 2^53 - 1 (%llu): JSON readers such as jq and "
-			     "JavaScript keep 53 bits of a number, so the seed the result "
-			     "document gives back would be another one", arg, SEED_MAX);
-	*seed = v;
-	return 0;
-}
-
-bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro)
-{
-	switch (c) {
-	case 'd':
-		ro->db_path = arg;
-		return true;
-	case 'J':
-		ro->json_path = arg;
-		return true;
-	case 'H':
-		ro->html_path = arg;
-		return true;
-	case 'S':
-		if (parse_seed(arg, &go->seed))
-			exit(EXIT_USAGE);
-		go->seed_given = true;
-		return true;
-	case 'k':
-		go->keep_workdir = true;
-		return true;
-	case 'U':
-		go->unsandboxed = true;
-		return true;
-	case 'E':
-		go->emulate = 1;
-		return true;
-	case 'N':
-		go->emulate = 0;
-		return true;
-	case 'q':
-		progress_quiet = true;
-		return true;
-	case 'T':
-		if (!strcmp(arg, "now")) {
-			go->submitted_at = time(NULL);
-		} else if (late_parse_time(arg, &go->submitted_at)) {
-			error("--submitted-at: '%s' is not a time ('now', or 'YYYY-MM-DD HH:MM' "
-			      "and a zone, e.g. '2026-12-04 23:59 +01:00')", arg);
-			exit(EXIT_USAGE);
-		}
-		go->submitted_from = "--submitted-at";
-		return true;
-	case 'A': {
-		char *end;
-		long v = strtol(arg, &end, 10);
-		if (!*arg || *end || v < 0 || v > 64) {
-			error("--lanes wants a number from 0 to 64, not '%s'", arg);
-			exit(EXIT_USAGE);
-		}
-		go->lanes = (int)v;
-		return true;
-	}
-	default:
-		return false;
-	}
-}
 
 static void usage(FILE *out)
 {
@@ -207,13 +54,6 @@ static void usage(FILE *out)
 		"                 same reason)\n"
 		"  --times FILE   when each student submitted, for the lab's deadline: CSV lines\n"
 		"                 'student,YYYY-MM-DD HH:MM +01:00' (an LMS export)\n" GRADE_OPTIONS_HELP);
-}
-
-unsigned positive_option(const char *s)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-	return *s && !*end && v > 0 && v < 100000 ? (unsigned)v : 0;
 }
 
 int cmd_grade(int argc, char **argv)

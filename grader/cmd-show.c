@@ -38,29 +38,6 @@ static const char *run_score(char buf[SCORE_TEXT_MAX], const struct run_summary 
 	return score_text(buf, &view);
 }
 
-void print_provenance(struct db *db, long long run)
-{
-	char *text = NULL;
-	json_t *doc = NULL, *f;
-	size_t i;
-
-	if (db_run_json(db, run, &text) || !(doc = json_loads(text, 0, NULL))) {
-		free(text);
-		return;
-	}
-	char *folder = visible_str(doc_str(doc, "submission"), true);
-	printf("%-10s %s:", "", folder);
-	json_array_foreach(json_object_get(doc, "files"), i, f) {
-		char *file = visible_str(doc_str(f, "name"), true);
-		printf("%s %s %.12s", i ? "," : "", file, doc_str(f, "sha256"));
-		free(file);
-	}
-	printf("%s\n", json_array_size(json_object_get(doc, "files")) ? "" : " no files");
-	free(folder);
-	json_decref(doc);
-	free(text);
-}
-
 int cmd_show(int argc, char **argv)
 {
 	static const struct option opts[] = {

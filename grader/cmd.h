@@ -1,6 +1,6 @@
 /*
  * cmd.h - the commands of `cudalab` (one cmd-<name>.c each) and what they
- * share. Only main.c and cmd-*.c may die().
+ * share (cmd-lib.c). Only main.c and cmd-*.c may die().
  */
 #ifndef CMD_H
 #define CMD_H

@@ -4,13 +4,9 @@
 #include "cmd.h"
 #include "run.h"
 
-#include <libgen.h>
-#include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const struct command {
 	const char *name;
@@ -41,50 +37,6 @@ static void usage(FILE *out)
 	fprintf(out, "\n'cudalab COMMAND -h' describes one command. Exit codes: 0 full marks, "
 		     "1 points lost,\n2 usage error, 3 not built, 4 incomplete (tests could not run), "
 		     "128 internal error.\n");
-}
-
-const struct toolchain *toolchain(void)
-{
-	static struct toolchain tc;
-	static bool loaded;
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (loaded)
-		return &tc;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		die("cannot find where cudalab is installed");
-	exe[n] = '\0';
-	/* <build>/bin/cudalab: the toolchain file is in <build> */
-	char *build = dirname(dirname(exe));
-	if (toolchain_load(build, &tc))
-		exit(EXIT_INTERNAL);
-	loaded = true;
-	return &tc;
-}
-
-const char *default_db_path(void)
-{
-	const char *p = getenv("CUDALAB_DB");
-	return p && *p ? p : "gradebook.db";
-}
-
-const char *default_student(void)
-{
-	static char *name;
-	const char *user = getenv("USER");
-	struct passwd *pw;
-
-	if (user && *user)
-		return user;
-	if (!name) {
-		/* cron, containers and `env -i` leave $USER unset: the system knows who runs it */
-		pw = getpwuid(getuid());
-		name = pw && pw->pw_name && *pw->pw_name ? xstrdup(pw->pw_name)
-							 : xasprintf("uid%u", (unsigned)getuid());
-	}
-	return name;
 }
 
 int main(int argc, char **argv)
