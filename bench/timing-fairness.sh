@@ -13,10 +13,11 @@ sub=${3:-$root/reference/$lab}
 cudalab=${BUILD:-$root/build}/bin/cudalab
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+chmod 711 "$tmp"   # the sandbox's user enters the work folders below it
 
 for i in $(seq "$runs"); do
 	rc=0
-	mkdir -p -m 711 "$tmp/w$i"; chmod 711 "$tmp"   # the sandbox's user enters the work folders
+	mkdir -p -m 711 "$tmp/w$i"
 	TMPDIR=$tmp/w$i "$cudalab" grade "$lab" "$sub" --student "fairness-$i" -q \
 		--json "$tmp/r$i.json" --db "$tmp/gradebook.db" ${KEEP:+--keep} \
 		>"$tmp/r$i.txt" 2>&1 || rc=$?

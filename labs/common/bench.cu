@@ -440,7 +440,6 @@ static bool runner_launch(enum cl_who who, char *why, size_t len)
 {
 	struct runner *r = &runners[who];
 	struct cl_wire w = {};
-	struct cl_header hello = {CL_OP_HELLO, 0, 0};
 
 	r->pid = cl_spawn(&r->recipe, &r->fd);
 	if (r->pid < 0) {
@@ -449,7 +448,7 @@ static bool runner_launch(enum cl_who who, char *why, size_t len)
 	}
 	r->up = true;
 	r->seq = 0;
-	if (!cl_io_all(r->fd, &hello, sizeof(hello), true)) {
+	if (!cl_hello_send(r->fd)) {
 		runner_stop(who, why, len);
 		return false;
 	}
@@ -463,10 +462,9 @@ static bool runner_launch(enum cl_who who, char *why, size_t len)
 static bool runner_ready(enum cl_who who, char *why, size_t len)
 {
 	struct runner *r = &runners[who];
-	struct cl_header hello;
 	struct cl_wire reply;
 
-	if (!cl_io_all(r->fd, &hello, sizeof(hello), false) || hello.len) {
+	if (!cl_hello_answered(r->fd)) {
 		runner_stop(who, why, len);
 		return false;
 	}

@@ -133,10 +133,21 @@ pid_t cl_spawn(const struct cl_recipe *r, int *fd)
 	return pid;
 }
 
-bool cl_hello(int fd)
+bool cl_hello_send(int fd)
 {
 	struct cl_header h = {CL_OP_HELLO, 0, 0};
 
-	return cl_io_all(fd, &h, sizeof(h), true) && cl_io_all(fd, &h, sizeof(h), false) &&
-	       h.len == 0;
+	return cl_io_all(fd, &h, sizeof(h), true);
+}
+
+bool cl_hello_answered(int fd)
+{
+	struct cl_header h;
+
+	return cl_io_all(fd, &h, sizeof(h), false) && h.len == 0;
+}
+
+bool cl_hello(int fd)
+{
+	return cl_hello_send(fd) && cl_hello_answered(fd);
 }

@@ -43,5 +43,9 @@ pid_t cl_spawn(const struct cl_recipe *r, int *fd);
 
 /* Whether the runner on fd answers a first request (it has started). */
 bool cl_hello(int fd);
+/* cl_hello in two halves, so that the wait can come later: the request
+ * sent, and its answer read. */
+bool cl_hello_send(int fd);
+bool cl_hello_answered(int fd);
 
 #endif
