@@ -702,10 +702,10 @@ enum outcome { CALL_OK, CALL_FAILED, CALL_RUNNER_ENDED };
 
 /*
  * One timed call of who's side of kernel, on new inputs from seed
- * (bench.h): its milliseconds from the start, once the inputs are in, to
- * after the copy of the output into *ms. kernel NULL: the empty call, which
- * neither poisons the output nor writes inputs (the lab hears nothing of
- * it: a lab may count its calls by their seeds). CALL_FAILED: the
+ * (bench.h): its milliseconds from before the inputs are written to after
+ * the copy of the output into *ms. kernel NULL: the empty call, which
+ * writes inputs but does not poison the output (a lab may count its calls
+ * by the seeds it is told to poison for). CALL_FAILED: the
  * launcher's CUDA error, in msg; CALL_RUNNER_ENDED: how, in msg.
  */
 static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct device *d,
@@ -721,18 +721,20 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 		lab->poison(ctx, who, seed);
 	CL_BENCH_CHECK(cudaMemsetAsync(d->flush, (int)(d->flush_value++ & 0xff), d->flush_bytes));
 	timed_request(lab, ctx, kernel, who, &w);
-	if (kernel)
-		lab->inputs(ctx, seed);
-	CL_BENCH_CHECK(cudaEventRecord(t->filled));
-	CL_BENCH_CHECK(cudaEventSynchronize(t->filled));
 	/*
-	 * The start is waited for before the request goes out: an event is
-	 * stamped when the GPU reaches it, and a GPU kept busy by another
-	 * context (a thread of the submission's) could reach it only after the
-	 * runner's call, which would then fall outside its own window.
+	 * The inputs are written inside the window, after the start in the
+	 * timer's stream: a runner that watched for them and computed ahead
+	 * would do it inside its own time. Written before the start, they sat
+	 * in shared memory while the start event waited for a GPU that work of
+	 * the submission's could keep busy. An empty call writes inputs too
+	 * (of no pair's), so that what it takes off has the same writing in it.
+	 * The request goes out once they are written: the runner's kernels are
+	 * in another context, which nothing orders after the timer's stream.
 	 */
 	CL_BENCH_CHECK(cudaEventRecord(t->start));
-	CL_BENCH_CHECK(cudaEventSynchronize(t->start));
+	lab->inputs(ctx, seed);
+	CL_BENCH_CHECK(cudaEventRecord(t->filled));
+	CL_BENCH_CHECK(cudaEventSynchronize(t->filled));
 	bool answered = rpc(who, CL_OP_TIMED, &w, -1, &reply, msg, len);
 	cl_wire_free(&w);
 	if (!answered) {

@@ -10,18 +10,16 @@
  * with each only the device memory that runner's calls need (vmm.h):
  * inputs, and that side's own output. One timed call of either side:
  *
- *   poison the output, flush the L2, write new inputs (the timer's kernel,
- *   from the pair's seed);  start = an event, waited for;  the request to
- *   the runner: call the launcher, wait for the whole device, answer;  a
- *   copy of the output at positions the runner never learns;  end = an
- *   event after that copy.
+ *   poison the output, flush the L2;  start = an event before the inputs
+ *   are written (the timer's kernel, from the pair's seed), waited for;
+ *   the request to the runner: call the launcher, wait for the whole
+ *   device, answer;  a copy of the output at positions the runner never
+ *   learns;  end = an event after that copy.
  *
  * Both events are the timer's own, so no event or clock of the runner's
  * enters a time. A pair of calls is the submission's, then the reference's
- * on the same inputs, new for every pair, so nothing can be kept from an
- * earlier call. (The inputs are written just before the start: a runner
- * watching the memory it maps could start on them early. Open: README,
- * "What a course may rely on".)
+ * on the same inputs: the submission meets a pair's inputs only in its own
+ * window, so nothing can be computed ahead or kept from an earlier call.
  * After the pair the timer checks the submission's output against the
  * reference's and the exact result at a few places, and that it still
  * holds what the copy saw at its end: a runner that answered before its
