@@ -48,6 +48,10 @@
 /* A side's calls are timed less its empty call only where what is left is
  * at least this fraction of the empty call. */
 #define EMPTY_RESOLVES 0.05
+/* A case stops sampling once the relative standard error of the ratio of
+ * its medians is under this (and it has min_samples pairs): the reference
+ * timed against itself must stay within 0.5 % across gradings. */
+#define TARGET_RSE 0.0015
 
 struct bench_opts {
 	const char *out;
@@ -58,7 +62,7 @@ struct bench_opts {
 	int ncases;
 	double cap;            /* seconds of sampling per case, at most */
 	int min_samples, max_samples;
-	double target_rse;     /* stop once both medians are this precise */
+	double target_rse;     /* stop once the ratio of the medians is this precise */
 	uint64_t seed;
 	char token[256];
 	/*
@@ -922,9 +926,10 @@ static void bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 			raw[w].push_back(v[w]);
 			ms[w].push_back(v[w] - alone->off_ms);
 		}
+		/* the ratio's relative standard error, from both medians' */
 		int n = pair;
 		struct stats a = stats_of(ms[0]), b = stats_of(ms[1]);
-		if (n >= o->min_samples && a.rse < o->target_rse && b.rse < o->target_rse)
+		if (n >= o->min_samples && hypot(a.rse, b.rse) < o->target_rse)
 			break;
 		if (now() - t0 >= o->cap && n >= 3) {
 			capped = true;
@@ -1074,7 +1079,7 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 	o->cap = 1.0;
 	o->min_samples = 6;
 	o->max_samples = 200;
-	o->target_rse = 0.005;
+	o->target_rse = TARGET_RSE;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--no-ceiling")) {
