@@ -95,6 +95,7 @@ struct cl_ledger {
 	int nallocs;                   /* cudaMalloc calls still not freed */
 	size_t alloc_bytes;            /* bytes they hold */
 	int frees_unknown;             /* cudaFree of pointers the call did not allocate */
+	int pitched_allocs;            /* cudaMallocPitch calls that succeeded (freed or not) */
 };
 
 /*

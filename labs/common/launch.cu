@@ -3,8 +3,8 @@
  * and profile drivers: the processes that run a submission's code.
  *
  * Owns: the link-time wraps (-Wl,--wrap, see the Makefile's WRAPS) of the
- * CUDA runtime entry points that a kernel launch, cudaMalloc and cudaFree go
- * through, so the harness can tell a student which grid and block their
+ * CUDA runtime entry points that a kernel launch, cudaMalloc,
+ * cudaMallocPitch and cudaFree go through, so the harness can tell a student which grid and block their
  * launcher chose, and which allocations it leaked. Outside
  * cl_ledger_begin/cl_ledger_end the wraps only pass calls through. What it
  * records is the runner's word to the judge, believed only where a lie
@@ -30,6 +30,7 @@ cudaError_t __real___cudaGetKernel(cudaKernel_t *k, const void *fun);
 }
 #endif
 extern "C" cudaError_t __real_cudaMalloc(void **p, size_t n);
+extern "C" cudaError_t __real_cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height);
 extern "C" cudaError_t __real_cudaFree(void *p);
 
 int cl_shared_poison;   /* set by the test harness; the timing and profile drivers leave it */
@@ -291,24 +292,51 @@ void cl_ledger_fail_malloc(int nth)
 
 int cl_device_oom;
 
-extern "C" cudaError_t __wrap_cudaMalloc(void **p, size_t n)
+/* Whether this allocation is the one a test asked to fail (cl_ledger_fail_malloc). */
+static bool malloc_fails_now(void)
 {
-	if (ledger.active && ledger.fail_at && ++ledger.mallocs == ledger.fail_at) {
-		*p = NULL;   /* as a device without room answers */
-		return cudaErrorMemoryAllocation;
-	}
-	cudaError_t err = __real_cudaMalloc(p, n);
+	return ledger.active && ledger.fail_at && ++ledger.mallocs == ledger.fail_at;
+}
+
+/* An allocation's outcome, into the ledger: n bytes at p. */
+static cudaError_t malloc_record(cudaError_t err, void *p, size_t n)
+{
 	if (err == cudaErrorMemoryAllocation)
 		cl_device_oom = 1;
 	if (ledger.active && err == cudaSuccess) {
 		for (int i = 0; i < MAX_ALLOCS; i++)
 			if (!ledger.alloc_ptr[i]) {
-				ledger.alloc_ptr[i] = *p;
+				ledger.alloc_ptr[i] = p;
 				ledger.alloc_size[i] = n;
 				return err;
 			}
 	}
 	return err;
+}
+
+extern "C" cudaError_t __wrap_cudaMalloc(void **p, size_t n)
+{
+	if (malloc_fails_now()) {
+		*p = NULL;   /* as a device without room answers */
+		return cudaErrorMemoryAllocation;
+	}
+	cudaError_t err = __real_cudaMalloc(p, n);
+	return malloc_record(err, err == cudaSuccess ? *p : NULL, n);
+}
+
+/* A pitched allocation is one allocation of height rows of *pitch bytes. */
+extern "C" cudaError_t __wrap_cudaMallocPitch(void **p, size_t *pitch, size_t width,
+					      size_t height)
+{
+	if (malloc_fails_now()) {
+		*p = NULL;
+		return cudaErrorMemoryAllocation;
+	}
+	cudaError_t err = __real_cudaMallocPitch(p, pitch, width, height);
+	if (ledger.active && err == cudaSuccess)
+		ledger.l.pitched_allocs++;
+	return malloc_record(err, err == cudaSuccess ? *p : NULL,
+			     err == cudaSuccess ? *pitch * height : 0);
 }
 
 extern "C" cudaError_t __wrap_cudaFree(void *p)

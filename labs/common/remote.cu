@@ -430,6 +430,8 @@ const struct cl_ledger *cl_ledger_end(void)
 		l.nallocs = 0;
 	if (l.frees_unknown < 0)
 		l.frees_unknown = 0;
+	if (l.pitched_allocs < 0)
+		l.pitched_allocs = 0;
 	for (int i = 0; i < CL_MAX_LAUNCHES; i++)
 		l.launch[i].kernel[sizeof(l.launch[i].kernel) - 1] = '\0';
 	return &l;

@@ -171,6 +171,22 @@ size_t device_capacity(void)
 	return cap < EMU_CAPACITY ? cap : EMU_CAPACITY;
 }
 
+/*
+ * New device memory is born as a NaN that is not the harness's poison
+ * (cl_poison_bits, all ones): a kernel that computes from memory nobody
+ * wrote writes this NaN on, and the harness can tell that from an element
+ * its launcher never wrote.
+ */
+static void born_nan(void *p, size_t n)
+{
+	const uint32_t bits = 0x7FC0BADDu;
+	size_t words = n / sizeof(bits);
+
+	for (size_t i = 0; i < words; i++)
+		memcpy((char *)p + i * sizeof(bits), &bits, sizeof(bits));
+	memset((char *)p + words * sizeof(bits), 0xFF, n % sizeof(bits));
+}
+
 cudaError_t device_alloc(void **p, size_t n, bool managed)
 {
 	if (sticky_error)
@@ -190,7 +206,7 @@ cudaError_t device_alloc(void **p, size_t n, bool managed)
 	if (posix_memalign(&mem, 256, n))
 		return fail(cudaErrorMemoryAllocation, "cudaMalloc: %zu bytes: out of memory", n);
 	allocation a = {(char *)mem, n, (char *)mem, n, managed};
-	memset(mem, 0xFF, n);
+	born_nan(mem, n);
 #else
 	/* 256-byte aligned as on a GPU, ending at most 255 bytes before the guard */
 	size_t pages = (n + 255 + page() - 1) / page();
@@ -203,7 +219,7 @@ cudaError_t device_alloc(void **p, size_t n, bool managed)
 	char *end = map + (pages + 1) * page();
 	allocation a = {map, len, (char *)((uintptr_t)(end - n) & ~(uintptr_t)255), n, managed};
 	mprotect(map + page(), pages * page(), PROT_READ | PROT_WRITE);
-	memset(a.ptr, 0xFF, n);   /* born as NaN, like memory nobody wrote */
+	born_nan(a.ptr, n);
 	if (!managed)
 		protect(&a, false);
 #endif

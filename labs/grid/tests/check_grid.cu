@@ -210,7 +210,7 @@ END_TEST
  */
 static void compare_scaled(const char *what, const char *cfg, const float *in, const float *w,
 			   const float *got, int planes, int rows, int cols, int tile_x, int tile_y,
-			   const struct cl_launch *launch)
+			   const struct cl_launch *launch, bool pitched)
 {
 	long long n = (long long)planes * rows * cols, nbad = 0, nnan = 0, first = -1;
 	bool edge_only = true;
@@ -243,7 +243,11 @@ static void compare_scaled(const char *what, const char *cfg, const float *in, c
 				  (long long)launch->grid.y * launch->block.y >= rows &&
 				  (long long)launch->grid.z * launch->block.z >= planes);
 	const char *hint =
-		nnan == n ? "nothing was written (all still NaN): the kernel did not run, or every "
+		pitched && nnan < n
+			? "the call allocated pitched memory (cudaMallocPitch), whose rows start "
+			  "a pitch apart, not cols floats apart: copy it with cudaMemcpy2D, and "
+			  "step from row to row by the pitch in bytes"
+		: nnan == n ? "nothing was written (all still NaN): the kernel did not run, or every "
 			    "thread failed its bounds test"
 		: nnan == nbad && (!covers || (edge_only && !launch))
 			? "the last, partial blocks are missing: the grid rounds down; use a "
@@ -289,7 +293,7 @@ static const struct cl_ledger *run_picture(int m, int n, bool values)
 	if (values) {
 		cl_dbuf_download(&dout, h);
 		compare_scaled(what, cfg, in, NULL, h, 1, m, n, GRID_PIC_BLOCK, GRID_PIC_BLOCK,
-			       &l->launch[0]);
+			       &l->launch[0], false);
 	}
 	cl_dbuf_free(&din);
 	cl_dbuf_free(&dout);
@@ -349,7 +353,7 @@ static const struct cl_ledger *run_volume(int planes, int rows, int cols, bool v
 	if (values) {
 		cl_dbuf_download(&dout, h);
 		compare_scaled(what, cfg, in, w, h, planes, rows, cols, GRID_VOL_BLOCK_X,
-			       GRID_VOL_BLOCK_Y, &l->launch[0]);
+			       GRID_VOL_BLOCK_Y, &l->launch[0], false);
 	}
 	cl_dbuf_free(&din);
 	cl_dbuf_free(&dw);
@@ -433,7 +437,7 @@ static void check_host_values(bool leaks_only)
 			char cfg[160];
 			cl_launch_str(l, 0, cfg, sizeof(cfg));
 			compare_scaled(what, cfg, in, NULL, out, 1, k[0], k[1], k[2], k[2],
-				       &l->launch[0]);
+				       &l->launch[0], l->pitched_allocs > 0);
 		}
 		free(in);
 		free(out);
