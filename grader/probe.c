@@ -13,6 +13,12 @@
 #include <unistd.h>
 
 #define PROBE_TIMEOUT 60
+/*
+ * How the harness begins a test's failure when a new runner, before any
+ * code of the submission's ran in it, could make no CUDA context
+ * (labs/common/remote.h: CL_NO_CONTEXT; no text of the runner's begins so).
+ */
+#define GPU_REFUSED "harness: the GPU gave the submission's program no context: "
 
 void probe_spec(const struct grading *g, const char *argv[2], struct run_spec *spec)
 {
@@ -200,6 +206,13 @@ int probe_gpu_still_there(const struct grading *g)
 	}
 	if (!suspect)
 		return 0;
+	for (size_t i = 0; i < r->ntests; i++) {
+		const char *m = r->tests[i].message;
+		if (m && !strncmp(m, GPU_REFUSED, strlen(GPU_REFUSED)))
+			return error("the GPU (%s) gave a new program no context during the grading "
+				     "(%s): a fault of the machine, not of the submission, which is "
+				     "not graded", r->gpu.name, m + strlen(GPU_REFUSED));
+	}
 	const char *argv[2];
 	struct run_spec spec;
 	struct run_result pr;

@@ -26,9 +26,11 @@ void gpu_info_release(struct gpu_info *info);
  * Whether the GPU that answered the grading's probe still answers: a test
  * that crashed, hung or met a CUDA error may have met the GPU failing (an
  * Xid, a device off the bus), not the submission's fault. Only the grader's
- * own probe is trusted to say so. Returns 0 when it answers (or nothing
- * suggests otherwise), -1 with an error when the GPU is lost: a failure of
- * the system, not charged to the student.
+ * own probe is trusted to say so, and the harness, when a new runner got no
+ * context before any code of the submission's ran in it. Returns 0 when it
+ * answers (or nothing suggests otherwise), -1 with an error when the GPU is
+ * lost or refused a context: a failure of the system, not charged to the
+ * student.
  */
 int probe_gpu_still_there(const struct grading *g);
 

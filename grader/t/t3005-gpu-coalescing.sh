@@ -15,14 +15,15 @@ test_expect_success 'the coalescing reference scores full marks (exit 0)' '
 '
 # A scored kernel runs for most of a millisecond, against a round trip of about
 # 0.3 ms between the timer and a runner; the strided copies (shown, not scored)
-# for 0.05-0.3 ms, where a few microseconds of the round trip's are 2-10 % (an H200
-# measured the reference against itself at 0.95-1.13 on them over 5 gradings).
-test_expect_success 'every timed kernel is measured, in GB/s, each against the reference within 3 % (scored) or 15 %' '
+# for 0.05-0.4 ms, where a few microseconds of the round trip's are 2-20 % (an H200
+# measured the reference against itself at 0.95-1.13 on them over 5 gradings, an
+# H100 at 0.96-1.22 over 4, all of one grading's one way).
+test_expect_success 'every timed kernel is measured, in GB/s, each against the reference within 3 % (scored) or 30 %' '
 	[ "$(jq "[.tests[] | select(.kind == \"timing\" and .timing.measured and
 		.timing.student_gbs > 0 and .timing.student_gflops == null)] | length" r.json)" = 10 ] &&
 	[ "$(jq "[.tests[] | select(.kind == \"timing\" and .timing.kernel != \"rows_vs_cols\" and
 		(if .max_points > 0 then .timing.ratio < 0.97 or .timing.ratio > 1.03
-		 else .timing.ratio < 0.85 or .timing.ratio > 1.15 end))] | length" r.json)" = 0 ] || {
+		 else .timing.ratio < 0.7 or .timing.ratio > 1.3 end))] | length" r.json)" = 0 ] || {
 		jq -c ".tests[] | select(.kind == \"timing\") | [.name, .timing.ratio, .timing.student_gbs,
 			if .timing.ratio == null then .status, .message else empty end]" r.json; false; }
 '

@@ -46,6 +46,8 @@
 static struct cl_recipe recipe;
 static pid_t runner_pid, runner_owner;   /* the runner, and the process it serves */
 static int runner_fd = -1;
+static bool runner_fresh;   /* asked nothing yet but its context: no code of the
+			     * submission's has run in it (constructors are refused) */
 
 int cl_remote_configure(const char *path)
 {
@@ -111,6 +113,7 @@ static int spawn(void)
 		return -1;
 	runner_pid = pid;
 	runner_owner = getpid();
+	runner_fresh = true;
 	return 0;
 }
 
@@ -186,6 +189,8 @@ static const char *exchange(uint32_t op, const struct cl_wire *payload, struct c
 	*gone = false;
 	*reply = (struct cl_wire){};
 	runner_start();
+	if (op != CL_OP_INIT)
+		runner_fresh = false;
 	if (!send_all(&h, sizeof(h)) || (h.len && !send_all(payload->buf, h.len)) ||
 	    !recv_all(&h, sizeof(h))) {
 		*gone = true;
@@ -212,8 +217,15 @@ static const char *exchange(uint32_t op, const struct cl_wire *payload, struct c
 		reply->len = h.len;
 		reply->buf[h.len] = '\0';
 	}
-	if (h.what == CL_REPLY_ABORT)
-		return reply->buf ? (const char *)reply->buf : "";
+	if (h.what == CL_REPLY_ABORT) {
+		const char *text = reply->buf ? (const char *)reply->buf : "";
+		static char relabeled[512];
+		if (strncmp(text, CL_NO_CONTEXT, strlen(CL_NO_CONTEXT)))
+			return text;
+		/* the runner's text, not the machine's failure (cl_device_init) */
+		snprintf(relabeled, sizeof(relabeled), "the submission's program wrote: %s", text);
+		return relabeled;
+	}
 	if (h.what != CL_REPLY_OK)
 		return "harness: the submission's program does not know a request of the test";
 	return NULL;
@@ -450,10 +462,18 @@ void cl_device_init(void)
 	if (made_in == getpid())
 		return;
 	cl_put_i32(&w, cl_shared_poison ? CL_INIT_SHARED_POISON : 0);
+	runner_start();
+	bool fresh = runner_fresh;
 	cudaError_t err = rpc_err(CL_OP_INIT, &w, NULL);
 	cl_wire_free(&w);
 	if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
 		ck_abort_msg("no CUDA device: %s (%s)", cudaGetErrorName(err),
+			     cudaGetErrorString(err));
+	/* A context a new runner could not make, before any code of the
+	 * submission's ran in it, is the machine's failure: the grader reads
+	 * these words (probe.c) and does not grade the run. */
+	if (err != cudaSuccess && fresh)
+		ck_abort_msg(CL_NO_CONTEXT "%s (%s)", cudaGetErrorName(err),
 			     cudaGetErrorString(err));
 	CL_CUDA_CHECK(err);
 	made_in = getpid();

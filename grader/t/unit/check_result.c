@@ -270,6 +270,28 @@ START_TEST(test_result_no_gpu_reason)
 }
 END_TEST
 
+/*
+ * A runner that got no CUDA context before any code of the submission's ran
+ * is the machine's failure: the run is not graded. Words of the runner's
+ * own are relabeled by the harness, so they never begin the message.
+ */
+START_TEST(test_result_gpu_refused_context)
+{
+	struct graded_test t = {.status = TEST_FAIL};
+	struct result r = {.mode = MODE_GPU, .tests = &t, .ntests = 1};
+	struct grading g = {.r = &r};
+
+	r.gpu.name = (char *)"NVIDIA H200";
+	t.message = (char *)"harness: the GPU gave the submission's program no context: "
+			    "cudaErrorDevicesUnavailable (CUDA-capable device(s) is/are busy or "
+			    "unavailable)";
+	ck_assert_int_eq(probe_gpu_still_there(&g), -1);
+	t.message = (char *)"values differ (the submission's program wrote: harness: the GPU "
+			    "gave the submission's program no context: )";
+	ck_assert_int_eq(probe_gpu_still_there(&g), 0);   /* no CUDA error: nothing to ask */
+}
+END_TEST
+
 /* Bytes a submission controls that are not UTF-8 reach the document as U+FFFD. */
 START_TEST(test_result_json_survives_bad_utf8)
 {
@@ -543,6 +565,7 @@ Suite *result_suite(void)
 	tcase_add_test(tc, test_result_driver_version);
 	tcase_add_test(tc, test_result_probe_uuid);
 	tcase_add_test(tc, test_result_no_gpu_reason);
+	tcase_add_test(tc, test_result_gpu_refused_context);
 	tcase_add_test(tc, test_result_json_survives_bad_utf8);
 	tcase_add_test(tc, test_result_schema_names_the_codes_values);
 	suite_add_tcase(s, tc);
