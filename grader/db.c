@@ -11,6 +11,7 @@
  */
 #include "db.h"
 #include "db-sql.h"
+#include "doc.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -448,15 +449,38 @@ static char *col_text(sqlite3_stmt *st, int col)
 	return xstrdup(s ? (const char *)s : "");
 }
 
+/*
+ * A stored run's score as people read it: its own document's (doc.h), so
+ * that it reads as the run's page and exports read it; from the columns,
+ * with nothing pending, where the document cannot be read.
+ */
+static struct score_view stored_view(const struct run_summary *s, const char *result_json)
+{
+	json_t *doc = result_json ? json_loads(result_json, 0, NULL) : NULL;
+
+	if (json_is_object(doc)) {
+		struct score_view v = doc_score_view(doc);
+		json_decref(doc);
+		return v;
+	}
+	json_decref(doc);
+	return (struct score_view){
+		.final = final_score(s->score, s->late_penalty),
+		.max = s->max_score,
+		.bonus = s->bonus_score,
+		.late = s->late_days > 0,
+		.late_penalty = s->late_penalty,
+		.pending_gpu = mode_pending_gpu(run_mode_of(s->mode)),
+	};
+}
+
 int db_list_runs(struct db *db, const char *student, const char *lab, size_t limit,
 		 struct run_summary **runs, size_t *n)
 {
 	sqlite3_stmt *st = dbi_prepare(db,
 		"SELECT r.id, s.name, l.name, r.started_at, r.build, r.status, r.gpu, r.score, "
 		"r.max_score, r.bonus_score, r.exit_code, r.n_tests, r.mode, r.late_days, "
-		"r.late_penalty, (SELECT coalesce(sum(t.max_points), 0) FROM test_results t "
-		"WHERE t.run_id = r.id AND t.status = 'not-run' AND NOT t.bonus "
-		"AND r.build = 'ok') "
+		"r.late_penalty, r.result_json "
 		"FROM runs r JOIN submissions b ON r.submission_id = b.id "
 		"JOIN students s ON b.student_id = s.id JOIN labs l ON b.lab_id = l.id "
 		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR l.name = ?2) "
@@ -487,7 +511,7 @@ int db_list_runs(struct db *db, const char *student, const char *lab, size_t lim
 		s->mode = col_text(st, 12);
 		s->late_days = sqlite3_column_int(st, 13);
 		s->late_penalty = sqlite3_column_double(st, 14);
-		s->pending = sqlite3_column_double(st, 15);
+		s->view = stored_view(s, (const char *)sqlite3_column_text(st, 15));
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : dbi_sql_error(db, "cannot list runs");
@@ -495,15 +519,7 @@ int db_list_runs(struct db *db, const char *student, const char *lab, size_t lim
 
 struct score_view run_score_view(const struct run_summary *r)
 {
-	return (struct score_view){
-		.final = final_score(r->score, r->late_penalty),
-		.max = r->max_score,
-		.bonus = r->bonus_score,
-		.late = r->late_days > 0,
-		.late_penalty = r->late_penalty,
-		.pending = r->pending,
-		.pending_gpu = mode_pending_gpu(run_mode_of(r->mode)),
-	};
+	return r->view;
 }
 
 void db_free_runs(struct run_summary *runs, size_t n)

@@ -91,9 +91,9 @@ struct run_summary {
 	int exit_code, n_tests;
 	int late_days;
 	double late_penalty;   /* points lateness took: the student's score is score - this */
-	double pending;        /* points of its tests (not bonus) that did not run; 0 unbuilt */
+	struct score_view view;   /* as people read it: from its result document (doc.h) */
 };
-/* The score as people read it (result.h's score_view). */
+/* The score as people read it (result.h's score_view): its document's. */
 struct score_view run_score_view(const struct run_summary *r);
 
 /*

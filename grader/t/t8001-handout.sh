@@ -97,6 +97,15 @@ test_expect_success 'the student'"'"'s make test: the hidden answer checks are g
 	grep -q "^questions  threads    graded later       -/1" occ.txt &&
 	grep -q "^questions  format     pass" occ.txt &&
 	grep -q "^mode        on the CPU: this lab.s tests need no GPU$" occ.txt || { cat occ.txt; exit 1; } &&
+	# the gradebook'"'"'s readers say the same, from the stored run
+	who=$(sqlite3 "$CUDALAB_DB" "SELECT s.name FROM runs r JOIN submissions b ON
+		r.submission_id = b.id JOIN students s ON b.student_id = s.id JOIN labs l ON
+		b.lab_id = l.id WHERE l.name = '"'"'occupancy'"'"' ORDER BY r.id DESC LIMIT 1") &&
+	build/bin/cudalab db show --lab occupancy --limit 1 >db.txt &&
+	build/bin/cudalab show "$who" --lab occupancy >show.txt &&
+	grep -qF " 10 / 16, 6 more graded later " db.txt &&
+	grep -qF "latest: occupancy 10 / 16, 6 more graded later (run " show.txt ||
+		{ cat db.txt show.txt; exit 1; } &&
 	# the run'"'"'s page says the same
 	[ "$(grep -c "<td class=\"verdict\">graded later</td><td class=\"num\">- / 1</td>" build/reports/occupancy.html)" = 6 ] &&
 	{ build/bin/cudalab test occupancy --student fixture-occupancy --no-db --json o.json -q >/dev/null; [ $? = 4 ]; } &&
