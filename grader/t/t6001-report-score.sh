@@ -1,7 +1,8 @@
 #!/bin/bash
 # One run reads the same wherever it is shown: the terminal report, the class
-# table and its progress lines, `cudalab db show`, `cudalab show` and the
-# result document's score_text all give the final score (bonus included) out
+# table and its progress lines, `cudalab db show`, `cudalab show`, the run's
+# page, the Gradescope and JUnit exports and the result document's score_text
+# all give the final score (bonus included) out
 # of the maximum, the bonus said as part of it. Emulated, the timed tests'
 # points are pending a GPU run, not lost, and the run stays provisional.
 # beside-others: it times nothing, and grades only through cudalab
@@ -28,5 +29,13 @@ test_expect_success 'the class table, its progress line, db show and show write 
 	"$CUDALAB" show ada >show && [ "$(grep -cF " $want incomplete " show)" = 2 ] &&
 	grep -qF "latest: matmul $want (run 2, incomplete)" show ||
 		{ cat table progress db show; false; }
+'
+test_expect_success 'the run page, the Gradescope export and the JUnit export write it the same' '
+	"$CUDALAB" report matmul --student ada --out page.html >/dev/null &&
+	grep -qF "$want" page.html &&
+	"$CUDALAB" export matmul --format gradescope --student ada --out gs.json &&
+	jq -r .output gs.json | grep -qF "$want" &&
+	"$CUDALAB" export matmul --format junit --student ada --out j.xml &&
+	grep -qF "$want" j.xml || { grep -o "[0-9.]* / [0-9.]*[^<]*" page.html | head -3; jq -r .output gs.json | head -5; grep -o "score[^<]*" j.xml | head; false; }
 '
 test_done
