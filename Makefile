@@ -64,11 +64,14 @@ CFLAGS   ?= -O2 -g
 # (make handout) may meet a newer compiler, whose new warnings must not stop
 # `make test`. WERROR= turns it off.
 WERROR   ?= $(if $(wildcard grader/t),-Werror)
+# The grader's layers, lowest first (grader/README.md): a file includes
+# headers of its own layer and those below it (grader/t/t0005-layers.sh).
+GR_LAYERS := lib os model gradebook render grading class commands
 GR_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
-	     -D_GNU_SOURCE -pthread -MMD -MP -Igrader $(WERROR) $(CFLAGS)
+	     -D_GNU_SOURCE -pthread -MMD -MP $(GR_LAYERS:%=-Igrader/%) $(WERROR) $(CFLAGS)
 
 # --- the grader ------------------------------------------------------------
-GR_SRCS  := $(filter-out grader/main.c,$(wildcard grader/*.c))
+GR_SRCS  := $(filter-out grader/commands/main.c,$(wildcard $(GR_LAYERS:%=grader/%/*.c)))
 GR_OBJS  := $(GR_SRCS:%.c=$(BUILD)/%.o)
 CUDALAB  := $(BUILD)/bin/cudalab
 
@@ -108,7 +111,7 @@ JUDGE_CXXFLAGS = -std=c++17 -O2 -g -Wall -pthread -DCL_JUDGE -I$(CUDA_ROOT)/incl
 # --- timing: labs with a tests/bench_<lab>.cu (labs/common/bench.h). The
 # timer: the lab's driver on the engine, trusted, never linked with any
 # submission; the grader also runs it with --device-only to measure a GPU's
-# ceilings for its cache (grader/devcache.c). The reference's runner: the
+# ceilings for its cache (grader/grading/devcache.c). The reference's runner: the
 # reference's object, whose launchers (the lab's `symbols`) are renamed
 # cl_ref_<name> and whose every other symbol is made local, linked as a
 # runner with each launcher resolved to its cl_ref_ one. The submission's
@@ -338,7 +341,7 @@ clean:
 	rm -rf $(BUILD)
 
 format:
-	clang-format -i grader/*.[ch] grader/t/unit/*.c labs/common/*.cu labs/common/*.h
+	clang-format -i $(GR_LAYERS:%=grader/%/*.[ch]) grader/t/unit/*.c labs/common/*.cu labs/common/*.h
 
 # --- rules -----------------------------------------------------------------
 $(FLAGS_DIR)/%: FORCE
@@ -351,7 +354,7 @@ $(BUILD)/grader/%.o: grader/%.c $(FLAGS_DIR)/cc | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(GR_CFLAGS) $(pkg_cflags) -c $< -o $@
 
-$(CUDALAB): $(BUILD)/grader/main.o $(GR_OBJS)
+$(CUDALAB): $(BUILD)/grader/commands/main.o $(GR_OBJS)
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm -pthread
@@ -361,7 +364,7 @@ $(BUILD)/t/unit/%.o: grader/t/unit/%.c $(FLAGS_DIR)/cc | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(GR_CFLAGS) $(pkg_cflags) -c $< -o $@
 
-$(UNIT_BIN): $(UNIT_SRCS:grader/t/unit/%.c=$(BUILD)/t/unit/%.o) $(filter-out $(BUILD)/grader/cmd-%.o,$(GR_OBJS))
+$(UNIT_BIN): $(UNIT_SRCS:grader/t/unit/%.c=$(BUILD)/t/unit/%.o) $(filter-out $(BUILD)/grader/commands/%.o,$(GR_OBJS))
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm -pthread

@@ -1,7 +1,7 @@
 #!/bin/bash
 # On a GPU: the device's ceilings (its copy bandwidth, the cuBLAS times) are
 # measured once per GPU by the timer run alone (build/labs/<lab>/timer --device-only)
-# and reused by the gradings after it (grader/devcache.h); the result
+# and reused by the gradings after it (grader/grading/devcache.h); the result
 # document says which, and when they were measured; the reused numbers are
 # the ones a timing driver measures for itself, within noise, and every
 # verdict stays. Not beside others: it compares measurements.

@@ -11,7 +11,7 @@ h=$T_TMP/handout
 test_expect_success 'make handout makes the student repository' '
 	make -s -C "$T_ROOT" BUILD="$BUILD" handout HANDOUT="$h" >out 2>&1 &&
 	for f in Makefile README.md .gitignore .github/workflows/cudalab.yml .gitlab-ci.yml \
-		ci/grade-push.sh ci/deps.sh ci/debian-packages.txt grader/main.c db/schema.sql \
+		ci/grade-push.sh ci/deps.sh ci/debian-packages.txt grader/commands/main.c db/schema.sql \
 		labs/common/harness.cu labs/matmul/lab.conf grid/grid.cu grid/answers.txt \
 		matmul/matmul.cu prebuilt/archs.mk prebuilt/reference/matmul/matmul.o; do
 		[ -f "$h/$f" ] || { say "missing: $f"; exit 1; }

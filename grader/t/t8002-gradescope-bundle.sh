@@ -19,7 +19,7 @@ zip=$T_TMP/matmul.zip ag=$T_TMP/autograder
 test_expect_success 'make gradescope: a zip with setup.sh and run_autograder at its root, and one lab' '
 	make -s -C "$T_ROOT" BUILD="$BUILD" gradescope LAB=matmul GRADESCOPE="$zip" >out 2>&1 &&
 	unzip -Z1 "$zip" >list &&
-	for f in setup.sh run_autograder cudalab/Makefile cudalab/grader/main.c cudalab/ci/deps.sh \
+	for f in setup.sh run_autograder cudalab/Makefile cudalab/grader/commands/main.c cudalab/ci/deps.sh \
 		cudalab/ci/debian-packages.txt cudalab/labs/common/harness.cu cudalab/labs/matmul/lab.conf \
 		cudalab/prebuilt/archs.mk cudalab/prebuilt/reference/matmul/matmul.o; do
 		grep -qx "$f" list || { say "missing: $f"; exit 1; }

@@ -66,7 +66,7 @@ struct bench_opts {
 	uint64_t seed;
 	char token[256];
 	/*
-	 * The grader's cache of the device's ceilings (grader/devcache.c):
+	 * The grader's cache of the device's ceilings (grader/grading/devcache.c):
 	 * the copy bandwidth measured before on the GPU whose UUID is
 	 * given_uuid (given_copy_gbs 0, given_uuid NULL: none given), and
 	 * whether to leave the library's ceiling out (the grader has its

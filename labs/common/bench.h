@@ -136,7 +136,7 @@ struct cl_bench_lab {
  * line so the grader can tell the driver's lines from anything else.
  *
  * The device's ceilings (its copy bandwidth, the library's times) are the
- * grader's to cache (grader/devcache.c): --copy-gbs gives the bandwidth
+ * grader's to cache (grader/grading/devcache.c): --copy-gbs gives the bandwidth
  * measured before on the GPU --uuid names, used only on that GPU (the
  * "device" line says "copy_gbs_from": "given" or "measured");
  * --no-ceiling leaves the library out. --device-only measures the device

@@ -30,7 +30,7 @@
 #define CL_MAX_PARTS 32
 /*
  * The most bytes of the student's name kept (the grader cuts it so too:
- * TESTRUN_STUDENT_MAX, grader/testrun.h).
+ * TESTRUN_STUDENT_MAX, grader/grading/testrun.h).
  */
 #define CL_STUDENT_MAX 200
 

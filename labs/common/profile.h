@@ -9,7 +9,7 @@
  * emulator's counts when it has them, and the driver's output, one JSON
  * object per line with the token the grader passed on standard input.
  *
- * Must not: judge. The grader (grader/profile.c) compares the counts with
+ * Must not: judge. The grader (grader/grading/profile.c) compares the counts with
  * lab.conf.
  */
 #ifndef CUDALAB_PROFILE_H

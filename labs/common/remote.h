@@ -50,7 +50,7 @@
 /*
  * How a test begins its failure when a new runner could make no CUDA
  * context: the machine's failure, not the submission's (the grader reads
- * these words, grader/probe.c: GPU_REFUSED). No text of the runner's can
+ * these words, grader/grading/probe.c: GPU_REFUSED). No text of the runner's can
  * begin a failure so (remote.cu, exchange).
  */
 #define CL_NO_CONTEXT "harness: the GPU gave the submission's program no context: "

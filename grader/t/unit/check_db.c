@@ -122,7 +122,23 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	result_release(&r);
 	ck_assert_int_eq(db_list_runs(db, "cy", NULL, 10, &runs, &n), 0);
 	ck_assert_uint_eq(n, 1);
-	ck_assert_double_eq(runs[0].pending, 2);
+	ck_assert_double_eq(runs[0].view.pending, 2);
+	view = run_score_view(&runs[0]);
+	ck_assert_str_eq(score_text(got, &view), want);
+	db_free_runs(runs, n);
+
+	/* a held-back test is graded later, in the gradebook as in the result */
+	make_result(&r, "cz", "cc", 50);
+	r.mode = MODE_EMULATED;
+	r.tests[58].status = r.tests[59].status = TEST_NOT_RUN;
+	r.tests[59].held_back = true;
+	result_finish(&r);
+	ck_assert_int_eq(db_store_run(db, &r, &id3), 0);
+	view = result_score_view(&r);
+	score_text(want, &view);
+	ck_assert_str_eq(want, "50 / 60, 1 more pending a GPU run, 1 more graded later");
+	result_release(&r);
+	ck_assert_int_eq(db_list_runs(db, "cz", NULL, 10, &runs, &n), 0);
 	view = run_score_view(&runs[0]);
 	ck_assert_str_eq(score_text(got, &view), want);
 	db_free_runs(runs, n);
@@ -140,7 +156,7 @@ START_TEST(test_db_creates_schema_and_stores_runs)
 	db = db_open(path, unit_root());
 	ck_assert_ptr_nonnull(db);
 	ck_assert_int_eq(db_list_runs(db, NULL, NULL, 50, &runs, &n), 0);
-	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(n, 5);
 	db_free_runs(runs, n);
 	db_close(db);
 }

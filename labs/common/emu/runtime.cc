@@ -2278,7 +2278,7 @@ void trace_block_end(void)
  * The safety stage's run (CUDAEMU_CHECKS set; the trace runtime, so every
  * access of the submission's comes through a hook and blocks run one at a
  * time) checks what compute-sanitizer checks on a GPU, and reports it in
- * the same form (grader/safety.c reads both), with "@pc:0xOFFSET" where
+ * the same form (grader/grading/safety.c reads both), with "@pc:0xOFFSET" where
  * the sanitizer names a source line: the grader asks addr2line.
  *  - memcheck: an access to device memory outside every buffer, to the
  *    byte (the normal runtime's guard pages leave up to 255 bytes of slack
