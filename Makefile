@@ -228,8 +228,8 @@ $(DEPS_OK): ci/debian-packages.txt ci/deps.sh
 	$(Q)ci/deps.sh
 	$(Q)mkdir -p $(@D) && touch $@
 
-# make exits 2 whatever a recipe's status was: cudalab's exit code (README,
-# "Exit codes") is said in words, or a student sees only "Error 1".
+# make exits 2 whatever a recipe's status was: cudalab's exit code
+# (docs/exit-codes.md) is said in words, or a student sees only "Error 1".
 # The page of each folder graded is its own: reports/<lab>.html for the
 # default one, reports/<lab>-<the folder's path, / as ->.html for SUB=dir.
 TEST_ARGS = $(LAB) $(if $(SUB),--sub $(SUB))

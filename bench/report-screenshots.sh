@@ -1,10 +1,11 @@
 #!/bin/bash
-# report-screenshots.sh [GRADEBOOK LAB [STUDENT]]: the README's pictures of
-# the HTML reports, taken in headless Chromium (grader/t/helpers/
-# chromium-headless.sh): the class's dashboard (`cudalab report LAB --class`)
-# into docs/report-class.png and one student's page into
-# docs/report-student.png. The student: STUDENT, else the one whose latest
-# run built and failed something, a timed one first, then the highest score.
+# report-screenshots.sh [GRADEBOOK LAB [STUDENT]]: the pictures that
+# docs/commands/report.md shows of the HTML reports, taken in headless
+# Chromium (grader/t/helpers/chromium-headless.sh): the class's dashboard
+# (`cudalab report LAB --class`) into docs/report-class.png and one
+# student's page into docs/report-student.png. The student: STUDENT, else
+# the one whose latest run built and failed something, a timed one first,
+# then the highest score.
 # Without a gradebook, a class of N (default 30) matmul submissions made by
 # bench/make-class.sh is graded into a fresh one first: emulated where there
 # is no GPU (minutes on two cores), on the GPU where there is one.

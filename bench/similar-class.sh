@@ -1,6 +1,6 @@
 #!/bin/bash
 # similar-class.sh DIR [CASE...]: a matmul class in DIR (new) with two planted
-# copies, for `cudalab similar` (README: "Finding copies"). Each CASE (a
+# copies, for `cudalab similar` (docs/commands/similar.md). Each CASE (a
 # folder holding matmul.cu; default: the independent cases below) is one
 # student, named after the folder; then two copies of two of them are added:
 #

@@ -28,8 +28,8 @@ if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
 fi
 export PATH=$PATH:/usr/local/cuda/bin
 make -j"$(nproc)" all
-# The submission's programs run as this user, never as root (README: "The
-# sandbox"; CUDALAB_SANDBOX_USER names another, which must exist); the
+# The submission's programs run as this user, never as root (docs/sandbox.md,
+# "The sandbox"; CUDALAB_SANDBOX_USER names another, which must exist); the
 # autograder's own files stay root's, and the lab's hidden tests' sources
 # root's alone.
 if [ -z "${CUDALAB_SANDBOX_USER:-}" ] && ! id cudalab-sandbox >/dev/null 2>&1; then

@@ -516,7 +516,7 @@ int slurm_write_job_script(const struct spool *sp, const char *cudalab)
 		    "# K*PER to K*PER+PER-1 of roster.tsv (PER: the first argument), each with\n"
 		    "# `cudalab grade` into results/STUDENT.json, written whole or not at all.\n"
 		    "# The other arguments go to every `cudalab grade`. state/INDEX says what\n"
-		    "# the task did, for `cudalab collect`. A course may copy it: README,\n"
+		    "# the task did, for `cudalab collect`. A course may copy it: docs/ta-guide.md,\n"
 		    "# \"Grading on a cluster\".\n"
 		    "set -u\n"
 		    "spool=", sp->lab);

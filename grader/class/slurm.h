@@ -3,7 +3,7 @@
  * storage that array tasks publish result documents into, the job script
  * they run, and what sbatch, squeue and sacct say of them.
  *
- * The spool (README, "Grading on a cluster"):
+ * The spool (docs/ta-guide.md, "Grading on a cluster"):
  *   lab             the lab's name
  *   roster.tsv      one line per submission: index, student, folder,
  *                   submission time (ISO 8601 UTC or "-"), tab-separated

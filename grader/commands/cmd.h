@@ -106,7 +106,7 @@ bool class_gradebook_ready(const char *path);
 
 /*
  * Grades one submission, then records it (record.h: the report, the result
- * document, the gradebook). Returns the exit code (README: "Exit codes").
+ * document, the gradebook). Returns the exit code (docs/exit-codes.md).
  */
 int grade_and_record(const char *lab, const struct grade_opts *go, const struct record_opts *ro);
 

@@ -18,7 +18,7 @@ struct record_opts {
 /*
  * Reports r, writes its document, stores it in the gradebook (its schema
  * under root/db) and writes its HTML page, as ro says; *run_id gets the stored run's id (-1 when not
- * stored). Returns the exit code (README: "Exit codes"): r's own, or
+ * stored). Returns the exit code (docs/exit-codes.md): r's own, or
  * EXIT_INTERNAL when the document or the run could not be written.
  */
 int record_run(const struct result *r, const char *root, const struct record_opts *ro,

@@ -13,7 +13,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-/* Exit codes of every cudalab command (README: "Exit codes"). */
+/* Exit codes of every cudalab command (docs/exit-codes.md). */
 enum exit_code {
 	EXIT_FULL_MARKS = 0,
 	EXIT_POINTS_LOST = 1,

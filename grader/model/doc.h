@@ -1,5 +1,5 @@
 /*
- * doc.h - reading a result document (README: "The result document") back:
+ * doc.h - reading a result document (docs/result-document.md) back:
  * what every reader of stored runs (exports, regrade, a class's summary)
  * takes from it, the same way.
  */

@@ -1,7 +1,7 @@
 /*
  * similar.h - pairwise similarity of a class's submissions, found by the
  * similarity tester sim_c (Debian: similarity-tester), never by our own
- * comparison: README, "Finding copies (cudalab similar)".
+ * comparison: docs/commands/similar.md.
  */
 #ifndef SIMILAR_H
 #define SIMILAR_H
@@ -16,7 +16,7 @@
 /*
  * Runs shorter than this many tokens are not reported. sim_c's own default is
  * 24; a CUDA kernel is short, and two declarations swapped cut its run under
- * 24 (README, "Finding copies": measured on bench/similar-class.sh).
+ * 24 (docs/commands/similar.md: measured on bench/similar-class.sh).
  */
 #define SIMILAR_MIN_RUN 20
 

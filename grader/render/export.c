@@ -1,8 +1,7 @@
 /*
  * export.c - the formats grades leave the gradebook in (export.h).
  *
- * Owns: the mapping from the result document (README: "The result
- * document") to CSV, Gradescope's results.json and JUnit XML, each saying
+ * Owns: the mapping from the result document (docs/result-document.md) to CSV, Gradescope's results.json and JUnit XML, each saying
  * what the run was (a provisional pre-check, a build that failed, a test
  * not run, bonus points) in what its platform shows. Knows nothing of
  * SQLite or of files.

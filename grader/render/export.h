@@ -23,7 +23,7 @@ void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 
 /*
  * Gradescope's results.json for one document, run `run` of the gradebook
- * (README: "Exports"): the final score, a Markdown output that says what the
+ * (docs/commands/export.md): the final score, a Markdown output that says what the
  * run was (a provisional pre-check, a build that failed, with the compiler's
  * output), extra_data (run, mode, provisional, seed, the files' sha256), a
  * "build" test, then each test with number, status, tags and visibility; a

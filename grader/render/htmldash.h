@@ -1,6 +1,6 @@
 /*
  * htmldash.h - a class's dashboard, a self-contained HTML page derived from
- * the result documents of each student's latest run of one lab (README:
+ * the result documents of each student's latest run of one lab (docs/commands/report.md,
  * "Reports (HTML)").
  */
 #ifndef HTMLDASH_H

@@ -1,6 +1,6 @@
 /*
  * htmlreport.h - one run's page, a self-contained HTML file derived from its
- * result document (README: "Reports (HTML)").
+ * result document (docs/commands/report.md).
  */
 #ifndef HTMLREPORT_H
 #define HTMLREPORT_H

@@ -2,7 +2,7 @@
 # A student's name is one line of the test binary's input, beside the run's
 # token: however long it is, the token arrives whole (a 190-character name
 # once cut it, and the reference scored 0). The harness gets the name cut to
-# 200 bytes (README, "Reading the results"), the same cut `cudalab
+# 200 bytes (docs/student-guide.md, "Reading the results"), the same cut `cudalab
 # questions` makes, so a long name's questions are the ones graded.
 # beside-others: it times nothing, and grades only through cudalab
 . "$(dirname "$0")/lib.sh"

@@ -2,7 +2,8 @@
 # The result document's schema (grader/cudalab-result-1.schema.json), which
 # every test holds the documents it makes to (validate_doc): a document that
 # breaks it is refused, with where and why, so the check can fail; and the
-# README lists every field the schema names, and no other.
+# result document's page (docs/result-document.md) lists every field the
+# schema names, and no other.
 # beside-others: it holds no timing to a tolerance, and grades only through cudalab
 . "$(dirname "$0")/lib.sh"
 
@@ -77,14 +78,14 @@ test_expect_success 'a document that is not JSON, and a stored run that does not
 	{ validate_doc --db g.db >out 2>&1; [ $? = 1 ]; } &&
 	grep -qF "g.db run 1: at /: '\''late'\'' is a required property" out
 '
-test_expect_success 'the README lists every field the schema names, and no other' '
+test_expect_success 'docs/result-document.md lists every field the schema names, and no other' '
 	validate_doc --fields >fields &&
 	[ "$(wc -l <fields)" -gt 100 ] &&
-	sed -n "/^### The result document/,/^## /p" "$T_ROOT/README.md" >section &&
+	sed -n "/^# The result document/,/^## /p" "$T_ROOT/docs/result-document.md" >section &&
 	sed -n "s/^| \`\([^\`]*\)\` |.*/\1/p" section >listed &&
 	missing=$(grep -vxF -f listed fields) ; unknown=$(grep -vxF -f fields listed) ;
-	[ -z "$missing" ] || say "the README lacks:" $missing
-	[ -z "$unknown" ] || say "the README lists, and the schema does not name:" $unknown
+	[ -z "$missing" ] || say "docs/result-document.md lacks:" $missing
+	[ -z "$unknown" ] || say "docs/result-document.md lists, and the schema does not name:" $unknown
 	[ -z "$missing$unknown" ]
 '
 test_done

@@ -5,7 +5,7 @@
 # from a folder whose name holds some too. The terminal report, the class
 # table and its progress lines, db show, show, the result document (as jq -r
 # prints it), the gradebook's columns and the run's page hold no raw control
-# character but newline and tab: each is written \xHH (README, "Results").
+# character but newline and tab: each is written \xHH (docs/student-guide.md, "Reading the results").
 # beside-others: it times nothing, and grades only through cudalab
 . "$(dirname "$0")/lib.sh"
 cpu_only

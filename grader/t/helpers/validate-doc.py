@@ -5,7 +5,7 @@
   validate-doc.py FILE...       each FILE a result document ('-': standard input)
   validate-doc.py --db DB...    every run's document (runs.result_json) in each gradebook
   validate-doc.py --fields      every field the schema names, one path a line
-                                (tests[].timing.ratio), for the README's list
+                                (tests[].timing.ratio), for docs/result-document.md's list
 
 Each document that does not conform gets one line per violation, 'WHAT: at
 PATH: MESSAGE'; the exit code is then 1, and 2 when a file cannot be read,
