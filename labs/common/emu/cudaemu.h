@@ -408,7 +408,7 @@ inline int __uni_sync(unsigned mask, int pred, CUDAEMU_AT)
 {
 	return (int)cudaemu_warp(CUDAEMU_UNI, mask, pred != 0, 0, warpSize, CUDAEMU_HERE);
 }
-/* The lanes of the warp that reach this call together: see runtime.cc. */
+/* The lanes of the warp that reach this call together: see runtime/warps.cc. */
 inline unsigned __activemask(CUDAEMU_AT)
 {
 	return (unsigned)cudaemu_warp(CUDAEMU_ACTIVEMASK, 0, 0, 0, warpSize, CUDAEMU_HERE);

@@ -1,0 +1,184 @@
+/*
+ * runtime/memory.cc - part of the CPU emulator's runtime: errors and device
+ * memory: the sticky and pending errors, and each allocation between guard
+ * pages. One translation unit with ../runtime.cc, which includes it in order
+ * and says what the runtime owns and must not do: never compiled alone.
+ */
+namespace {
+
+/* ------------------------------------------------------------- errors */
+
+cudaError_t last_error;     /* returned and cleared by cudaGetLastError */
+cudaError_t pending_error;  /* a kernel's fault, seen at the next synchronizing call */
+cudaError_t sticky_error;   /* after a fault every call returns it, as on a GPU */
+char detail[4096];
+pthread_mutex_t detail_lock = PTHREAD_MUTEX_INITIALIZER;
+
+cudaError_t fail(cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+cudaError_t fail(cudaError_t e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	last_error = e;
+	return e;
+}
+
+/* Every synchronizing call (cudaDeviceSynchronize, cudaMemcpy ...) starts here. */
+cudaError_t sync_point(void)
+{
+	if (pending_error) {
+		sticky_error = last_error = pending_error;
+		pending_error = cudaSuccess;
+	}
+	return sticky_error;
+}
+
+/* -------------------------------------------------------- device memory */
+
+struct allocation {
+	char *map;          /* the mapping: guard page, data pages, guard page */
+	size_t map_len;
+	char *ptr;          /* what cudaMalloc returned; ends near the last guard page */
+	size_t size;
+	bool managed;       /* cudaMallocManaged: the host may touch it */
+};
+
+allocation *allocs;
+size_t nallocs, alloc_cap;
+size_t bytes_in_use;
+pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+size_t page_size;
+
+const size_t total_memory = 80ull << 30;
+
+size_t page(void)
+{
+	if (!page_size)
+		page_size = (size_t)sysconf(_SC_PAGESIZE);
+	return page_size;
+}
+
+/* The data pages of a, readable and writable or not at all. */
+void protect(const allocation *a, bool accessible)
+{
+#ifdef CUDAEMU_ASAN
+	return;   /* AddressSanitizer watches the host's accesses instead */
+#endif
+	if (!a->managed)
+		mprotect(a->map + page(), a->map_len - 2 * page(),
+			 accessible ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+void protect_all(bool accessible)
+{
+	for (size_t i = 0; i < nallocs; i++)
+		protect(&allocs[i], accessible);
+}
+
+/* The allocation holding [p, p + n), or NULL. */
+allocation *find(const void *p, size_t n)
+{
+	const char *c = (const char *)p;
+	for (size_t i = 0; i < nallocs; i++)
+		if (c >= allocs[i].ptr && c + n <= allocs[i].ptr + allocs[i].size && c + n >= c)
+			return &allocs[i];
+	return NULL;
+}
+
+/* The allocation whose mapping (guards included) holds p, or NULL. */
+allocation *find_near(const void *p)
+{
+	const char *c = (const char *)p;
+	for (size_t i = 0; i < nallocs; i++)
+		if (c >= allocs[i].map && c < allocs[i].map + allocs[i].map_len)
+			return &allocs[i];
+	return NULL;
+}
+
+/*
+ * What cudaMalloc may hand out in all: at most EMU_CAPACITY, and never more
+ * than a quarter of the host's memory. Every byte is the host's and is
+ * written at once (poisoned): a submission that takes all it can must get
+ * cudaErrorMemoryAllocation quickly, not the host's out-of-memory killer,
+ * nor minutes of page faults on a busy machine grading several at once (a
+ * quarter of a 24 GiB host took a test near its time limit there). The
+ * labs' emulated tests use a few MiB.
+ */
+#define EMU_CAPACITY ((size_t)2 << 30)
+
+size_t device_capacity(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+	size_t host = pages > 0 ? (size_t)pages * page() / 4 : total_memory;
+	size_t cap = host < total_memory ? host : total_memory;
+	return cap < EMU_CAPACITY ? cap : EMU_CAPACITY;
+}
+
+/*
+ * New device memory is born as a NaN that is not the harness's poison
+ * (cl_poison_bits, all ones): a kernel that computes from memory nobody
+ * wrote writes this NaN on, and the harness can tell that from an element
+ * its launcher never wrote.
+ */
+static void born_nan(void *p, size_t n)
+{
+	const uint32_t bits = 0x7FC0BADDu;
+	size_t words = n / sizeof(bits);
+
+	for (size_t i = 0; i < words; i++)
+		memcpy((char *)p + i * sizeof(bits), &bits, sizeof(bits));
+	memset((char *)p + words * sizeof(bits), 0xFF, n % sizeof(bits));
+}
+
+cudaError_t device_alloc(void **p, size_t n, bool managed)
+{
+	if (sticky_error)
+		return sticky_error;
+	if (!p)
+		return fail(cudaErrorInvalidValue, "cudaMalloc: the pointer to store into is NULL");
+	*p = NULL;
+	if (n == 0)
+		return cudaSuccess;
+	size_t capacity = device_capacity();
+	if (n > capacity - bytes_in_use)
+		return fail(cudaErrorMemoryAllocation, "cudaMalloc: %zu bytes is more than the "
+			    "emulated device has left (%zu)", n, capacity - bytes_in_use);
+#ifdef CUDAEMU_ASAN
+	/* AddressSanitizer's redzones watch the buffer to the byte, both ways */
+	void *mem;
+	if (posix_memalign(&mem, 256, n))
+		return fail(cudaErrorMemoryAllocation, "cudaMalloc: %zu bytes: out of memory", n);
+	allocation a = {(char *)mem, n, (char *)mem, n, managed};
+	born_nan(mem, n);
+#else
+	/* 256-byte aligned as on a GPU, ending at most 255 bytes before the guard */
+	size_t pages = (n + 255 + page() - 1) / page();
+	size_t len = (pages + 2) * page();
+	char *map = (char *)mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				 -1, 0);
+	if (map == MAP_FAILED)
+		return fail(cudaErrorMemoryAllocation, "cudaMalloc: %zu bytes: %s", n,
+			    strerror(errno));
+	char *end = map + (pages + 1) * page();
+	allocation a = {map, len, (char *)((uintptr_t)(end - n) & ~(uintptr_t)255), n, managed};
+	mprotect(map + page(), pages * page(), PROT_READ | PROT_WRITE);
+	born_nan(a.ptr, n);
+	if (!managed)
+		protect(&a, false);
+#endif
+	pthread_mutex_lock(&alloc_lock);
+	if (nallocs == alloc_cap) {
+		alloc_cap = alloc_cap ? 2 * alloc_cap : 64;
+		allocs = (allocation *)realloc(allocs, alloc_cap * sizeof(*allocs));
+	}
+	allocs[nallocs++] = a;
+	bytes_in_use += n;
+	pthread_mutex_unlock(&alloc_lock);
+	*p = a.ptr;
+	return cudaSuccess;
+}
+
+} // namespace
