@@ -100,11 +100,12 @@ test_expect_success 'a gradebook disk with no room for a run, in a class: the cl
 # a cudalab whose nvcc is a stand-in: as nvcc on --version and on the
 # grader's question of where it finds headers (a preprocessing of
 # /dev/null), else it does what the file nvcc.mode says (the real one where
-# it says nothing)
+# it says nothing). Its build time limit is long, so that the real nvcc is
+# never stopped by it on a loaded machine; the test of the limit shortens it.
 real_nvcc=$(sed -n "s/^nvcc = //p" "$BUILD/toolchain.conf")
 fake_nvcc() {
 	course_copy matmul "[lab]
-build_timeout = 3" &&
+build_timeout = 120" &&
 	cat >"$PWD/nvcc" <<-EOF &&
 	#!/bin/sh
 	for a; do case "\$a" in --version | /dev/null) exec "$real_nvcc" "\$@" ;; esac; done
@@ -148,6 +149,7 @@ test_expect_success 'in a class, tried again, then not graded' '
 	[ "$(grep -c "SYSTEM ERROR (tried again later)" progress)" = 2 ] || { cat table progress; false; }
 '
 test_expect_success 'nvcc stopped at the build time limit is still the student'"'"'s compile error' '
+	printf "[lab]\nbuild_timeout = 3\n" >>course/root/labs/matmul/lab.conf &&
 	fake_grade hang h.json &&
 	[ "$(cat h.json.exit)" = 3 ] && [ "$(jq -r .build.status h.json)" = compile-error ] &&
 	jq -r .build.message h.json | grep -q "timed out after 3 s" || { cat h.json.out h.json.err; false; }
