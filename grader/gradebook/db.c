@@ -460,6 +460,8 @@ static struct score_view stored_view(const struct run_summary *s, const char *re
 
 	if (json_is_object(doc)) {
 		struct score_view v = doc_score_view(doc);
+		if (!json_is_string(json_object_get(doc, "mode")))   /* older than runs' mode */
+			v.pending_gpu = mode_pending_gpu(run_mode_of(s->mode));
 		json_decref(doc);
 		return v;
 	}
