@@ -195,6 +195,7 @@ void gpu_info_release(struct gpu_info *info)
 int probe_gpu_still_there(const struct grading *g)
 {
 	const struct result *r = g->r;
+	const char *refused = NULL;   /* the harness's words, after GPU_REFUSED */
 	bool suspect = false;
 
 	if (r->mode != MODE_GPU)
@@ -203,16 +204,15 @@ int probe_gpu_still_there(const struct grading *g)
 		const struct graded_test *t = &r->tests[i];
 		suspect |= t->status == TEST_CRASH || t->status == TEST_TIMEOUT ||
 			   (t->message && strstr(t->message, "cudaError"));
+		if (!refused && t->message && !strncmp(t->message, GPU_REFUSED, strlen(GPU_REFUSED)))
+			refused = t->message + strlen(GPU_REFUSED);
 	}
+	if (refused)
+		return error("the GPU (%s) gave a new program no context during the grading (%s): "
+			     "a fault of the machine, not of the submission, which is not graded",
+			     r->gpu.name, refused);
 	if (!suspect)
 		return 0;
-	for (size_t i = 0; i < r->ntests; i++) {
-		const char *m = r->tests[i].message;
-		if (m && !strncmp(m, GPU_REFUSED, strlen(GPU_REFUSED)))
-			return error("the GPU (%s) gave a new program no context during the grading "
-				     "(%s): a fault of the machine, not of the submission, which is "
-				     "not graded", r->gpu.name, m + strlen(GPU_REFUSED));
-	}
 	const char *argv[2];
 	struct run_spec spec;
 	struct run_result pr;

@@ -4,9 +4,10 @@
  *
  * Owns: the link-time wraps (-Wl,--wrap, see the Makefile's WRAPS) of the
  * CUDA runtime entry points that a kernel launch, cudaMalloc,
- * cudaMallocPitch and cudaFree go through, so the harness can tell a student which grid and block their
- * launcher chose, and which allocations it leaked. Outside
- * cl_ledger_begin/cl_ledger_end the wraps only pass calls through. What it
+ * cudaMallocPitch and cudaFree go through, so the harness can tell a
+ * student which grid and block their launcher chose, and which allocations
+ * it leaked. Outside cl_ledger_begin/cl_ledger_end the wraps only pass calls
+ * through. What it
  * records is the runner's word to the judge, believed only where a lie
  * gains nothing (remote.h).
  *
@@ -292,10 +293,17 @@ void cl_ledger_fail_malloc(int nth)
 
 int cl_device_oom;
 
-/* Whether this allocation is the one a test asked to fail (cl_ledger_fail_malloc). */
-static bool malloc_fails_now(void)
+/*
+ * Whether this allocation is the one a test asked to fail
+ * (cl_ledger_fail_malloc): then *p is NULL, as a device without room
+ * answers.
+ */
+static bool malloc_fails_now(void **p)
 {
-	return ledger.active && ledger.fail_at && ++ledger.mallocs == ledger.fail_at;
+	if (!ledger.active || !ledger.fail_at || ++ledger.mallocs != ledger.fail_at)
+		return false;
+	*p = NULL;
+	return true;
 }
 
 /* An allocation's outcome, into the ledger: n bytes at p. */
@@ -316,10 +324,8 @@ static cudaError_t malloc_record(cudaError_t err, void *p, size_t n)
 
 extern "C" cudaError_t __wrap_cudaMalloc(void **p, size_t n)
 {
-	if (malloc_fails_now()) {
-		*p = NULL;   /* as a device without room answers */
+	if (malloc_fails_now(p))
 		return cudaErrorMemoryAllocation;
-	}
 	cudaError_t err = __real_cudaMalloc(p, n);
 	return malloc_record(err, err == cudaSuccess ? *p : NULL, n);
 }
@@ -328,10 +334,8 @@ extern "C" cudaError_t __wrap_cudaMalloc(void **p, size_t n)
 extern "C" cudaError_t __wrap_cudaMallocPitch(void **p, size_t *pitch, size_t width,
 					      size_t height)
 {
-	if (malloc_fails_now()) {
-		*p = NULL;
+	if (malloc_fails_now(p))
 		return cudaErrorMemoryAllocation;
-	}
 	cudaError_t err = __real_cudaMallocPitch(p, pitch, width, height);
 	if (ledger.active && err == cudaSuccess)
 		ledger.l.pitched_allocs++;
