@@ -33,7 +33,7 @@ test_expect_success 'a file for a submission folder is named a file, with the fo
 test_expect_success 'cudalab labs lists the labs with their parts and points' '
 	"$CUDALAB" labs >out &&
 	grep -q "^matmul: .*(50 points + 12.5 bonus)" out &&
-	grep -q "k5 .*\[bonus\]: exact=4 random=4 config=2 time@2048=2.5" out &&
+	grep -q "k5 .*\[bonus\]: exact=4 random=4 config=2 time@3072=2.5" out &&
 	grep -q "none from 3 times" out &&
 	grep -q "^grid: .*(43 points)" out && grep -q "questions .*vector=2 image=4 picture=3" out &&
 	grep -q "^occupancy: .*(16 points)" out &&

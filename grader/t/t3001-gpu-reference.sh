@@ -31,8 +31,8 @@ test_expect_success 'each timed kernel has its medians, samples, spread and the 
 '
 test_expect_success 'the report shows GFLOP/s, ratio and points, and the cuBLAS ceiling' '
 	grep -q "^timing on .*against the reference" r.json.txt &&
-	grep -Eq "^k4 +time@2048 +[0-9]+ GFLOP/s +[0-9]+ GFLOP/s +(0\.9|1\.0)[0-9]+ +2\.5/2\.5" r.json.txt &&
-	grep -q "^cuBLAS at N=2048: .* TFLOP/s" r.json.txt
+	grep -Eq "^k4 +time@3072 +[0-9]+ GFLOP/s +[0-9]+ GFLOP/s +(0\.9|1\.0)[0-9]+ +2\.5/2\.5" r.json.txt &&
+	grep -q "^cuBLAS at N=3072: .* TFLOP/s" r.json.txt
 '
 test_expect_success 'the gradebook holds one timings row per timed kernel' '
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM timings WHERE flagged = 0 AND ratio

@@ -32,7 +32,7 @@ test_expect_success 'the first grading on the GPU measures them with the trusted
 	[ "$(jq .copy_gbs "$cache")" = "$(jq .timing.copy_gbs a.json)" ] &&
 	[ "$(jq -r .uuid "$cache")" = "$uuid" ] &&
 	[ "$(jq -r .driver "$cache")" = "$(jq -r .gpu.driver a.json)" ] &&
-	jq -e "[.timing.ceilings[] | select(.size == 2048 and .gflops > 0)] | length == 1" a.json &&
+	jq -e "[.timing.ceilings[] | select(.size == 3072 and .gflops > 0)] | length == 1" a.json &&
 	timed_ok a.json
 '
 test_expect_success 'the next reuses them, as measured then, and its kernels time as well' '
@@ -53,11 +53,11 @@ test_expect_success 'a timing driver that measures for itself finds the same num
 	jq -r .timing.ceilings_cache_note c.json | grep -q "unsandboxed" &&
 	timed_ok c.json &&
 	echo "copy $(jq .timing.copy_gbs a.json) cached, $(jq .timing.copy_gbs c.json) measured;" \
-		"cuBLAS at 2048 $(jq "[.timing.ceilings[] | select(.size == 2048)][0].ms" a.json) ms cached," \
-		"$(jq "[.timing.ceilings[] | select(.size == 2048)][0].ms" c.json) ms" &&
+		"cuBLAS at 3072 $(jq "[.timing.ceilings[] | select(.size == 3072)][0].ms" a.json) ms cached," \
+		"$(jq "[.timing.ceilings[] | select(.size == 3072)][0].ms" c.json) ms" &&
 	jq -e --slurpfile a a.json "(.timing.copy_gbs / \$a[0].timing.copy_gbs - 1 | fabs) < 0.03 and
-		([.timing.ceilings[] | select(.size == 2048)][0].ms /
-		 [\$a[0].timing.ceilings[] | select(.size == 2048)][0].ms - 1 | fabs) < 0.05" c.json
+		([.timing.ceilings[] | select(.size == 3072)][0].ms /
+		 [\$a[0].timing.ceilings[] | select(.size == 3072)][0].ms - 1 | fabs) < 0.05" c.json
 '
 test_expect_success 'an entry of another driver, or a file others may write, is measured again' '
 	cache=$(jq -r .timing.ceilings_cache a.json) &&

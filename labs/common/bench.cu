@@ -41,7 +41,7 @@
 /* Places of each timed output copied at the end of its call (bench.h). */
 #define SNAP_POINTS 1024
 /* Calls of the reference's timed alone per case, and empty calls. */
-#define ALONE_SAMPLES 5
+#define ALONE_SAMPLES 3
 /* How much slower the reference may run beside the submission than alone,
  * before the case is measured again without the submission's runner. */
 #define GUARD 0.02
