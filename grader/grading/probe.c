@@ -6,6 +6,7 @@
  * lost. Must not: trust anything the submission printed.
  */
 #include "probe.h"
+#include "../../labs/common/harness-words.h"   /* CL_NO_CONTEXT: the harness's words */
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -13,12 +14,6 @@
 #include <unistd.h>
 
 #define PROBE_TIMEOUT 60
-/*
- * How the harness begins a test's failure when a new runner, before any
- * code of the submission's ran in it, could make no CUDA context
- * (labs/common/remote.h: CL_NO_CONTEXT; no text of the runner's begins so).
- */
-#define GPU_REFUSED "harness: the GPU gave the submission's program no context: "
 
 void probe_spec(const struct grading *g, const char *argv[2], struct run_spec *spec)
 {
@@ -195,7 +190,7 @@ void gpu_info_release(struct gpu_info *info)
 int probe_gpu_still_there(const struct grading *g)
 {
 	const struct result *r = g->r;
-	const char *refused = NULL;   /* the harness's words, after GPU_REFUSED */
+	const char *refused = NULL;   /* the harness's words, after CL_NO_CONTEXT */
 	bool suspect = false;
 
 	if (r->mode != MODE_GPU)
@@ -204,8 +199,8 @@ int probe_gpu_still_there(const struct grading *g)
 		const struct graded_test *t = &r->tests[i];
 		suspect |= t->status == TEST_CRASH || t->status == TEST_TIMEOUT ||
 			   (t->message && strstr(t->message, "cudaError"));
-		if (!refused && t->message && !strncmp(t->message, GPU_REFUSED, strlen(GPU_REFUSED)))
-			refused = t->message + strlen(GPU_REFUSED);
+		if (!refused && t->message && !strncmp(t->message, CL_NO_CONTEXT, strlen(CL_NO_CONTEXT)))
+			refused = t->message + strlen(CL_NO_CONTEXT);
 	}
 	if (refused)
 		return error("the GPU (%s) gave a new program no context during the grading (%s): "

@@ -44,16 +44,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "harness-words.h"   /* CL_NO_CONTEXT */
+
 /* The runner's end of the socket: its descriptor 3. */
 #define CL_RUNNER_FD 3
-
-/*
- * How a test begins its failure when a new runner could make no CUDA
- * context: the machine's failure, not the submission's (the grader reads
- * these words, grader/grading/probe.c: GPU_REFUSED). No text of the runner's can
- * begin a failure so (remote.cu, exchange).
- */
-#define CL_NO_CONTEXT "harness: the GPU gave the submission's program no context: "
 
 enum cl_op : uint32_t {
 	CL_OP_INIT = 1,      /* u32 flags (CL_INIT_*) -> i32 err */
