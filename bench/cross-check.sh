@@ -40,7 +40,7 @@ fi
 if [ ${#labs[@]} = 0 ]; then
 	mapfile -t labs < <({
 		find reference -mindepth 3 -maxdepth 3 -type d -path 'reference/*/fixtures/*' | cut -d/ -f2
-		find bench/corpus -mindepth 2 -maxdepth 2 -type d | cut -d/ -f3
+		find reference -mindepth 3 -maxdepth 3 -type d -path 'reference/*/corpus/*' | cut -d/ -f2
 	} | sort -u)
 fi
 for lab in "${labs[@]}"; do
@@ -88,7 +88,7 @@ submissions() {
 		[ -d "$dir" ] || continue
 		awk '$3 == "timeout" { t = 1 } END { exit !t }' "$dir/expect" || echo "${dir%/}"
 	done
-	for dir in "$root/bench/corpus/$lab"/*/; do
+	for dir in "$root/reference/$lab"/corpus/*/; do
 		[ -d "$dir" ] && echo "${dir%/}"
 	done
 }

@@ -19,14 +19,14 @@ dir=$1
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -eq 0 ]; then
-	# One case per origin of bench/corpus/matmul (its variants of one
+	# One case per origin of reference/matmul/corpus (its variants of one
 	# origin, a bug planted in a copy, are not independent of each other),
 	# and every case of bench/similar/matmul.
 	for c in cg-block-sync cse5441-k2-shared cuda-guide-matrix-struct \
 		cuda-samples-matrixmul cvgpu-floor-phases dwan-shared \
 		float4-row-misaligned mit6s894-ldg-check olcf-hw2-barrier-in-if \
 		pmpp-dynamic-smem pmpp-tiled-rect sgemm-naive tiled-barrier-in-if; do
-		set -- "$@" "$root/bench/corpus/matmul/$c"
+		set -- "$@" "$root/reference/matmul/corpus/$c"
 	done
 	set -- "$@" "$root"/bench/similar/matmul/*/
 fi

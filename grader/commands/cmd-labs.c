@@ -1,11 +1,87 @@
 /*
- * cmd-labs.c - `cudalab labs`: the labs of this checkout, their parts and points.
+ * cmd-labs.c - `cudalab labs`: the labs of this checkout, their parts and
+ * points, and with --where, where each one's material lives.
  */
 #include "cmd.h"
 
+#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+static void labs_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: cudalab labs [--where] [LAB...]\n"
+		"\n"
+		"Lists the labs (those named, else every one), with each graded part, its\n"
+		"tests and their points.\n"
+		"\n"
+		"  --where        also where each lab's material lives: its folder, test suites,\n"
+		"                 reference, fixtures, real-world corpus, red-team cases and\n"
+		"                 stub, with how many cases each folder of cases holds\n"
+		"  -h, --help     this text\n");
+}
+
+/* How many folders path holds (cases), or -1 where it is no folder. */
+static int count_cases(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		struct stat st;
+		char *sub = xasprintf("%s/%s", path, e->d_name);
+		if (e->d_name[0] != '.' && !stat(sub, &st) && S_ISDIR(st.st_mode))
+			n++;
+		free(sub);
+	}
+	closedir(d);
+	return n;
+}
+
+/* One line of --where: what, and its folder under root (with its cases). */
+static void print_where(const char *root, const char *what, const char *rel, bool cases)
+{
+	char *path = xasprintf("%s/%s", root, rel);
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		printf("    %-15s %s (none)\n", what, rel);
+	else if (cases)
+		printf("    %-15s %s (%d)\n", what, rel, count_cases(path));
+	else
+		printf("    %-15s %s\n", what, rel);
+	free(path);
+}
+
+static void print_material(const char *root, const char *lab)
+{
+	static const struct {
+		const char *what, *fmt;
+		bool cases;
+	} where[] = {
+		{"lab", "labs/%s", false},
+		{"test suites", "labs/%s/tests", false},
+		{"reference", "reference/%s", false},
+		{"fixtures", "reference/%s/fixtures", true},
+		{"corpus", "reference/%s/corpus", true},
+		{"red team", "grader/t/redteam/%s", true},
+		{"stub", "student_template/%s", false},
+	};
+
+	printf("  where:\n");
+	for (size_t i = 0; i < sizeof(where) / sizeof(*where); i++) {
+		char *rel = xasprintf(where[i].fmt, lab);
+		print_where(root, where[i].what, rel, where[i].cases);
+		free(rel);
+	}
+}
 
 /* How the timed tests score: one line when they all score alike. */
 static void print_timing_rules(const struct lab_config *cfg)
@@ -42,20 +118,37 @@ static void print_timing_rules(const struct lab_config *cfg)
 
 int cmd_labs(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{"where", no_argument, NULL, 'w'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+	};
 	const struct toolchain *tc;
 	struct strlist labs = STRLIST_INIT;
-	int code = 0;
+	bool where = false;
+	int code = 0, c;
 
-	if (argc > 1) {
-		bool help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
-		fprintf(help ? stdout : stderr,
-			"usage: cudalab labs\n\nLists the labs, with each graded part, its tests "
-			"and their points.\n");
-		return help ? 0 : EXIT_USAGE;
+	while ((c = getopt_long(argc, argv, "wh", opts, NULL)) != -1) {
+		if (c == 'w') {
+			where = true;
+		} else if (c == 'h') {
+			labs_usage(stdout);
+			return 0;
+		} else {
+			labs_usage(stderr);
+			return EXIT_USAGE;
+		}
 	}
 	tc = toolchain();
-	if (config_list_labs(tc->root, &labs))
+	if (optind < argc) {
+		for (int i = optind; i < argc; i++) {
+			if (!lab_exists(tc->root, argv[i])) {   /* it says which there are */
+				strlist_clear(&labs);
+				return EXIT_USAGE;
+			}
+			strlist_push(&labs, argv[i]);
+		}
+	} else if (config_list_labs(tc->root, &labs)) {
 		return EXIT_INTERNAL;
+	}
 	for (size_t i = 0; i < labs.n; i++) {
 		struct lab_config cfg;
 		if (config_load(tc->root, labs.v[i], &cfg)) {
@@ -85,6 +178,8 @@ int cmd_labs(int argc, char **argv)
 			printf("\n");
 		}
 		print_timing_rules(&cfg);
+		if (where)
+			print_material(tc->root, cfg.name);
 		config_free(&cfg);
 	}
 	strlist_clear(&labs);

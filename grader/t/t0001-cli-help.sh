@@ -41,6 +41,16 @@ test_expect_success 'cudalab labs lists the labs with their parts and points' '
 	grep -q "strided .*: exact=4 stride-1=0 stride-2=0" out &&
 	grep -q "none from the second: time-rows 1.15..2.5, rows-vs-cols 0.5..0.9" out
 '
+test_expect_success 'cudalab labs --where LAB says where the material of that lab lives, with counts' '
+	"$CUDALAB" labs --where grid >out &&
+	[ "$(grep -c "^[a-z]*: " out)" = 1 ] && grep -q "^grid: " out &&
+	fixtures=$(ls -d "$T_ROOT"/reference/grid/fixtures/*/ | wc -l) &&
+	grep -qx "    fixtures        reference/grid/fixtures ($fixtures)" out &&
+	grep -qx "    corpus          reference/grid/corpus ($(ls -d "$T_ROOT"/reference/grid/corpus/*/ | wc -l))" out &&
+	grep -qx "    red team        grader/t/redteam/grid ($(ls -d "$T_ROOT"/grader/t/redteam/grid/*/ | wc -l))" out &&
+	"$CUDALAB" labs --where occupancy >out && grep -qx "    corpus          reference/occupancy/corpus (none)" out &&
+	"$CUDALAB" labs grid nolab >out 2>err; [ $? -eq 2 ] && grep -q "no lab .nolab.; the labs are:" err
+'
 test_expect_success 'make help lists the targets' '
 	make -s -C "$T_ROOT" help >out && grep -q "make test LAB=name" out && grep -q check-gpu out
 '

@@ -28,7 +28,7 @@ spool=$T_TMP/spool db=$T_TMP/class.db
 # the class: five correct submissions (one folder name with a space), the
 # stub, two with the wrong answers
 mkdir class
-for s in ada bob cy "dee lee" eve; do cp -r "$T_ROOT/reference/grid" "class/$s"; rm -rf "class/$s/fixtures"; done
+for s in ada bob cy "dee lee" eve; do cp -r "$T_ROOT/reference/grid" "class/$s"; rm -rf "class/$s/fixtures" "class/$s/corpus"; done
 cp -r "$T_ROOT/student_template/grid" class/fay
 cp -r "$T_ROOT/reference/grid/fixtures/swapped" class/gus
 cp -r "$T_ROOT/reference/grid/fixtures/wrong-answers" class/hal
