@@ -364,7 +364,9 @@ $(BUILD)/t/unit/%.o: grader/t/unit/%.c $(FLAGS_DIR)/cc | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(GR_CFLAGS) $(pkg_cflags) -c $< -o $@
 
-$(UNIT_BIN): $(UNIT_SRCS:grader/t/unit/%.c=$(BUILD)/t/unit/%.o) $(filter-out $(BUILD)/grader/commands/%.o,$(GR_OBJS))
+# the commands are tested by the shell tests; their option tables' reader here too
+$(UNIT_BIN): $(UNIT_SRCS:grader/t/unit/%.c=$(BUILD)/t/unit/%.o) \
+	     $(filter-out $(BUILD)/grader/commands/%.o,$(GR_OBJS)) $(BUILD)/grader/commands/cmd-options.o
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(pkg_libs) -lm -pthread

@@ -11,7 +11,7 @@
 #include "intake.h"
 #include "slurm.h"
 
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,43 +202,40 @@ out:
 	return code;
 }
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab collect LAB SPOOL [--db PATH] [--wait]\n"
-		"\n"
-		"Stores the result documents the tasks of `cudalab slurm` wrote into the spool\n"
-		"folder SPOOL in the gradebook, each once: collecting again adds nothing. Lists\n"
-		"the submissions that have no result and why (still queued or grading, the task\n"
-		"was killed, reached its time limit, the grader failed), from the tasks' traces\n"
-		"and logs, and from sacct where the cluster keeps accounting. They are graded\n"
-		"again with `cudalab slurm LAB --spool SPOOL --resume`, never charged to the\n"
-		"student. Run it where the gradebook is, as its one writer (docs/ta-guide.md,\n"
-		"\"Grading on a cluster\").\n"
-		"Exit codes: 0 every submission has its run in the gradebook, 4 some have none\n"
-		"yet (or every run is provisional: emulated), 2 usage, 128 a result document\n"
-		"was refused or the gradebook failed.\n"
-		"\n"
-		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
-		"  --wait         follow the array first (graded, running, pending, failed, rate,\n"
-		"                 ETA) until no task of it is queued or running\n"
-		"  -q, --quiet    no progress lines\n"
-		"  -h, --help     this text\n");
-}
+static const struct cmd_opt collect_opts[] = {
+	CMD_OPT('d', "db", 0, "PATH", "the gradebook (default: $CUDALAB_DB, else ./gradebook.db)"),
+	CMD_OPT('w', "wait", 0, NULL,
+	 "follow the array first (graded, running, pending, failed, rate,\n"
+	 "ETA) until no task of it is queued or running"),
+	CMD_OPT('q', "quiet", 'q', NULL, "no progress lines"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec collect_cmd = {
+	.synopsis = "usage: cudalab collect LAB SPOOL [--db PATH] [--wait]\n"
+		    "\n"
+		    "Stores the result documents the tasks of `cudalab slurm` wrote into the spool\n"
+		    "folder SPOOL in the gradebook, each once: collecting again adds nothing. Lists\n"
+		    "the submissions that have no result and why (still queued or grading, the task\n"
+		    "was killed, reached its time limit, the grader failed), from the tasks' traces\n"
+		    "and logs, and from sacct where the cluster keeps accounting. They are graded\n"
+		    "again with `cudalab slurm LAB --spool SPOOL --resume`, never charged to the\n"
+		    "student. Run it where the gradebook is, as its one writer (docs/ta-guide.md,\n"
+		    "\"Grading on a cluster\").\n"
+		    "Exit codes: 0 every submission has its run in the gradebook, 4 some have none\n"
+		    "yet (or every run is provisional: emulated), 2 usage, 128 a result document\n"
+		    "was refused or the gradebook failed.\n"
+		    "\n",
+	.opts = {collect_opts},
+};
 
 int cmd_collect(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'}, {"wait", no_argument, NULL, 'w'},
-		{"quiet", no_argument, NULL, 'q'},    {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *db_path = default_db_path();
 	bool wait = false;
 	struct spool sp;
 	int c, code;
 
-	while ((c = getopt_long(argc, argv, "d:qh", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&collect_cmd, argc, argv)) >= 0) {
 		switch (c) {
 		case 'd':
 			db_path = optarg;
@@ -249,18 +246,12 @@ int cmd_collect(int argc, char **argv)
 		case 'q':
 			progress_quiet = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
+	if (argc - optind != 2)
+		return cmd_bad_usage(&collect_cmd);
 	if (!gradebook_ready(db_path))
 		return gradebook_unready();
 	if (spool_open(argv[optind + 1], argv[optind], &sp))

@@ -5,30 +5,31 @@
 #include "cmd.h"
 #include "db.h"
 
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab db init [--db PATH]\n"
-		"       cudalab db show [--db PATH] [--student ID] [--lab LAB] [--limit N]\n"
-		"       cudalab db show --run N [--db PATH]\n"
-		"\n"
-		"init creates the gradebook (or brings an older one's schema up to date).\n"
-		"show lists the latest runs, newest first (by the time each began, then by run\n"
-		"id), each with the folder and the files it graded (the first 12 digits of each\n"
-		"file's sha256) under it; with --run, prints that run's result document (JSON).\n"
-		"\n"
-		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
-		"  --student ID   only this student's runs\n"
-		"  --lab LAB      only this lab's runs\n"
-		"  --limit N      at most N runs (default 50)\n"
-		"  --run N        one run in full\n"
-		"  -h, --help     this text\n");
-}
+static const struct cmd_opt db_opts[] = {
+	CMD_OPT('d', "db", 0, "PATH", "the gradebook (default: $CUDALAB_DB, else ./gradebook.db)"),
+	CMD_OPT('s', "student", 0, "ID", "only this student's runs"),
+	CMD_OPT('l', "lab", 0, "LAB", "only this lab's runs"),
+	CMD_OPT('n', "limit", 0, "N", "at most N runs (default 50)"),
+	CMD_OPT('r', "run", 0, "N", "one run in full"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec db_cmd = {
+	.synopsis = "usage: cudalab db init [--db PATH]\n"
+		    "       cudalab db show [--db PATH] [--student ID] [--lab LAB] [--limit N]\n"
+		    "       cudalab db show --run N [--db PATH]\n"
+		    "\n"
+		    "init creates the gradebook (or brings an older one's schema up to date).\n"
+		    "show lists the latest runs, newest first (by the time each began, then by run\n"
+		    "id), each with the folder and the files it graded (the first 12 digits of each\n"
+		    "file's sha256) under it; with --run, prints that run's result document (JSON).\n"
+		    "\n",
+	.opts = {db_opts},
+};
 
 static int show(struct db *db, const char *student, const char *lab, long limit, long long run)
 {
@@ -73,19 +74,13 @@ static int show(struct db *db, const char *student, const char *lab, long limit,
 
 int cmd_db(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'},    {"student", required_argument, NULL, 's'},
-		{"lab", required_argument, NULL, 'l'},   {"limit", required_argument, NULL, 'n'},
-		{"run", required_argument, NULL, 'r'},   {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *path = default_db_path(), *student = NULL, *lab = NULL, *action;
 	long limit = 50;
 	long long run = 0;
 	struct db *db;
 	int c, code;
 
-	while ((c = getopt_long(argc, argv, "d:s:l:n:r:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&db_cmd, argc, argv)) >= 0) {
 		switch (c) {
 		case 'd':
 			path = optarg;
@@ -102,18 +97,12 @@ int cmd_db(int argc, char **argv)
 		case 'r':
 			run = strtoll(optarg, NULL, 10);
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1 || limit <= 0) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
+	if (argc - optind != 1 || limit <= 0)
+		return cmd_bad_usage(&db_cmd);
 	action = argv[optind];
 	if (strcmp(action, "init") && strcmp(action, "show")) {
 		error("no db action '%s' (init or show)", action);

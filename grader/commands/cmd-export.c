@@ -8,7 +8,7 @@
 #include "export.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,37 +16,39 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab export LAB [--format csv|gradescope|junit] [--out PATH] [--student ID]\n"
-		"                          [--for-students] [--db PATH]\n"
-		"\n"
-		"Writes each student's latest run of LAB from the gradebook:\n"
-		"  csv         one row per student (score, status, mode, run, the points and\n"
-		"              the maximum of every test), for an LMS import; CRLF, and no cell\n"
-		"              a spreadsheet formula; to PATH, else standard output\n"
-		"  gradescope  Gradescope's results.json: the final score, a build test, each\n"
-		"              test (bonus as extra credit; one a provisional run could not run\n"
-		"              neither passed nor failed) and what the run was in output and\n"
-		"              extra_data; with --student, to PATH or standard output; else\n"
-		"              one <student>.json per student in the folder PATH\n"
-		"  junit       JUnit XML for a CI's test view: a test suite per student, a build\n"
-		"              test that fails with the compiler's output, points in each test's\n"
-		"              text; the student in each classname without --student; to PATH,\n"
-		"              else standard output\n"
-		"\n"
-		"  --format F     csv (default), gradescope or junit\n"
-		"  --out PATH     where to write (see above)\n"
-		"  --student ID   only this student\n"
-		"  --for-students what students may see (csv, junit): tests lab.conf makes hidden\n"
-		"                 left out, and after_due ones until the lab's due time has\n"
-		"                 passed (all of them where it has none); the scores stay the\n"
-		"                 grade, every test counted. Gradescope shows each test as its\n"
-		"                 visibility says without it\n"
-		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
-		"  -h, --help     this text\n");
-}
+static const struct cmd_opt export_opts[] = {
+	CMD_OPT('f', "format", 0, "F", "csv (default), gradescope or junit"),
+	CMD_OPT('o', "out", 0, "PATH", "where to write (see above)"),
+	CMD_OPT('s', "student", 0, "ID", "only this student"),
+	CMD_OPT('S', "for-students", 0, NULL,
+	 "what students may see (csv, junit): tests lab.conf makes hidden\n"
+	 "left out, and after_due ones until the lab's due time has\n"
+	 "passed (all of them where it has none); the scores stay the\n"
+	 "grade, every test counted. Gradescope shows each test as its\n"
+	 "visibility says without it"),
+	CMD_OPT('d', "db", 0, "PATH", "the gradebook (default: $CUDALAB_DB, else ./gradebook.db)"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec export_cmd = {
+	.synopsis = "usage: cudalab export LAB [--format csv|gradescope|junit] [--out PATH] [--student ID]\n"
+		    "                          [--for-students] [--db PATH]\n"
+		    "\n"
+		    "Writes each student's latest run of LAB from the gradebook:\n"
+		    "  csv         one row per student (score, status, mode, run, the points and\n"
+		    "              the maximum of every test), for an LMS import; CRLF, and no cell\n"
+		    "              a spreadsheet formula; to PATH, else standard output\n"
+		    "  gradescope  Gradescope's results.json: the final score, a build test, each\n"
+		    "              test (bonus as extra credit; one a provisional run could not run\n"
+		    "              neither passed nor failed) and what the run was in output and\n"
+		    "              extra_data; with --student, to PATH or standard output; else\n"
+		    "              one <student>.json per student in the folder PATH\n"
+		    "  junit       JUnit XML for a CI's test view: a test suite per student, a build\n"
+		    "              test that fails with the compiler's output, points in each test's\n"
+		    "              text; the student in each classname without --student; to PATH,\n"
+		    "              else standard output\n"
+		    "\n",
+	.opts = {export_opts},
+};
 
 /* Writes text to path atomically, or to standard output when path is NULL. */
 static int emit(const char *path, const char *text)
@@ -126,17 +128,11 @@ static int export_gradescope_files(const char *out, const char *student, json_t 
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"format", required_argument, NULL, 'f'}, {"out", required_argument, NULL, 'o'},
-		{"student", required_argument, NULL, 's'}, {"db", required_argument, NULL, 'd'},
-		{"for-students", no_argument, NULL, 'S'}, {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	bool for_students = false;
 	const char *format = "csv", *out = NULL, *student = NULL, *db_path = default_db_path();
 	int c, code = 0;
 
-	while ((c = getopt_long(argc, argv, "f:o:s:d:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&export_cmd, argc, argv)) >= 0) {
 		switch (c) {
 		case 'f':
 			format = optarg;
@@ -153,19 +149,13 @@ int cmd_export(int argc, char **argv)
 		case 'S':
 			for_students = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
 	if (argc - optind != 1 || (strcmp(format, "csv") && strcmp(format, "gradescope") &&
-				   strcmp(format, "junit"))) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+				   strcmp(format, "junit")))
+		return cmd_bad_usage(&export_cmd);
 	if (for_students && !strcmp(format, "gradescope")) {
 		error("--for-students is for csv and junit: Gradescope shows each test as its "
 		      "visibility says, which results.json gives it");

@@ -12,29 +12,30 @@
 #include "gpulock.h"
 #include "probe.h"
 
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab gpus [--gpus LIST] [--slots N] [--json]\n"
-		"\n"
-		"Lists the GPUs a class graded here would use (those of --gpus, else the\n"
-		"default of `cudalab grade`: CUDA_VISIBLE_DEVICES, else every GPU of the\n"
-		"machine; in a Slurm job, the job's), one line each: the GPU as\n"
-		"CUDA_VISIBLE_DEVICES names it, the name and UUID the probe reads (or why\n"
-		"it read none), the key its locks are named after, the lock files, and who\n"
-		"holds them now. Without a GPU it says so. Exits 0 (2 for a usage error).\n"
-		"\n"
-		"  --gpus LIST    these GPUs, as CUDA_VISIBLE_DEVICES names them, \"0,1\"\n"
-		"  --slots N      the slots a grading is given (default 4, as grade's --slots)\n"
-		"  --json         one JSON document on stdout, for scripts\n"
-		"  -h, --help     this text\n");
-}
+static const struct cmd_opt gpus_opts[] = {
+	CMD_OPT('G', "gpus", 0, "LIST", "these GPUs, as CUDA_VISIBLE_DEVICES names them, \"0,1\""),
+	CMD_OPT('L', "slots", 0, "N", "the slots a grading is given (default 4, as grade's --slots)"),
+	CMD_OPT('j', "json", 0, NULL, "one JSON document on stdout, for scripts"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec gpus_cmd = {
+	.synopsis = "usage: cudalab gpus [--gpus LIST] [--slots N] [--json]\n"
+		    "\n"
+		    "Lists the GPUs a class graded here would use (those of --gpus, else the\n"
+		    "default of `cudalab grade`: CUDA_VISIBLE_DEVICES, else every GPU of the\n"
+		    "machine; in a Slurm job, the job's), one line each: the GPU as\n"
+		    "CUDA_VISIBLE_DEVICES names it, the name and UUID the probe reads (or why\n"
+		    "it read none), the key its locks are named after, the lock files, and who\n"
+		    "holds them now. Without a GPU it says so. Exits 0 (2 for a usage error).\n"
+		    "\n",
+	.opts = {gpus_opts},
+};
 
 /* What one GPU's locks say now. */
 struct locks_now {
@@ -150,17 +151,12 @@ static int show_gpu(const struct toolchain *tc, const char *gpu, unsigned slots,
 
 int cmd_gpus(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"gpus", required_argument, NULL, 'G'}, {"slots", required_argument, NULL, 'L'},
-		{"json", no_argument, NULL, 'j'},       {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	struct batch_opts bo = {.jobs = 1};
 	unsigned slots = 4;
 	bool json = false;
 	int c, code = 0;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(&gpus_cmd, argc, argv)) >= 0) {
 		switch (c) {
 		case 'G':
 			batch_parse_gpus(optarg, &bo.gpus);
@@ -179,18 +175,12 @@ int cmd_gpus(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
+	if (optind < argc)
+		return cmd_bad_usage(&gpus_cmd);
 	const struct toolchain *tc = toolchain();
 	batch_defaults(&bo);
 

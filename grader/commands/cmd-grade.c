@@ -8,63 +8,64 @@
 #include "db.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab grade LAB DIR [--student ID] [--db PATH] [--json PATH] [--keep]\n"
-		"       cudalab grade LAB DIR... [-j N] [--gpus LIST] [--slots N] [--resume]\n"
-		"                                [--times FILE]\n"
-		"\n"
-		"Grades the submission in folder DIR for lab LAB, prints the report and stores the\n"
-		"run in the gradebook. A regrade adds a new run; earlier runs are kept.\n"
-		"\n"
-		"A class: a DIR that holds none of the lab's files holds one submission per\n"
-		"folder (the student is the folder's name: a folder of git clones), and several\n"
-		"DIRs grade them all. A clone of the student repository (make handout) is graded\n"
-		"from its folder LAB; a submission folder named LAB is the student of the folder\n"
-		"above it (clones/ada/matmul is ada's). The gradings run N at once, each given\n"
-		"one GPU in turn; their tests share a GPU (SLOTS gradings at once) and each\n"
-		"timing phase has it to itself. Progress on stderr, a summary table on stdout;\n"
-		"every run is stored as it ends, so an interrupted batch loses only the gradings\n"
-		"under way. Ctrl-C or a TERM stops a class: the gradings under way end, store\n"
-		"nothing and remove their folders, and a line says how to go on (--resume);\n"
-		"if the grader itself is killed, its gradings end with it. One class of a lab\n"
-		"per gradebook at a time (a second is refused, exit 2); a run the gradebook\n"
-		"does not take stops the class, saying why. A class exits 0 when\n"
-		"every submission was graded, 4 when besides every run that built is provisional\n"
-		"(no GPU: all emulated), 128 when one could not be graded, 128 + N when signal N\n"
-		"stopped it.\n"
-		"\n"
-		"  --student ID   who submitted it (one submission; default: the folder's name,\n"
-		"                 or the one above a folder named LAB)\n"
-		"  -j, --jobs N   gradings at once (default: one per CPU)\n"
-		"  --gpus LIST    the GPUs to use, as CUDA_VISIBLE_DEVICES names them, \"0,1\"\n"
-		"                 (default: every GPU of the machine; in a Slurm job, the job's;\n"
-		"                 `cudalab gpus` lists them)\n"
-		"  --slots N      gradings whose tests share one GPU at once (default 4; for one\n"
-		"                 submission too: the most it runs its tests beside)\n"
-		"  --resume       skip submissions whose files the gradebook already holds a run of\n"
-		"                 for this lab version, whatever its verdict (refused: for the\n"
-		"                 same reason)\n"
-		"  --times FILE   when each student submitted, for the lab's deadline: CSV lines\n"
-		"                 'student,YYYY-MM-DD HH:MM +01:00' (an LMS export)\n" GRADE_OPTIONS_HELP);
-}
+static const struct cmd_opt grade_class_opts[] = {
+	CMD_OPT('s', "student", 0, "ID",
+	 "who submitted it (one submission; default: the folder's name,\n"
+	 "or the one above a folder named LAB)"),
+	CMD_OPT('j', "jobs", 'j', "N", "gradings at once (default: one per CPU)"),
+	CMD_OPT('G', "gpus", 0, "LIST",
+	 "the GPUs to use, as CUDA_VISIBLE_DEVICES names them, \"0,1\"\n"
+	 "(default: every GPU of the machine; in a Slurm job, the job's;\n"
+	 "`cudalab gpus` lists them)"),
+	CMD_OPT('L', "slots", 0, "N",
+	 "gradings whose tests share one GPU at once (default 4; for one\n"
+	 "submission too: the most it runs its tests beside)"),
+	CMD_OPT('R', "resume", 0, NULL,
+	 "skip submissions whose files the gradebook already holds a run of\n"
+	 "for this lab version, whatever its verdict (refused: for the\n"
+	 "same reason)"),
+	CMD_OPT('M', "times", 0, "FILE",
+	 "when each student submitted, for the lab's deadline: CSV lines\n"
+	 "'student,YYYY-MM-DD HH:MM +01:00' (an LMS export)"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec grade_cmd = {
+	.synopsis = "usage: cudalab grade LAB DIR [--student ID] [--db PATH] [--json PATH] [--keep]\n"
+		    "       cudalab grade LAB DIR... [-j N] [--gpus LIST] [--slots N] [--resume]\n"
+		    "                                [--times FILE]\n"
+		    "\n"
+		    "Grades the submission in folder DIR for lab LAB, prints the report and stores the\n"
+		    "run in the gradebook. A regrade adds a new run; earlier runs are kept.\n"
+		    "\n"
+		    "A class: a DIR that holds none of the lab's files holds one submission per\n"
+		    "folder (the student is the folder's name: a folder of git clones), and several\n"
+		    "DIRs grade them all. A clone of the student repository (make handout) is graded\n"
+		    "from its folder LAB; a submission folder named LAB is the student of the folder\n"
+		    "above it (clones/ada/matmul is ada's). The gradings run N at once, each given\n"
+		    "one GPU in turn; their tests share a GPU (SLOTS gradings at once) and each\n"
+		    "timing phase has it to itself. Progress on stderr, a summary table on stdout;\n"
+		    "every run is stored as it ends, so an interrupted batch loses only the gradings\n"
+		    "under way. Ctrl-C or a TERM stops a class: the gradings under way end, store\n"
+		    "nothing and remove their folders, and a line says how to go on (--resume);\n"
+		    "if the grader itself is killed, its gradings end with it. One class of a lab\n"
+		    "per gradebook at a time (a second is refused, exit 2); a run the gradebook\n"
+		    "does not take stops the class, saying why. A class exits 0 when\n"
+		    "every submission was graded, 4 when besides every run that built is provisional\n"
+		    "(no GPU: all emulated), 128 when one could not be graded, 128 + N when signal N\n"
+		    "stopped it.\n"
+		    "\n"
+		,
+	.opts = {grade_class_opts, grade_opt_table},
+};
 
 int cmd_grade(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"student", required_argument, NULL, 's'}, {"jobs", required_argument, NULL, 'j'},
-		{"gpus", required_argument, NULL, 'G'},    {"slots", required_argument, NULL, 'L'},
-		{"resume", no_argument, NULL, 'R'},        {"times", required_argument, NULL, 'M'},
-		GRADE_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
 	struct grade_opts go = GRADE_OPTS_INIT;
 	struct record_opts ro = {.report = true, .db_path = default_db_path()};
 	struct batch_opts bo = {0};
@@ -72,7 +73,7 @@ int cmd_grade(int argc, char **argv)
 	const char *times = NULL;
 	int c, code;
 
-	while ((c = getopt_long(argc, argv, "s:j:" GRADE_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&grade_cmd, argc, argv)) >= 0) {
 		if (grade_option(c, optarg, &go, &ro))
 			continue;
 		switch (c) {
@@ -101,18 +102,12 @@ int cmd_grade(int argc, char **argv)
 			times = optarg;
 			batch_option = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind < 2 || (go.student && !*go.student)) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
+	if (argc - optind < 2 || (go.student && !*go.student))
+		return cmd_bad_usage(&grade_cmd);
 	const struct toolchain *tc = toolchain();
 	const char *lab = argv[optind];
 	struct lab_config cfg;

@@ -5,25 +5,27 @@
 #include "cmd.h"
 
 #include <dirent.h>
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static void labs_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab labs [--where] [LAB...]\n"
-		"\n"
-		"Lists the labs (those named, else every one), with each graded part, its\n"
-		"tests and their points.\n"
-		"\n"
-		"  --where        also where each lab's material lives: its folder, test suites,\n"
-		"                 reference, fixtures, real-world corpus, red-team cases and\n"
-		"                 stub, with how many cases each folder of cases holds\n"
-		"  -h, --help     this text\n");
-}
+static const struct cmd_opt labs_opts[] = {
+	CMD_OPT('w', "where", 0, NULL,
+	 "also where each lab's material lives: its folder, test suites,\n"
+	 "reference, fixtures, real-world corpus, red-team cases and\n"
+	 "stub, with how many cases each folder of cases holds"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec labs_cmd = {
+	.synopsis = "usage: cudalab labs [--where] [LAB...]\n"
+		    "\n"
+		    "Lists the labs (those named, else every one), with each graded part, its\n"
+		    "tests and their points.\n"
+		    "\n",
+	.opts = {labs_opts},
+};
 
 /* How many folders path holds (cases), or -1 where it is no folder. */
 static int count_cases(const char *path)
@@ -118,25 +120,18 @@ static void print_timing_rules(const struct lab_config *cfg)
 
 int cmd_labs(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"where", no_argument, NULL, 'w'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
-	};
 	const struct toolchain *tc;
 	struct strlist labs = STRLIST_INIT;
 	bool where = false;
 	int code = 0, c;
 
-	while ((c = getopt_long(argc, argv, "wh", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&labs_cmd, argc, argv)) >= 0) {
 		if (c == 'w') {
 			where = true;
-		} else if (c == 'h') {
-			labs_usage(stdout);
-			return 0;
-		} else {
-			labs_usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
 	tc = toolchain();
 	if (optind < argc) {
 		for (int i = optind; i < argc; i++) {

@@ -1,8 +1,8 @@
 /*
  * cmd-lib.c - what the commands share: the toolchain this cudalab was
  * built with, the default gradebook and student, the checks made before
- * long work (the lab exists, the gradebook can be written), the options
- * that `grade`, `test` and `slurm` take alike, grading one submission into
+ * long work (the lab exists, the gradebook can be written), the option
+ * table that `grade` and `test` share, grading one submission into
  * the gradebook, and the provenance lines under a stored run.
  *
  * Must not: hold a command's own logic; main.c only dispatches.
@@ -160,6 +160,34 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 	config_free(&cfg);
 	return code;
 }
+
+const struct cmd_opt grade_opt_table[] = {
+	CMD_OPT('d', "db", 0, "PATH",
+	 "the gradebook (default: $CUDALAB_DB, else ./gradebook.db), checked\n"
+	 "first: one that is none, or is read-only, is refused (exit 2)"),
+	CMD_OPT('J', "json", 0, "PATH", "also write the result document there"),
+	CMD_OPT('H', "html", 0, "PATH", "also write the run's page there (HTML, as cudalab report does)"),
+	CMD_OPT('S', "seed", 0, "N",
+	 "the inputs' seed, 0 to 2^53 - 1, as a result document gives it\n"
+	 "(default: a fresh random one)"),
+	CMD_OPT('k', "keep", 0, NULL,
+	 "keep the work and judge folders (the build, the test logs,\n"
+	 "what each safety tool said)"),
+	CMD_OPT('E', "emulate", 0, NULL, "run the tests on the CPU emulator even where a GPU is"),
+	CMD_OPT('N', "no-emulate", 0, NULL, "without a GPU, do not fall back to the CPU emulator"),
+	CMD_OPT('T', "submitted-at", 0, "TIME",
+	 "when it was submitted, for the lab's deadline: 'now', or\n"
+	 "'YYYY-MM-DD HH:MM' and a zone ('Z', '+01:00'; none: the local one)"),
+	CMD_OPT('A', "lanes", 0, "N",
+	 "test processes that each run test after test in one CUDA context\n"
+	 "(default: one on a GPU, one per part on the CPU emulator, one a\n"
+	 "submission in a class; 0: a process per test)"),
+	CMD_OPT('U', "unsandboxed", 0, NULL,
+	 "where the sandbox cannot start, run the submission's programs\n"
+	 "without it all the same (every report of the run says so)"),
+	CMD_OPT('q', "quiet", 'q', NULL, "no progress lines"),
+	CMD_OPT_END,
+};
 
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro)
 {

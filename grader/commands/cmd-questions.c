@@ -10,36 +10,35 @@
 #include "testrun.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab questions LAB [--student ID] [--key]\n\n"
-		"Prints the questions of lab LAB for one student: each student gets their own\n"
-		"numbers, derived from their name, and answers them in the lab's answers.txt.\n\n"
-		"  --student ID   whose questions (default, as `cudalab test`: " DEFAULT_STUDENT_HELP
-		")\n"
-		"  --key          the answers the grader expects from that student (for TAs;\n"
-		"                 in the course's repository only)\n"
-		"  -h, --help     this text\n");
-}
+static const struct cmd_opt questions_opts[] = {
+	CMD_OPT('s', "student", 0, "ID", "whose questions (default, as `cudalab test`: " DEFAULT_STUDENT_HELP ")"),
+	CMD_OPT('k', "key", 0, NULL,
+	 "the answers the grader expects from that student (for TAs;\n"
+	 "in the course's repository only)"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec questions_cmd = {
+	.synopsis = "usage: cudalab questions LAB [--student ID] [--key]\n"
+		    "\n"
+		    "Prints the questions of lab LAB for one student: each student gets their own\n"
+		    "numbers, derived from their name, and answers them in the lab's answers.txt.\n"
+		    "\n",
+	.opts = {questions_opts},
+};
 
 int cmd_questions(int argc, char **argv)
 {
-	static const struct option opts[] = {{"student", required_argument, NULL, 's'},
-					     {"key", no_argument, NULL, 'k'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
 	const char *student = default_student();
 	bool key = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&questions_cmd, argc, argv)) >= 0) {
 		switch (c) {
 		case 's':
 			student = optarg;
@@ -47,18 +46,12 @@ int cmd_questions(int argc, char **argv)
 		case 'k':
 			key = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc || !*student) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
+	if (optind + 1 != argc || !*student)
+		return cmd_bad_usage(&questions_cmd);
 	const struct toolchain *tc = toolchain();
 	struct lab_config cfg;
 	if (config_load(tc->root, argv[optind], &cfg))

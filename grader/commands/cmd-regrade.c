@@ -11,7 +11,7 @@
 #include "intake.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,27 +20,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab regrade LAB [--student ID] [-j N] [--gpus LIST] [--db PATH]\n"
-		"\n"
-		"Grades again the files of each student's latest run of LAB (only ID's with\n"
-		"--student), as a class is graded (cudalab grade -h), with the time they were\n"
-		"submitted, and lists what changed: the score, and each test whose verdict is\n"
-		"not what it was. The files are the run's own: its folder where it holds them\n"
-		"still, else the gradebook's copy (a folder that changed since is a new\n"
-		"submission, for cudalab grade; it is named). Earlier runs are kept; the new\n"
-		"ones are added.\n"
-		"\n"
-		"  --student ID   only this student\n"
-		"  -j, --jobs N   gradings at once (default: one per CPU)\n"
-		"  --gpus LIST    the GPUs to use (default: every GPU of the machine; in a Slurm\n"
-		"                 job, the job's)\n"
-		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
-		"  -q, --quiet    no progress lines\n"
-		"  -h, --help     this text\n");
-}
+static const struct cmd_opt regrade_opts[] = {
+	CMD_OPT('s', "student", 0, "ID", "only this student"),
+	CMD_OPT('j', "jobs", 'j', "N", "gradings at once (default: one per CPU)"),
+	CMD_OPT('G', "gpus", 0, "LIST",
+	 "the GPUs to use (default: every GPU of the machine; in a Slurm\n"
+	 "job, the job's)"),
+	CMD_OPT('d', "db", 0, "PATH", "the gradebook (default: $CUDALAB_DB, else ./gradebook.db)"),
+	CMD_OPT('q', "quiet", 'q', NULL, "no progress lines"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec regrade_cmd = {
+	.synopsis = "usage: cudalab regrade LAB [--student ID] [-j N] [--gpus LIST] [--db PATH]\n"
+		    "\n"
+		    "Grades again the files of each student's latest run of LAB (only ID's with\n"
+		    "--student), as a class is graded (cudalab grade -h), with the time they were\n"
+		    "submitted, and lists what changed: the score, and each test whose verdict is\n"
+		    "not what it was. The files are the run's own: its folder where it holds them\n"
+		    "still, else the gradebook's copy (a folder that changed since is a new\n"
+		    "submission, for cudalab grade; it is named). Earlier runs are kept; the new\n"
+		    "ones are added.\n"
+		    "\n",
+	.opts = {regrade_opts},
+};
 
 /* Each student's latest result document of lab, by student; NULL entries where unreadable. */
 static int latest(const char *db_path, const char *lab, const char *student, json_t ***docs,
@@ -214,18 +216,12 @@ static char *changes(json_t *before, json_t *after)
 
 int cmd_regrade(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"student", required_argument, NULL, 's'}, {"jobs", required_argument, NULL, 'j'},
-		{"gpus", required_argument, NULL, 'G'},    {"db", required_argument, NULL, 'd'},
-		{"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *student = NULL;
 	struct batch_opts bo = {.db_path = default_db_path()};
 	struct grade_opts go = GRADE_OPTS_INIT;
 	int c, code;
 
-	while ((c = getopt_long(argc, argv, "s:j:d:qh", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&regrade_cmd, argc, argv)) >= 0) {
 		switch (c) {
 		case 's':
 			student = optarg;
@@ -246,18 +242,12 @@ int cmd_regrade(int argc, char **argv)
 		case 'q':
 			progress_quiet = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
+	if (argc - optind != 1)
+		return cmd_bad_usage(&regrade_cmd);
 	const struct toolchain *tc = toolchain();
 	const char *lab = argv[optind];
 	struct lab_config cfg;

@@ -13,37 +13,43 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab report --run N [--db PATH] [--out FILE.html]\n"
-		"       cudalab report LAB --student ID [--db PATH] [--out FILE.html]\n"
-		"       cudalab report --doc FILE.json [--out FILE.html]\n"
-		"       cudalab report LAB --class [--db PATH] [--out FILE.html] [--pages DIR]\n"
-		"\n"
-		"Writes one run's page, a self-contained HTML file (no network, no script):\n"
-		"the student, lab, mode and score, the submitted files, the build and its\n"
-		"diagnostics, every test, and a plot of the timed kernels against the\n"
-		"reference (drawn by gnuplot). Prints the page's path.\n"
-		"\n"
-		"  --run N        a run of the gradebook\n"
-		"  LAB --student ID  that student's latest run of LAB\n"
-		"  --doc FILE     a result document (cudalab grade --json, a spool's results/)\n"
-		"  LAB --class    the class's dashboard instead: a row per student (their latest\n"
-		"                 run, linked to its page), the scores' distribution, each test's\n"
-		"                 pass rate, the commonest failures, the timed kernels' ratios\n"
-		"                 (default --out: class-LAB.html)\n"
-		"  --pages DIR    with --class, where the students' pages go (default: the\n"
-		"                 dashboard's name without .html, beside it)\n"
-		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
-		"  --out FILE     where to write it (default: report-STUDENT-LAB-RUN.html here)\n"
-		"  -h, --help     this text\n");
-}
+static const struct cmd_opt report_opts[] = {
+	CMD_OPT('r', "run", 0, "N", "a run of the gradebook"),
+	CMD_OPT_SHOWN_AS('s', "student", 0, "ID",
+	 "that student's latest run of LAB",
+	 "LAB --student ID"),
+	CMD_OPT('D', "doc", 0, "FILE", "a result document (cudalab grade --json, a spool's results/)"),
+	CMD_OPT_SHOWN_AS('c', "class", 0, NULL,
+	 "the class's dashboard instead: a row per student (their latest\n"
+	 "run, linked to its page), the scores' distribution, each test's\n"
+	 "pass rate, the commonest failures, the timed kernels' ratios\n"
+	 "(default --out: class-LAB.html)",
+	 "LAB --class"),
+	CMD_OPT('p', "pages", 0, "DIR",
+	 "with --class, where the students' pages go (default: the\n"
+	 "dashboard's name without .html, beside it)"),
+	CMD_OPT('d', "db", 0, "PATH", "the gradebook (default: $CUDALAB_DB, else ./gradebook.db)"),
+	CMD_OPT('o', "out", 0, "FILE", "where to write it (default: report-STUDENT-LAB-RUN.html here)"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec report_cmd = {
+	.synopsis = "usage: cudalab report --run N [--db PATH] [--out FILE.html]\n"
+		    "       cudalab report LAB --student ID [--db PATH] [--out FILE.html]\n"
+		    "       cudalab report --doc FILE.json [--out FILE.html]\n"
+		    "       cudalab report LAB --class [--db PATH] [--out FILE.html] [--pages DIR]\n"
+		    "\n"
+		    "Writes one run's page, a self-contained HTML file (no network, no script):\n"
+		    "the student, lab, mode and score, the submitted files, the build and its\n"
+		    "diagnostics, every test, and a plot of the timed kernels against the\n"
+		    "reference (drawn by gnuplot). Prints the page's path.\n"
+		    "\n",
+	.opts = {report_opts},
+};
 
 /* The stored document of run (or of student's latest run of lab when run is 0). */
 static json_t *load_run(const char *db_path, const char *lab, const char *student,
@@ -226,13 +232,6 @@ out:
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"run", required_argument, NULL, 'r'},     {"db", required_argument, NULL, 'd'},
-		{"out", required_argument, NULL, 'o'},     {"student", required_argument, NULL, 's'},
-		{"doc", required_argument, NULL, 'D'},     {"help", no_argument, NULL, 'h'},
-		{"class", no_argument, NULL, 'c'},         {"pages", required_argument, NULL, 'p'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *db_path = default_db_path(), *out = NULL, *student = NULL, *doc_path = NULL;
 	const char *lab = NULL, *pages = NULL;
 	bool class = false;
@@ -242,7 +241,7 @@ int cmd_report(int argc, char **argv)
 	json_error_t jerr;
 	int c, code = EXIT_INTERNAL;
 
-	while ((c = getopt_long(argc, argv, "r:d:o:s:D:cp:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&report_cmd, argc, argv)) >= 0) {
 		switch (c) {
 		case 'r':
 			run = strtoll(optarg, &end, 10);
@@ -270,28 +269,20 @@ int cmd_report(int argc, char **argv)
 		case 'p':
 			pages = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
 	if (optind < argc)
 		lab = argv[optind++];
 	if (class) {
-		if (optind < argc || !lab || run || student || doc_path) {
-			usage(stderr);
-			return EXIT_USAGE;
-		}
+		if (optind < argc || !lab || run || student || doc_path)
+			return cmd_bad_usage(&report_cmd);
 		return report_class(db_path, lab, out, pages);
 	}
 	/* exactly one of: --run, LAB --student, --doc */
-	if (optind < argc || (!!run + !!lab + !!doc_path) != 1 || !!lab != !!student || pages) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (optind < argc || (!!run + !!lab + !!doc_path) != 1 || !!lab != !!student || pages)
+		return cmd_bad_usage(&report_cmd);
 	if (doc_path) {
 		doc = json_load_file(doc_path, 0, &jerr);
 		if (!doc) {

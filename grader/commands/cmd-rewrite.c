@@ -6,28 +6,35 @@
 #include "cmd.h"
 #include "rewrite.h"
 
+#include <getopt.h>   /* optind */
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static const struct cmd_spec rewrite_cmd = {
+	.synopsis = "usage: cudalab rewrite FILE.cu\n"
+		    "\n"
+		    "Prints the C++ that the CPU emulator compiles for FILE.cu: each kernel launch\n"
+		    "k<<<grid, block>>>(args) becomes a call, each extern __shared__ array a pointer\n"
+		    "to the dynamic shared memory; every line stays where it was.\n"
+		    "\n",
+};
+
 int cmd_rewrite(int argc, char **argv)
 {
 	char *src, *out, *why, *copy;
+	int c = cmd_getopt(&rewrite_cmd, argc, argv);
 
-	if (argc != 2 || argv[1][0] == '-') {
-		bool help = argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
-		fprintf(help ? stdout : stderr,
-			"usage: cudalab rewrite FILE.cu\n\n"
-			"Prints the C++ that the CPU emulator compiles for FILE.cu: each kernel launch\n"
-			"k<<<grid, block>>>(args) becomes a call, each extern __shared__ array a pointer\n"
-			"to the dynamic shared memory; every line stays where it was.\n");
-		return help ? 0 : EXIT_USAGE;
-	}
-	src = read_file(argv[1], NULL);
+	if (c != CMD_END)   /* it has no option of its own */
+		return c < 0 ? cmd_stopped(c) : EXIT_USAGE;
+	if (argc - optind != 1)
+		return cmd_bad_usage(&rewrite_cmd);
+	const char *file = argv[optind];
+	src = read_file(file, NULL);
 	if (!src)
 		return EXIT_USAGE;
-	copy = xstrdup(argv[1]);
+	copy = xstrdup(file);
 	out = rewrite_cuda(src, basename(copy), &why);
 	free(copy);
 	free(src);

@@ -8,23 +8,24 @@
 
 #include <jansson.h>
 
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void show_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab show STUDENT [--lab LAB] [--db PATH]\n"
-		"\n"
-		"A student's history: every run, oldest first, with the change of score from\n"
-		"their run of the same lab before; then the latest score of each lab.\n"
-		"\n"
-		"  --lab LAB      only this lab\n"
-		"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db)\n"
-		"  -h, --help     this text\n");
-}
+static const struct cmd_opt show_opts[] = {
+	CMD_OPT('l', "lab", 0, "LAB", "only this lab"),
+	CMD_OPT('d', "db", 0, "PATH", "the gradebook (default: $CUDALAB_DB, else ./gradebook.db)"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec show_cmd = {
+	.synopsis = "usage: cudalab show STUDENT [--lab LAB] [--db PATH]\n"
+		    "\n"
+		    "A student's history: every run, oldest first, with the change of score from\n"
+		    "their run of the same lab before; then the latest score of each lab.\n"
+		    "\n",
+	.opts = {show_opts},
+};
 
 /* The run's score after lateness: what the student gets. */
 static double run_final_score(const struct run_summary *r)
@@ -40,32 +41,22 @@ static const char *run_score(char buf[SCORE_TEXT_MAX], const struct run_summary 
 
 int cmd_show(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'}, {"lab", required_argument, NULL, 'l'},
-		{"help", no_argument, NULL, 'h'},     {NULL, 0, NULL, 0},
-	};
 	const char *path = default_db_path(), *lab = NULL;
 	struct run_summary *runs;
 	size_t n;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:l:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&show_cmd, argc, argv)) >= 0) {
 		if (c == 'd') {
 			path = optarg;
 		} else if (c == 'l') {
 			lab = optarg;
-		} else if (c == 'h') {
-			show_usage(stdout);
-			return 0;
-		} else {
-			show_usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		show_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
+	if (argc - optind != 1)
+		return cmd_bad_usage(&show_cmd);
 	const char *student = argv[optind];
 	struct db *db = db_open(path, toolchain()->root);
 	if (!db)

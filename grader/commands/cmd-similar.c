@@ -13,7 +13,7 @@
 #include "intake.h"
 #include "similar.h"
 
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,37 +23,39 @@
 
 #define DEFAULT_TOP 20
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab similar LAB [DIR...] [--db PATH] [--top N] [--json] [--html FILE]\n"
-		"                           [--min-run N]\n"
-		"\n"
-		"Lists the pairs of LAB's submissions most alike, most alike first: how much of\n"
-		"each is in runs of tokens the other has too, and where those runs are\n"
-		"(file:lines in each). The comparison is sim_c's (Debian: similarity-tester),\n"
-		"on tokens, so renamed variables and moved whitespace or comments hide nothing;\n"
-		"what a submission shares with the starter (student_template/LAB) is left out,\n"
-		"and the reference is no submission. A finding is for a person to read.\n"
-		"\n"
-		"The submissions: the folders DIR..., found as `cudalab grade LAB DIR...` finds\n"
-		"them (a folder of clones, one per student); without DIR, the folder of each\n"
-		"student's latest run of LAB in the gradebook, as graded (a file changed since\n"
-		"is warned of).\n"
-		"\n"
-		"  --db PATH      the gradebook, without DIR (default: $CUDALAB_DB, else\n"
-		"                 ./gradebook.db)\n"
-		"  --top N        the N pairs most alike (default %d; 0: every pair with a run\n"
-		"                 alike)\n"
-		"  --json         one JSON document on stdout instead of the table\n"
-		"  --html FILE    also write a page of those pairs side by side, runs marked\n"
-		"  --min-run N    the shortest run of tokens that counts (default %d)\n"
-		"  -h, --help     this text\n"
-		"\n"
-		"Exit codes: 0 compared (whatever was found), 2 usage (unknown lab, fewer than\n"
-		"two submissions), 128 sim_c missing or failing.\n",
-		DEFAULT_TOP, SIMILAR_MIN_RUN);
-}
+static const struct cmd_opt similar_opts[] = {
+	CMD_OPT('d', "db", 0, "PATH",
+	 "the gradebook, without DIR (default: $CUDALAB_DB, else\n"
+	 "./gradebook.db)"),
+	CMD_OPT('t', "top", 0, "N",
+	 "the N pairs most alike (default " TEXT_OF(DEFAULT_TOP) "; 0: every pair with a run\n"
+	 "alike)"),
+	CMD_OPT('J', "json", 0, NULL, "one JSON document on stdout instead of the table"),
+	CMD_OPT('H', "html", 0, "FILE", "also write a page of those pairs side by side, runs marked"),
+	CMD_OPT('r', "min-run", 0, "N", "the shortest run of tokens that counts (default " TEXT_OF(SIMILAR_MIN_RUN) ")"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec similar_cmd = {
+	.synopsis = "usage: cudalab similar LAB [DIR...] [--db PATH] [--top N] [--json] [--html FILE]\n"
+		    "                           [--min-run N]\n"
+		    "\n"
+		    "Lists the pairs of LAB's submissions most alike, most alike first: how much of\n"
+		    "each is in runs of tokens the other has too, and where those runs are\n"
+		    "(file:lines in each). The comparison is sim_c's (Debian: similarity-tester),\n"
+		    "on tokens, so renamed variables and moved whitespace or comments hide nothing;\n"
+		    "what a submission shares with the starter (student_template/LAB) is left out,\n"
+		    "and the reference is no submission. A finding is for a person to read.\n"
+		    "\n"
+		    "The submissions: the folders DIR..., found as `cudalab grade LAB DIR...` finds\n"
+		    "them (a folder of clones, one per student); without DIR, the folder of each\n"
+		    "student's latest run of LAB in the gradebook, as graded (a file changed since\n"
+		    "is warned of).\n"
+		    "\n",
+	.opts = {similar_opts},
+	.epilog = "\n"
+		    "Exit codes: 0 compared (whatever was found), 2 usage (unknown lab, fewer than\n"
+		    "two submissions), 128 sim_c missing or failing.\n",
+};
 
 /* Whether dir is the folder at root/top/lab (the same folder, links followed). */
 static bool is_lab_folder(const char *dir, const char *root, const char *top, const char *lab)
@@ -238,19 +240,13 @@ static json_t *class_json(const struct sim_class *c, const char *lab, size_t top
 
 int cmd_similar(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'},  {"top", required_argument, NULL, 't'},
-		{"json", no_argument, NULL, 'J'},      {"html", required_argument, NULL, 'H'},
-		{"min-run", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *db_path = default_db_path(), *html = NULL;
 	size_t top = DEFAULT_TOP;
 	unsigned min_run = 0;
 	bool json = false;
 	int c, code = EXIT_USAGE;
 
-	while ((c = getopt_long(argc, argv, "d:t:JH:r:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&similar_cmd, argc, argv)) >= 0) {
 		switch (c) {
 		case 'd':
 			db_path = optarg;
@@ -275,18 +271,12 @@ int cmd_similar(int argc, char **argv)
 		case 'H':
 			html = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind < 1) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
+	if (argc - optind < 1)
+		return cmd_bad_usage(&similar_cmd);
 	const struct toolchain *tc = toolchain();
 	const char *lab = argv[optind];
 	struct lab_config cfg;

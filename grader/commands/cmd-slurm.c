@@ -10,7 +10,7 @@
 #include "slurm.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,49 +20,60 @@
 #define DEFAULT_THROTTLE 16
 #define DEFAULT_MINUTES 30   /* a task's backstop per submission: cudalab's own clocks come first */
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab slurm LAB DIR... --spool DIR [options] [-- SBATCH-OPTIONS...]\n"
-		"       cudalab slurm LAB --spool DIR --resume [options] [-- SBATCH-OPTIONS...]\n"
-		"\n"
-		"Grades a class on a Slurm cluster: the submissions DIR... name (found as\n"
-		"`cudalab grade` finds a class) go in a roster in the spool folder DIR, on\n"
-		"storage the nodes share, and one job array grades them, a task per submission\n"
-		"(or per --per-task of them), each task on a GPU of its own (--gres gpu:1). A\n"
-		"task runs `cudalab grade` with a gradebook of its own on the node's disk and\n"
-		"publishes the result document into DIR/results/. The array is then followed\n"
-		"(graded, running, pending, failed, rate, ETA) and collected into the gradebook\n"
-		"(`cudalab collect`), the one writer. Leaving while it runs stops nothing:\n"
-		"`cudalab collect LAB DIR --wait` follows it again. What comes after `--` goes\n"
-		"to sbatch as it is: the course's --partition, --account, --qos, --constraint.\n"
-		"A submission whose task died (killed, time limit, node failure) has no result\n"
-		"and is never charged to the student: --resume grades those again.\n"
-		"Run it where the cudalab build and the submissions are on shared storage.\n"
-		"Exit codes: collect's (0 all graded, 4 some not yet, or all provisional), 2\n"
-		"usage (sbatch refused the array), 128 internal.\n"
-		"\n"
-		"  --spool DIR    the spool folder, new (or the one to resume)\n"
-		"  --resume       grade again the spool's submissions that have no result\n"
-		"  --db PATH      the gradebook collect writes (default: $CUDALAB_DB, else\n"
-		"                 ./gradebook.db), checked before anything is submitted\n"
-		"  --per-task N   submissions each task grades, one after another (default 1;\n"
-		"                 raised where the class is larger than the cluster's MaxArraySize)\n"
-		"  --throttle N   tasks running at once, sbatch's %%N (default %d; 0: no limit)\n"
-		"  --time MIN     each task's time limit in minutes, a backstop to cudalab's own\n"
-		"                 limits (default %d per submission it grades)\n"
-		"  --gres SPEC    what a task asks for (default gpu:1; none: nothing, for an\n"
-		"                 emulated pre-check on CPU nodes)\n"
-		"  --times FILE   when each student submitted, CSV 'student,time' (as grade)\n"
-		"  --emulate, --no-emulate, --lanes N, --slots N   passed to every grading\n"
-		"  --no-wait      submit and return: follow and collect later with collect\n"
-		"  --no-collect   follow, but leave the results in the spool\n"
-		"  --no-submit    write the spool and the job script, print the sbatch line\n"
-		"                 that would submit them, and stop: to submit it yourself\n"
-		"  -q, --quiet    no progress lines\n"
-		"  -h, --help     this text\n",
-		DEFAULT_THROTTLE, DEFAULT_MINUTES);
-}
+static const struct cmd_opt slurm_opts[] = {
+	CMD_OPT('s', "spool", 0, "DIR", "the spool folder, new (or the one to resume)"),
+	CMD_OPT('R', "resume", 0, NULL, "grade again the spool's submissions that have no result"),
+	CMD_OPT('d', "db", 0, "PATH",
+	 "the gradebook collect writes (default: $CUDALAB_DB, else\n"
+	 "./gradebook.db), checked before anything is submitted"),
+	CMD_OPT('P', "per-task", 0, "N",
+	 "submissions each task grades, one after another (default 1;\n"
+	 "raised where the class is larger than the cluster's MaxArraySize)"),
+	CMD_OPT('T', "throttle", 0, "N",
+	 "tasks running at once, sbatch's %N (default " TEXT_OF(DEFAULT_THROTTLE) "; 0: no limit)"),
+	CMD_OPT('t', "time", 0, "MIN",
+	 "each task's time limit in minutes, a backstop to cudalab's own\n"
+	 "limits (default " TEXT_OF(DEFAULT_MINUTES) " per submission it grades)"),
+	CMD_OPT('g', "gres", 0, "SPEC",
+	 "what a task asks for (default gpu:1; none: nothing, for an\n"
+	 "emulated pre-check on CPU nodes)"),
+	CMD_OPT('M', "times", 0, "FILE", "when each student submitted, CSV 'student,time' (as grade)"),
+	CMD_OPT_SHOWN_AS('E', "emulate", 0, NULL,
+	 "passed to every grading",
+	 "--emulate, --no-emulate, --lanes N, --slots N"),
+	CMD_OPT('W', "no-wait", 0, NULL, "submit and return: follow and collect later with collect"),
+	CMD_OPT('C', "no-collect", 0, NULL, "follow, but leave the results in the spool"),
+	CMD_OPT('S', "no-submit", 0, NULL,
+	 "write the spool and the job script, print the sbatch line\n"
+	 "that would submit them, and stop: to submit it yourself"),
+	CMD_OPT('q', "quiet", 'q', NULL, "no progress lines"),
+	CMD_OPT('N', "no-emulate", 0, NULL, NULL),   /* shown with another */
+	CMD_OPT('A', "lanes", 0, "N", NULL),     /* shown with another */
+	CMD_OPT('L', "slots", 0, "N", NULL),     /* shown with another */
+	CMD_OPT_END,
+};
+static const struct cmd_spec slurm_cmd = {
+	.synopsis = "usage: cudalab slurm LAB DIR... --spool DIR [options] [-- SBATCH-OPTIONS...]\n"
+		    "       cudalab slurm LAB --spool DIR --resume [options] [-- SBATCH-OPTIONS...]\n"
+		    "\n"
+		    "Grades a class on a Slurm cluster: the submissions DIR... name (found as\n"
+		    "`cudalab grade` finds a class) go in a roster in the spool folder DIR, on\n"
+		    "storage the nodes share, and one job array grades them, a task per submission\n"
+		    "(or per --per-task of them), each task on a GPU of its own (--gres gpu:1). A\n"
+		    "task runs `cudalab grade` with a gradebook of its own on the node's disk and\n"
+		    "publishes the result document into DIR/results/. The array is then followed\n"
+		    "(graded, running, pending, failed, rate, ETA) and collected into the gradebook\n"
+		    "(`cudalab collect`), the one writer. Leaving while it runs stops nothing:\n"
+		    "`cudalab collect LAB DIR --wait` follows it again. What comes after `--` goes\n"
+		    "to sbatch as it is: the course's --partition, --account, --qos, --constraint.\n"
+		    "A submission whose task died (killed, time limit, node failure) has no result\n"
+		    "and is never charged to the student: --resume grades those again.\n"
+		    "Run it where the cudalab build and the submissions are on shared storage.\n"
+		    "Exit codes: collect's (0 all graded, 4 some not yet, or all provisional), 2\n"
+		    "usage (sbatch refused the array), 128 internal.\n"
+		    "\n",
+	.opts = {slurm_opts},
+};
 
 struct slurm_opts {
 	const char *spool, *db_path, *times, *gres;
@@ -215,17 +226,6 @@ static int submit_and_follow(const struct spool *sp, struct slurm_opts *o, const
 
 int cmd_slurm(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"spool", required_argument, NULL, 's'},    {"resume", no_argument, NULL, 'R'},
-		{"db", required_argument, NULL, 'd'},       {"per-task", required_argument, NULL, 'P'},
-		{"throttle", required_argument, NULL, 'T'}, {"time", required_argument, NULL, 't'},
-		{"gres", required_argument, NULL, 'g'},     {"times", required_argument, NULL, 'M'},
-		{"emulate", no_argument, NULL, 'E'},        {"no-emulate", no_argument, NULL, 'N'},
-		{"lanes", required_argument, NULL, 'A'},    {"slots", required_argument, NULL, 'L'},
-		{"no-wait", no_argument, NULL, 'W'},        {"no-collect", no_argument, NULL, 'C'},
-		{"no-submit", no_argument, NULL, 'S'},      {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
-	};
 	struct slurm_opts o = {.db_path = default_db_path(), .grade_args = STRLIST_INIT};
 	int c, code = EXIT_USAGE, mine = argc;
 	struct lab_config cfg;
@@ -237,7 +237,7 @@ int cmd_slurm(int argc, char **argv)
 			mine = i;
 			break;
 		}
-	while ((c = getopt_long(mine, argv, "d:qh", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&slurm_cmd, mine, argv)) >= 0) {
 		unsigned v;
 		switch (c) {
 		case 's':
@@ -295,14 +295,11 @@ int cmd_slurm(int argc, char **argv)
 			else
 				strlist_pushf(&o.grade_args, "--%s=%u", c == 'A' ? "lanes" : "slots", v);
 			break;
-		case 'h':
-			usage(stdout);
-			code = 0;
-			goto out;
-		default:
-			usage(stderr);
-			goto out;
 		}
+	}
+	if (c != CMD_END) {
+		code = cmd_stopped(c);
+		goto out;
 	}
 	if (optind >= mine || !o.spool || (o.resume && optind + 1 < mine) ||
 	    (!o.resume && optind + 1 >= mine)) {
@@ -311,7 +308,7 @@ int cmd_slurm(int argc, char **argv)
 		else if (!o.spool && optind < mine)
 			error("--spool DIR is required: the folder, on storage the nodes share, that "
 			      "the tasks write their results into");
-		usage(stderr);
+		cmd_bad_usage(&slurm_cmd);
 		goto out;
 	}
 	const char *lab = argv[optind];

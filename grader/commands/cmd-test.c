@@ -4,33 +4,29 @@
  */
 #include "cmd.h"
 
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: cudalab test LAB [--sub DIR] [--student ID] [--db PATH | --no-db]\n"
-		"\n"
-		"Builds and tests your submission for lab LAB (by default the folder LAB of\n"
-		"this checkout, else student_template/LAB), prints every test with its points\n"
-		"and each failure's message, and records the run in the gradebook.\n"
-		"\n"
-		"  --sub DIR      the submission folder\n"
-		"  --student ID   the name the run is recorded under (default: " DEFAULT_STUDENT_HELP
-		")\n"
-		"  --no-db        do not record the run\n" GRADE_OPTIONS_HELP);
-}
+static const struct cmd_opt test_opts[] = {
+	CMD_OPT('u', "sub", 0, "DIR", "the submission folder"),
+	CMD_OPT('s', "student", 0, "ID", "the name the run is recorded under (default: " DEFAULT_STUDENT_HELP ")"),
+	CMD_OPT('n', "no-db", 0, NULL, "do not record the run"),
+	CMD_OPT_END,
+};
+static const struct cmd_spec test_cmd = {
+	.synopsis = "usage: cudalab test LAB [--sub DIR] [--student ID] [--db PATH | --no-db]\n"
+		    "\n"
+		    "Builds and tests your submission for lab LAB (by default the folder LAB of\n"
+		    "this checkout, else student_template/LAB), prints every test with its points\n"
+		    "and each failure's message, and records the run in the gradebook.\n"
+		    "\n",
+	.opts = {test_opts, grade_opt_table},
+};
 
 int cmd_test(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"sub", required_argument, NULL, 'u'}, {"student", required_argument, NULL, 's'},
-		{"no-db", no_argument, NULL, 'n'},     GRADE_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
 	struct grade_opts go = GRADE_OPTS_INIT;
 	struct record_opts ro = {.report = true, .db_path = default_db_path()};
 	char *sub = NULL;
@@ -38,7 +34,7 @@ int cmd_test(int argc, char **argv)
 
 	go.student = default_student();
 	go.own_code = true;
-	while ((c = getopt_long(argc, argv, "u:s:n" GRADE_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&test_cmd, argc, argv)) >= 0) {
 		if (grade_option(c, optarg, &go, &ro))
 			continue;
 		switch (c) {
@@ -51,18 +47,12 @@ int cmd_test(int argc, char **argv)
 		case 'n':
 			ro.db_path = NULL;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (c != CMD_END)
+		return cmd_stopped(c);
+	if (argc - optind != 1)
+		return cmd_bad_usage(&test_cmd);
 	if (!go.subdir) {   /* a handout's <lab>/, else the course's stub */
 		struct stat st;
 		sub = xasprintf("%s/%s", toolchain()->root, argv[optind]);

@@ -10,6 +10,8 @@
 #include "record.h"
 #include "toolchain.h"
 
+#include <stdio.h>
+
 int cmd_test(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
 int cmd_labs(int argc, char **argv);
@@ -25,6 +27,56 @@ int cmd_gpus(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_similar(int argc, char **argv);
 
+/*
+ * One option of a command (cmd-options.c): what cmd_getopt returns for it,
+ * its long name, its short letter (0: none), its argument as the usage names
+ * it (NULL: it takes none) and its help, lines split by '\n' (NULL: not
+ * shown, as for an option a line of another one's names). The usage shows
+ * its names as label says where label is given ("LAB --class"). A table
+ * ends with CMD_OPT_END.
+ */
+struct cmd_opt {
+	int key;
+	const char *name;
+	char letter;
+	const char *arg;
+	const char *help;
+	const char *label;
+};
+#define CMD_OPT(key, name, letter, arg, help) {key, name, letter, arg, help, NULL}
+#define CMD_OPT_SHOWN_AS(key, name, letter, arg, help, label) {key, name, letter, arg, help, label}
+#define CMD_OPT_END {0, NULL, 0, NULL, NULL, NULL}
+/* A number's macro as the text of a usage writes it: "default " TEXT_OF(N) */
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x) TEXT_OF_(x)
+#define CMD_TABLES 3
+
+/*
+ * A command's usage: the synopsis and what it does (up to the options),
+ * its option tables in the order shown (-h, --help comes last by itself),
+ * and what follows the options (NULL: nothing).
+ */
+struct cmd_spec {
+	const char *synopsis;
+	const struct cmd_opt *opts[CMD_TABLES];
+	const char *epilog;
+};
+
+void cmd_usage(const struct cmd_spec *cmd, FILE *out);
+/*
+ * getopt_long over cmd's tables: the next option's key (optarg its
+ * argument), CMD_END after the last, CMD_HELP once -h printed the usage on
+ * stdout, CMD_BAD once a bad option printed it on stderr.
+ */
+#define CMD_END (-1)
+#define CMD_HELP (-2)
+#define CMD_BAD (-3)
+int cmd_getopt(const struct cmd_spec *cmd, int argc, char **argv);
+/* What a command exits with once cmd_getopt gave CMD_HELP (0) or CMD_BAD (2). */
+int cmd_stopped(int c);
+/* The usage on stderr for a wrong use; returns EXIT_USAGE. */
+int cmd_bad_usage(const struct cmd_spec *cmd);
+
 /* The toolchain make recorded next to this binary; dies when there is none. */
 const struct toolchain *toolchain(void);
 /* $CUDALAB_DB, else ./gradebook.db */
@@ -34,40 +86,14 @@ const char *default_db_path(void);
  * user's name in the system's user database, else "uid<N>".
  */
 const char *default_student(void);
-#define DEFAULT_STUDENT_HELP "$USER, else the name of\n                 the user running it"
+#define DEFAULT_STUDENT_HELP "$USER, else the name of\nthe user running it"
 
 /*
- * The options `test` and `grade` share: --db, --json, --seed, --keep,
- * --quiet. Returns true when c was one of them.
+ * The options `test` and `grade` share (cmd-lib.c): --db, --json, --html,
+ * --seed, --keep, --emulate, --no-emulate, --submitted-at, --lanes,
+ * --unsandboxed, --quiet. grade_option takes one: true when c was one.
  */
-#define GRADE_LONG_OPTIONS                                                                         \
-	{"db", required_argument, NULL, 'd'}, {"json", required_argument, NULL, 'J'},             \
-	{"seed", required_argument, NULL, 'S'}, {"keep", no_argument, NULL, 'k'},                 \
-	{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},                     \
-	{"emulate", no_argument, NULL, 'E'}, {"no-emulate", no_argument, NULL, 'N'},              \
-	{"lanes", required_argument, NULL, 'A'}, {"submitted-at", required_argument, NULL, 'T'},   \
-	{"html", required_argument, NULL, 'H'}, {"unsandboxed", no_argument, NULL, 'U'}
-#define GRADE_SHORT_OPTIONS "d:J:S:kqhENA:T:"
-#define GRADE_OPTIONS_HELP                                                                         \
-	"  --db PATH      the gradebook (default: $CUDALAB_DB, else ./gradebook.db), checked\n"  \
-	"                 first: one that is none, or is read-only, is refused (exit 2)\n"       \
-	"  --json PATH    also write the result document there\n"                                 \
-	"  --html PATH    also write the run's page there (HTML, as cudalab report does)\n"    \
-	"  --seed N       the inputs' seed, 0 to 2^53 - 1, as a result document gives it\n"     \
-	"                 (default: a fresh random one)\n"                                       \
-	"  --keep         keep the work and judge folders (the build, the test logs,\n"   \
-	"                 what each safety tool said)\n"                                    \
-	"  --emulate      run the tests on the CPU emulator even where a GPU is\n"                \
-	"  --no-emulate   without a GPU, do not fall back to the CPU emulator\n"                  \
-	"  --submitted-at TIME  when it was submitted, for the lab's deadline: 'now', or\n"  \
-	"                 'YYYY-MM-DD HH:MM' and a zone ('Z', '+01:00'; none: the local one)\n" \
-	"  --lanes N      test processes that each run test after test in one CUDA context\n"    \
-	"                 (default: one on a GPU, one per part on the CPU emulator, one a\n"    \
-	"                 submission in a class; 0: a process per test)\n"                      \
-	"  --unsandboxed  where the sandbox cannot start, run the submission's programs\n"    \
-	"                 without it all the same (every report of the run says so)\n"       \
-	"  -q, --quiet    no progress lines\n"                                                    \
-	"  -h, --help     this text\n"
+extern const struct cmd_opt grade_opt_table[];
 bool grade_option(int c, const char *arg, struct grade_opts *go, struct record_opts *ro);
 /* A positive whole number from an option (-j, --slots), or 0 for anything else. */
 unsigned positive_option(const char *s);

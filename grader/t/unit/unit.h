@@ -17,6 +17,7 @@ Suite *timing_suite(void);
 Suite *profile_suite(void);
 Suite *scan_suite(void);
 Suite *late_suite(void);
+Suite *options_suite(void);
 Suite *grading_suite(void);
 Suite *safety_suite(void);
 Suite *export_suite(void);
