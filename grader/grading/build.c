@@ -1,7 +1,7 @@
 /*
  * build.c - building a submission (build.h): nvcc on each source file, and
- * g++ on its rewrite for the CPU emulator, with the GPU probe alongside; the
- * include check and the source scan of what both preprocessed; the symbol
+ * g++ on its rewrite for the CPU emulator, with what the sequencer runs
+ * beside them (the GPU probe, which build.c knows nothing of); the include check and the source scan of what both preprocessed; the symbol
  * audit of both objects (nm, readelf); linking with a lab's harness or
  * driver; and the emulator's checking builds (AddressSanitizer, the trace).
  *
@@ -19,7 +19,6 @@
 #include "audit.h"
 #include "includes.h"
 #include "intake.h"
-#include "probe.h"
 #include "rewrite.h"
 #include "scan.h"
 #include "toolfault.h"
@@ -632,13 +631,12 @@ static void refuse_reads(struct result *r, const struct strlist *reads)
 	free(lines);
 }
 
-int build_compile(struct grading *g)
+int build_compile(struct grading *g, const struct run_spec *beside, struct run_result *beside_res)
 {
 	const struct toolchain *tc = g->tc;
 	const struct lab_config *cfg = g->cfg;
 	const char *workdir = g->workdir;
 	struct result *r = g->r;
-	const char *probe_argv[2];
 	struct strlist objs = STRLIST_INIT, problems = STRLIST_INIT, emu_problems = STRLIST_INIT;
 	struct strlist reads = STRLIST_INIT, device_asm = STRLIST_INIT, device_vars = STRLIST_INIT;
 	size_t most = 2 * cfg->files.n + 3;
@@ -656,7 +654,7 @@ int build_compile(struct grading *g)
 
 	build_kept_free(g->build);
 	g->build = xcalloc(1, sizeof(*g->build));
-	probe_spec(g, probe_argv, &specs[n++]);
+	specs[n++] = *beside;   /* slot 0: what runs beside the build */
 	build_student_objects(g, &objs);
 	for (size_t i = 0, obj = 0; i < cfg->files.n; i++) {
 		const char *f = cfg->files.v[i];
@@ -710,7 +708,8 @@ int build_compile(struct grading *g)
 	progress("building %s ...", cfg->files.v[0]);
 	if (run_many(specs, res, n))
 		goto out;
-	probe_read(&specs[0], &res[0], &r->gpu);
+	*beside_res = res[0];   /* the caller's now */
+	res[0] = (struct run_result){0};
 	for (int e = 0; e < 2; e++)
 		if (query[e] && compiler_search_answer(query_key[e], &specs[query[e]],
 							&res[query[e]], g->workdir))

@@ -12,14 +12,16 @@
 
 /*
  * Compiles every .cu of the submission with nvcc, and its rewrite for the
- * CPU emulator with g++ where this machine has the emulator, while the
- * probe asks the GPU what it is (into r->gpu); checks that every file the
+ * CPU emulator with g++ where this machine has the emulator, while beside
+ * runs alongside (the sequencer's GPU probe: the GPU is known by the time
+ * the build is; its result into *beside_res, which the caller releases,
+ * once everything has run); checks that every file the
  * compilers read is one a submission may include; scans what both
  * preprocessed and audits both objects, so that code only one of them
  * compiles (#ifdef CUDAEMU, #ifndef __NVCC__) is judged all the same. A
  * build the student broke sets r->build and its message.
  */
-int build_compile(struct grading *g);
+int build_compile(struct grading *g, const struct run_spec *beside, struct run_result *beside_res);
 
 /*
  * Links the test binary for r->mode into *binary: the submission's objects

@@ -1,7 +1,7 @@
 /*
  * grade.c - the data path of one grading (docs/DESIGN.md), in order: intake,
- * build (with the GPU probe alongside), where the tests run, link, tests,
- * timing, profile, score.
+ * build (with the GPU probe, started here, alongside), where the tests run,
+ * link, tests, timing, profile, score.
  *
  * Owns: the order of the steps, the GPU's locks around them, and what a
  * step's outcome means for the rest (a build that failed runs no tests, a
@@ -285,7 +285,16 @@ static int build_phases(struct grading *g, char **binary)
 	if (judge_open(g))
 		return -1;
 	t0 = now_seconds();
-	if (build_compile(g))
+	/* the GPU probe runs beside the build: what the GPU is, known as the build is */
+	const char *probe_argv[2];
+	struct run_spec probe;
+	struct run_result probed = {0};
+	probe_spec(g, probe_argv, &probe);
+	int built = build_compile(g, &probe, &probed);
+	if (!built)
+		probe_read(&probe, &probed, &r->gpu);
+	run_result_release(&probed);
+	if (built)
 		goto out;
 	if (r->build == BUILD_OK) {
 		r->mode = choose_mode(g);
