@@ -1,9 +1,11 @@
 /*
  * batch.c - grading a class (batch.h).
  *
- * Owns: the worker processes, progress, resume, retries and the summary
- * (finding the submissions and reading the times file: batch-collect.c). Each grading runs in a worker process of its own
- * (fork, then grade_submission and record_run as for one submission),
+ * Owns: the worker processes, progress, resume and retries (finding the
+ * submissions and reading the times file: batch-collect.c; which GPUs:
+ * os/gpus.c; the summary table: render/classsum.c). Each grading runs in
+ * a worker process of its own (fork, then grade_submission and record_run
+ * as for one submission),
  * which stores its run in the gradebook in one transaction and says its
  * run's id on a pipe; the summary reads that run's document back from the
  * gradebook. So a grading that goes wrong in any way costs that submission
@@ -12,6 +14,7 @@
  */
 #include "batch.h"
 
+#include "classsum.h"
 #include "db.h"
 #include "doc.h"
 #include "intake.h"
@@ -39,79 +42,13 @@
 #define NOT_STORED "the run was not stored in the gradebook"
 #define MAX_TRIES 2
 
-void batch_parse_gpus(const char *list, struct strlist *gpus)
-{
-	strlist_clear(gpus);
-	for (const char *s = list, *e; *s; s = *e ? e + 1 : e) {
-		e = s + strcspn(s, ",");
-		if (e > s)
-			strlist_pushf(gpus, "%.*s", (int)(e - s), s);
-	}
-}
-
-/*
- * Whether this process may open the device node at path. A Slurm job's
- * devices cgroup (ConstrainDevices) leaves the node's every /dev/nvidiaN in
- * place and denies the open (EPERM), and so may a container's: such a GPU
- * is not this grader's to use.
- */
-static bool device_node_usable(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
 void batch_defaults(struct batch_opts *bo)
 {
-	const char *visible = getenv("CUDA_VISIBLE_DEVICES"), *job = getenv("SLURM_JOB_ID");
-	struct strlist *gpus = &bo->gpus;
-	bool slurm = job && *job;
-
 	if (!bo->jobs) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		bo->jobs = cpus > 0 ? (unsigned)cpus : 1;
 	}
-	bo->gpus_known = true;
-	bo->no_gpu_why[0] = '\0';
-	if (gpus->n)
-		return;
-	/* NoDevFiles: what older Slurm writes for a job without GPUs on a GPU node */
-	if (visible && strcmp(visible, "NoDevFiles")) {
-		char *list = xstrdup(visible);
-		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
-			strlist_push(gpus, tok);
-		free(list);
-	} else if (!visible && !slurm) {
-		for (int i = 0; i < 64; i++) {
-			char path[32];
-			snprintf(path, sizeof(path), "/dev/nvidia%d", i);
-			if (!access(path, F_OK) && device_node_usable(path))
-				strlist_pushf(gpus, "%d", i);
-		}
-	}
-	if (gpus->n)
-		return;
-	bo->gpus_known = false;
-	if (slurm)
-		snprintf(bo->no_gpu_why, sizeof(bo->no_gpu_why),
-			 "Slurm job %s was given no GPU (CUDA_VISIBLE_DEVICES %s)", job,
-			 visible ? "names none" : "unset");
-	else if (visible)
-		snprintf(bo->no_gpu_why, sizeof(bo->no_gpu_why),
-			 "CUDA_VISIBLE_DEVICES names no GPU");
-	else
-		snprintf(bo->no_gpu_why, sizeof(bo->no_gpu_why), "no GPU found");
-	/*
-	 * The gradings' CUDA_VISIBLE_DEVICES: where the GPUs are hidden from
-	 * this grader (a job without GPUs, an empty list), hidden from them
-	 * too; an index would reach a GPU of the node that is another job's
-	 * wherever the job's cgroup does not deny it.
-	 */
-	strlist_push(gpus, slurm || visible ? "" : "0");
+	bo->gpus_known = gpus_discover(&bo->gpus, bo->no_gpu_why, sizeof(bo->no_gpu_why));
 }
 
 /* -------------------------------------------------------------- workers */
@@ -271,18 +208,6 @@ static void finish(struct worker *w, int status, const char *db_path, const char
 	}
 }
 
-/* What the summary shows of a graded run, from its document. */
-static const char *doc_build(json_t *doc)
-{
-	return doc_str(json_object_get(doc, "build"), "status");
-}
-
-static double doc_phase(json_t *doc, const char *name)
-{
-	double v = doc_num(json_object_get(doc, "phases"), name);
-	return isnan(v) ? 0 : v;
-}
-
 /* ------------------------------------------------------------ progress */
 
 struct tally {
@@ -316,50 +241,13 @@ static void show_finished(const struct tally *t, const struct item *it)
 		char score[SCORE_TEXT_MAX];
 		fprintf(stderr, "[%zu/%zu] %s: %s, %s, build %s (%.1f s)\n", t->done + t->failed,
 			t->total - t->skipped, name, score_text(score, &view),
-			doc_str(it->doc, "status"), doc_build(it->doc),
+			doc_str(it->doc, "status"), class_doc_build(it->doc),
 			doc_num(it->doc, "seconds"));
 	} else
 		fprintf(stderr, "[%zu/%zu] %s: SYSTEM ERROR%s: %s\n", t->done + t->failed,
 			t->total - t->skipped, name,
 			it->tries < MAX_TRIES ? " (tried again later)" : "", it->why);
 	free(name);
-}
-
-/* ------------------------------------------------------------- summary */
-
-static int by_start(const void *a, const void *b)
-{
-	const double *x = a, *y = b;
-	return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-/* Seconds in which some grading had the GPU: the union of their intervals. */
-static double gpu_busy(const struct item *items, size_t n)
-{
-	double (*iv)[2] = xcalloc(n ? n : 1, sizeof(*iv)), busy = 0, from = 0, to = 0;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (items[i].state == DONE) {
-			json_t *held = json_object_get(items[i].doc, "gpu_held");
-			if (!json_is_object(held))
-				continue;
-			iv[k][0] = doc_num(held, "from");
-			iv[k++][1] = doc_num(held, "to");
-		}
-	qsort(iv, k, sizeof(*iv), by_start);
-	for (size_t i = 0; i < k; i++) {
-		if (i && iv[i][0] <= to) {
-			if (iv[i][1] > to)
-				to = iv[i][1];
-			continue;
-		}
-		busy += to - from;
-		from = iv[i][0];
-		to = iv[i][1];
-	}
-	busy += to - from;
-	free(iv);
-	return busy;
 }
 
 /* "0,1,2" */
@@ -401,79 +289,6 @@ static const char *where_tests_run(const struct toolchain *tc, const struct lab_
 	return buf;
 }
 
-static void summary(const struct item *items, size_t n, const struct tally *t, double wall,
-		    const struct batch_opts *bo, const char *where)
-{
-	int sw = 7, cw = 5;
-	double phase[5] = {0};
-	size_t graded = 0, not_built = 0, gpu_runs = 0, provisional = 0;
-	/* the score column as wide as its widest: a score is written one way everywhere */
-	char (*scores)[SCORE_TEXT_MAX] = xcalloc(n ? n : 1, sizeof(*scores));
-	/* a student's name is a folder's, theirs to choose: shown as visible_text shows it */
-	char **names = xcalloc(n ? n : 1, sizeof(*names));
-
-	for (size_t i = 0; i < n; i++) {
-		names[i] = visible_str(items[i].sub->student, true);
-		if ((int)strlen(names[i]) > sw)
-			sw = (int)strlen(names[i]);
-		if (items[i].state != DONE)
-			continue;
-		struct score_view view = doc_score_view(items[i].doc);
-		if ((int)strlen(score_text(scores[i], &view)) > cw)
-			cw = (int)strlen(scores[i]);
-	}
-	printf("\n%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, "student", cw, "score", "status",
-	       "build", "mode", "seconds", "run");
-	for (size_t i = 0; i < n; i++) {
-		const struct item *it = &items[i];
-		if (it->state == SKIPPED) {
-			printf("%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, names[i], cw,
-			       "-", "skipped", "-", "-", "-", "already in the gradebook");
-		} else if (it->state == DONE) {
-			static const char *const phases[] = {"build", "tests", "timing", "profile",
-							     "gpu_wait"};
-			json_t *doc = it->doc;
-			const char *mode = doc_str(doc, "mode");
-			printf("%-*s %-*s  %-10s %-13s %-8s %7.1f  %lld\n", sw, names[i],
-			       cw, scores[i], doc_str(doc, "status"), doc_build(doc), mode,
-			       doc_num(doc, "seconds"), it->run);
-			graded++;
-			not_built += strcmp(doc_build(doc), "ok") != 0;
-			provisional += json_is_true(json_object_get(doc, "provisional"));
-			gpu_runs += !strcmp(mode, "gpu");
-			for (int p = 0; p < 5; p++)
-				phase[p] += doc_phase(doc, phases[p]);
-		} else {
-			printf("%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, names[i], cw,
-			       "-", "SYSTEM", "-", "-", "-", it->why ? it->why : "not graded");
-		}
-	}
-	free(scores);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	printf("\n%zu graded", graded);
-	if (t->skipped)
-		printf(", %zu skipped (already in the gradebook)", t->skipped);
-	if (t->failed)
-		printf(", %zu NOT graded (system errors: not charged to the students; run again "
-		       "with --resume)", t->failed);
-	printf("; %zu did not build", not_built);
-	if (provisional)
-		printf("; %zu provisional, not grades", provisional);
-	printf("\n%.1f s wall for %zu gradings (%u at once, %s): %.1f graded per minute\n", wall,
-	       graded + t->failed, bo->jobs, where, wall > 0 ? graded / wall * 60 : 0);
-	if (graded)
-		printf("time of all gradings: build %.1f s, tests %.1f s, timing %.1f s, profile "
-		       "%.1f s, waiting for the GPU %.1f s\n",
-		       phase[0], phase[1], phase[2], phase[3], phase[4]);
-	if (gpu_runs && wall > 0) {
-		double busy = gpu_busy(items, n);
-		printf("the GPU was in use %.1f s of %.1f s (%.0f %%), idle %.1f s\n", busy, wall,
-		       100 * busy / wall, wall - busy);
-	}
-}
-
 /* ---------------------------------------------------------------- batch */
 
 /*
@@ -486,7 +301,7 @@ static bool all_provisional(const struct item *items, size_t n)
 	size_t built = 0, provisional = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (items[i].state != DONE || strcmp(doc_build(items[i].doc), "ok"))
+		if (items[i].state != DONE || strcmp(class_doc_build(items[i].doc), "ok"))
 			continue;
 		built++;
 		provisional += json_is_true(json_object_get(items[i].doc, "provisional"));
@@ -707,7 +522,19 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 			left++;
 		}
 	t.failed += left;
-	summary(items, n, &t, now_seconds() - t.start, bo, where);
+	struct class_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
+	for (size_t i = 0; i < n; i++)
+		rows[i] = (struct class_row){
+			.student = items[i].sub->student, .doc = items[i].doc, .run = items[i].run,
+			.why = items[i].why,
+			.state = items[i].state == DONE      ? CLASS_ROW_GRADED
+				 : items[i].state == SKIPPED ? CLASS_ROW_SKIPPED
+							     : CLASS_ROW_FAILED};
+	class_summary_print(rows, n,
+			    &(struct class_totals){.skipped = t.skipped, .failed = t.failed,
+						   .wall = now_seconds() - t.start, .jobs = bo->jobs,
+						   .where = where});
+	free(rows);
 	code = t.failed ? EXIT_INTERNAL : all_provisional(items, n) ? EXIT_INCOMPLETE : 0;
 	if (unstored)
 		code = error("the class stopped at %s: %s. %zu more submission%s not graded: once "

@@ -5,6 +5,7 @@
 #define BATCH_H
 
 #include "config.h"
+#include "gpus.h"
 #include "grade.h"
 
 #include <time.h>
@@ -51,17 +52,10 @@ struct batch_opts {
 
 /*
  * What options left unset default to: one grading at once per CPU, and
- * every GPU of the machine: CUDA_VISIBLE_DEVICES's list where it is set,
- * else the /dev/nvidiaN device nodes this process may open (a devices
- * cgroup denies the others). Inside a Slurm job (SLURM_JOB_ID set), the
- * job's GPUs: CUDA_VISIBLE_DEVICES's, and none where it is unset (the
- * node's device nodes are other jobs'). With none, gpus_known is false,
- * no_gpu_why says why, and the one GPU is "0", or "" (CUDA sees none) where
- * the GPUs were hidden from the grader (a job without GPUs, an empty list).
+ * every GPU of the machine (gpus_discover: with none, gpus_known is false
+ * and no_gpu_why says why).
  */
 void batch_defaults(struct batch_opts *bo);
-/* The GPUs of a --gpus option, "0,1", into gpus (replacing what was there). */
-void batch_parse_gpus(const char *list, struct strlist *gpus);
 
 /*
  * Grades every submission (go's options for each, its folder and student

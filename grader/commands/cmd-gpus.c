@@ -159,7 +159,7 @@ int cmd_gpus(int argc, char **argv)
 	while ((c = cmd_getopt(&gpus_cmd, argc, argv)) >= 0) {
 		switch (c) {
 		case 'G':
-			batch_parse_gpus(optarg, &bo.gpus);
+			gpus_parse(optarg, &bo.gpus);
 			if (!bo.gpus.n) {
 				error("--gpus wants a list of GPUs, \"0,1\"");
 				return EXIT_USAGE;

@@ -91,7 +91,7 @@ int cmd_grade(int argc, char **argv)
 			batch_option |= c == 'j';   /* slots are every GPU grading's, one's too */
 			break;
 		case 'G':
-			batch_parse_gpus(optarg, &bo.gpus);
+			gpus_parse(optarg, &bo.gpus);
 			batch_option = true;
 			break;
 		case 'R':

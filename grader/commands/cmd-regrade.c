@@ -234,7 +234,7 @@ int cmd_regrade(int argc, char **argv)
 			}
 			break;
 		case 'G':
-			batch_parse_gpus(optarg, &bo.gpus);
+			gpus_parse(optarg, &bo.gpus);
 			break;
 		case 'd':
 			bo.db_path = optarg;

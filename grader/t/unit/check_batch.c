@@ -100,7 +100,7 @@ START_TEST(test_batch_gpus_outside_slurm)
 	/* --gpus given: as given */
 	memset(&bo, 0, sizeof(bo));
 	setenv("SLURM_JOB_ID", "1", 1);
-	batch_parse_gpus("5", &bo.gpus);
+	gpus_parse("5", &bo.gpus);
 	batch_defaults(&bo);
 	assert_gpus(&bo, "[5]");
 	ck_assert(bo.gpus_known);
