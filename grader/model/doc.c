@@ -6,7 +6,10 @@
 
 #include "result.h"
 
+#include "util.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 const char *doc_str(json_t *o, const char *key)
@@ -59,4 +62,92 @@ struct score_view doc_score_view(json_t *doc)
 		}
 	}
 	return s;
+}
+
+struct test_view doc_test_view(json_t *doc, json_t *test)
+{
+	struct test_view v = {
+		.test = test,
+		.part = doc_str(test, "part"),
+		.name = doc_str(test, "name"),
+		.kind = doc_str(test, "kind"),
+		.status = doc_str(test, "status"),
+		.message = doc_str(test, "message"),
+		.points = doc_num(test, "points"),
+		.max_points = doc_num(test, "max_points"),
+		.bonus = json_is_true(json_object_get(test, "bonus")),
+		.later = json_is_true(json_object_get(test, "held_back")),
+	};
+	v.pending = !v.later && !strcmp(v.status, "not-run") &&
+		    !strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok") &&
+		    mode_pending_gpu(run_mode_of(doc_str(doc, "mode")));
+	return v;
+}
+
+const char *test_view_verdict(const struct test_view *v)
+{
+	return v->later ? "graded later" : v->pending ? "pending (GPU)" : v->status;
+}
+
+const char *test_view_points(char *buf, size_t len, const struct test_view *v)
+{
+	if (v->later || v->pending)
+		snprintf(buf, len, "-/%g", v->max_points);
+	else
+		snprintf(buf, len, "%g/%g", v->points, v->max_points);
+	return buf;
+}
+
+size_t doc_timing_rows(json_t *doc, struct timing_row **rows)
+{
+	json_t *t;
+	size_t i, n = 0;
+
+	*rows = NULL;
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		json_t *m = json_object_get(t, "timing");
+		if (strcmp(doc_str(t, "kind"), "timing"))
+			continue;
+		*rows = xrealloc(*rows, (n + 1) * sizeof(**rows));
+		(*rows)[n++] = (struct timing_row){
+			.test = doc_test_view(doc, t),
+			.measured = json_is_true(json_object_get(m, "measured")),
+			.flagged = json_is_true(json_object_get(m, "flagged")),
+			.subject = doc_str(m, "subject"),
+			.baseline = doc_str(m, "baseline"),
+			.student_ms = doc_num(m, "student_ms"),
+			.reference_ms = doc_num(m, "reference_ms"),
+			.ratio = doc_num(m, "ratio"),
+			.student_gflops = doc_num(m, "student_gflops"),
+			.reference_gflops = doc_num(m, "reference_gflops"),
+			.student_gbs = doc_num(m, "student_gbs"),
+			.reference_gbs = doc_num(m, "reference_gbs"),
+		};
+	}
+	return n;
+}
+
+size_t doc_sectors_rows(json_t *doc, struct sectors_row **rows)
+{
+	json_t *t;
+	size_t i, n = 0;
+
+	*rows = NULL;
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		json_t *m = json_object_get(t, "sectors");
+		if (strcmp(doc_str(t, "kind"), "sectors"))
+			continue;
+		*rows = xrealloc(*rows, (n + 1) * sizeof(**rows));
+		(*rows)[n++] = (struct sectors_row){
+			.test = doc_test_view(doc, t),
+			.measured = json_is_true(json_object_get(m, "measured")),
+			.call = doc_str(m, "call"),
+			.source = doc_str(m, "source"),
+			.load_per_request = doc_num(m, "load_sectors_per_request"),
+			.store_per_request = doc_num(m, "store_sectors_per_request"),
+			.load_requests = doc_num(m, "load_requests"),
+			.store_requests = doc_num(m, "store_requests"),
+		};
+	}
+	return n;
 }

@@ -134,10 +134,11 @@ void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
 			json_array_foreach(columns, i, t) {
 				char *key = test_key(t);
 				json_t *u = test_by_key(tests, key);
-				/* a test not run (pending a GPU run, or graded later) has
-				 * no points yet: an empty cell, not a 0 */
-				const char *st = u ? doc_str(u, "status") : NULL;
-				bool none = !u || (!max && st && !strcmp(st, "not-run"));
+				/* a test pending a GPU run, or graded later, has no
+				 * points yet: an empty cell, not a 0 (one not run for
+				 * want of a build lost them: 0) */
+				struct test_view v = u ? doc_test_view(doc, u) : (struct test_view){0};
+				bool none = !u || (!max && (v.pending || v.later));
 				csv_number(out, none ? NAN : doc_num(u, max ? "max_points" : "points"),
 					   max && i + 1 == ncol);
 				free(key);
@@ -257,17 +258,20 @@ static const char *gs_visibility(json_t *t)
  * failure unless status says otherwise, and adds the max_scores up to what
  * the student could get; so a bonus test is worth 0 there (its points go
  * above the maximum, as extra credit) and says so in its name and tags, and a
- * test that a provisional run could not run has no score and no status at
- * all: it was neither passed nor failed, and its points are pending.
- * In a run that is not provisional, a test not run lost its points (the
- * submission did not build, or the part it times failed): failed.
+ * test that waits for a GPU run, or that the course's grader runs later (held
+ * back), has no score and no status at all: it was neither passed nor failed,
+ * and its points are not counted yet (doc_test_view). Any other test not run
+ * lost its points (the submission did not build, or the part it times
+ * failed): failed.
  */
-static json_t *gs_test(json_t *t, const char *number, bool provisional)
+static json_t *gs_test(json_t *doc, json_t *t, const char *number)
 {
 	const char *status = doc_str(t, "status"), *msg = doc_str(t, "message");
 	const char *kind = doc_str(t, "kind");
 	bool bonus = json_is_true(json_object_get(t, "bonus"));
-	bool not_run = !strcmp(status, "not-run"), pending = not_run && provisional;
+	/* pending a GPU run, or graded later by the course: as every medium says (doc.h) */
+	struct test_view v = doc_test_view(doc, t);
+	bool not_run = !strcmp(status, "not-run"), pending = v.pending || v.later;
 	double points = doc_num(t, "points"), max = doc_num(t, "max_points");
 	char *name = xasprintf("%s: %s%s", doc_str(t, "part"), doc_str(t, "name"),
 			       bonus ? " (bonus)" : "");
@@ -281,7 +285,10 @@ static json_t *gs_test(json_t *t, const char *number, bool provisional)
 		strbuf_addf(&out, "%s: %s", status, msg);
 	else
 		strbuf_addstr(&out, status);
-	if (pending)
+	if (v.later)
+		strbuf_addf(&out, "\nworth %s%s points: graded later, by the course's grader",
+			    maxs, bonus ? " bonus" : "");
+	else if (pending)
 		strbuf_addf(&out, "\nworth %s%s points: not counted in this provisional score",
 			    maxs, bonus ? " bonus" : "");
 	else if (bonus)
@@ -329,14 +336,14 @@ static void md_num(struct strbuf *sb, double v, const char *fmt)
  */
 static void gs_measurements(struct strbuf *sb, json_t *doc)
 {
-	json_t *t;
-	size_t i;
+	struct timing_row *timed;
+	struct sectors_row *counted;
+	size_t nt = doc_timing_rows(doc, &timed), ns = doc_sectors_rows(doc, &counted);
 	bool head = false;
 
-	json_array_foreach(json_object_get(doc, "tests"), i, t) {
-		json_t *tm = json_object_get(t, "timing");
-		if (strcmp(doc_str(t, "kind"), "timing") ||
-		    !json_is_true(json_object_get(tm, "measured")))
+	for (size_t i = 0; i < nt; i++) {
+		const struct timing_row *m = &timed[i];
+		if (!m->measured)
 			continue;
 		if (!head)
 			strbuf_addstr(sb, "\n**Timed kernels** (median ms; the ratio is yours over the "
@@ -345,26 +352,25 @@ static void gs_measurements(struct strbuf *sb, json_t *doc)
 					  "yours GB/s |\n|---|---:|---:|---:|---:|---:|\n");
 		head = true;
 		strbuf_addstr(sb, "| ");
-		md_inline(sb, doc_str(t, "part"));
+		md_inline(sb, m->test.part);
 		strbuf_addstr(sb, "/");
-		md_inline(sb, doc_str(t, "name"));
-		if (*doc_str(tm, "baseline")) {
+		md_inline(sb, m->test.name);
+		if (*m->baseline) {
 			strbuf_addstr(sb, " (against ");
-			md_inline(sb, doc_str(tm, "baseline"));
+			md_inline(sb, m->baseline);
 			strbuf_addstr(sb, ")");
 		}
-		md_num(sb, doc_num(tm, "student_ms"), "%.4g");
-		md_num(sb, doc_num(tm, "reference_ms"), "%.4g");
-		md_num(sb, doc_num(tm, "ratio"), "%.3f");
-		md_num(sb, doc_num(tm, "student_gflops"), "%.0f");
-		md_num(sb, doc_num(tm, "student_gbs"), "%.0f");
+		md_num(sb, m->student_ms, "%.4g");
+		md_num(sb, m->reference_ms, "%.4g");
+		md_num(sb, m->ratio, "%.3f");
+		md_num(sb, m->student_gflops, "%.0f");
+		md_num(sb, m->student_gbs, "%.0f");
 		strbuf_addstr(sb, " |\n");
 	}
 	head = false;
-	json_array_foreach(json_object_get(doc, "tests"), i, t) {
-		json_t *m = json_object_get(t, "sectors");
-		if (strcmp(doc_str(t, "kind"), "sectors") ||
-		    !json_is_true(json_object_get(m, "measured")))
+	for (size_t i = 0; i < ns; i++) {
+		const struct sectors_row *m = &counted[i];
+		if (!m->measured)
 			continue;
 		if (!head)
 			strbuf_addstr(sb, "\n**Sectors per request** (32-byte sectors a warp's request "
@@ -372,15 +378,17 @@ static void gs_measurements(struct strbuf *sb, json_t *doc)
 					  "| test | kernel | loads | stores |\n|---|---|---:|---:|\n");
 		head = true;
 		strbuf_addstr(sb, "| ");
-		md_inline(sb, doc_str(t, "part"));
+		md_inline(sb, m->test.part);
 		strbuf_addstr(sb, "/");
-		md_inline(sb, doc_str(t, "name"));
+		md_inline(sb, m->test.name);
 		strbuf_addstr(sb, " | ");
-		md_inline(sb, doc_str(m, "call"));
-		md_num(sb, doc_num(m, "load_sectors_per_request"), "%.2f");
-		md_num(sb, doc_num(m, "store_sectors_per_request"), "%.2f");
+		md_inline(sb, m->call);
+		md_num(sb, m->load_per_request, "%.2f");
+		md_num(sb, m->store_per_request, "%.2f");
 		strbuf_addstr(sb, " |\n");
 	}
+	free(timed);
+	free(counted);
 }
 
 /*
@@ -479,7 +487,6 @@ static json_t *gs_extra_data(json_t *doc, long long run)
 char *export_gradescope(json_t *doc, long long run)
 {
 	json_t *tests = json_array(), *t, *parts = json_object();
-	bool provisional = json_is_true(json_object_get(doc, "provisional"));
 	size_t i;
 
 	json_array_append_new(tests, gs_build_test(doc));
@@ -496,7 +503,7 @@ char *export_gradescope(json_t *doc, long long run)
 		json_array_set_new(count, 1, json_integer(n));
 		char *number = xasprintf("%" JSON_INTEGER_FORMAT ".%" JSON_INTEGER_FORMAT,
 					 json_integer_value(json_array_get(count, 0)), n);
-		json_array_append_new(tests, gs_test(t, number, provisional));
+		json_array_append_new(tests, gs_test(doc, t, number));
 		free(number);
 	}
 	json_decref(parts);
@@ -653,13 +660,16 @@ static void junit_test_case(FILE *out, json_t *doc, json_t *t, bool with_student
 	const char *st = doc_str(t, "status"), *msg = doc_str(t, "message");
 	double secs = doc_num(t, "seconds");
 	bool bonus = json_is_true(json_object_get(t, "bonus"));
-	bool pending = !strcmp(st, "not-run") && json_is_true(json_object_get(doc, "provisional"));
+	struct test_view v = doc_test_view(doc, t);
+	bool pending = v.pending || v.later;
 	const char *tag = !strcmp(st, "fail")					 ? "failure"
 			  : !strcmp(st, "crash") || !strcmp(st, "timeout") ? "error"
 			  : !strcmp(st, "not-run")				 ? "skipped"
 										 : NULL;
-	char *points = pending ? xasprintf("worth %g%s points, not counted in this provisional "
-					   "score", doc_num(t, "max_points"), bonus ? " bonus" : "")
+	char *points = pending ? xasprintf("worth %g%s points, %s", doc_num(t, "max_points"),
+					   bonus ? " bonus" : "",
+					   v.later ? "graded later, by the course's grader"
+						   : "not counted in this provisional score")
 			       : xasprintf("%g of %g%s points", doc_num(t, "points"),
 					   doc_num(t, "max_points"), bonus ? " bonus" : "");
 	char *line = xasprintf("%s: %s", st, points);

@@ -157,24 +157,28 @@ static void add_build(struct strbuf *sb, json_t *doc)
 	}
 }
 
+/* A test's points, "1.5 / 2.5", or "- / 2.5" where they are not counted yet. */
+static void add_points(struct strbuf *sb, const struct test_view *v)
+{
+	if (v->pending || v->later)
+		strbuf_addstr(sb, "-");
+	else
+		add_num(sb, v->points, "%g");
+	strbuf_addstr(sb, " / ");
+	add_num(sb, v->max_points, "%g");
+}
+
 static void add_tests(struct strbuf *sb, json_t *doc)
 {
 	json_t *tests = json_object_get(doc, "tests"), *t;
-	bool pending_gpu = !strcmp(doc_str(doc, "mode"), "emulated") ||
-			   !strcmp(doc_str(doc, "mode"), "none");
-	const char *build_status = doc_str(json_object_get(doc, "build"), "status");
 	size_t i;
 
 	strbuf_addstr(sb, "<h2>Tests</h2>\n<table>\n<tr><th>part</th><th>test</th><th>kind</th>"
 			  "<th>verdict</th><th>points</th><th>message</th></tr>\n");
 	json_array_foreach(tests, i, t) {
-		const char *status = doc_str(t, "status");
-		/* a test that waits for a GPU reads as pending, as in the terminal report */
-		bool pending = pending_gpu && !strcmp(status, "not-run") &&
-			       !strcmp(build_status, "ok");
-		/* a test of the course's, not in a student's copy: neither passed nor failed */
-		bool later = json_is_true(json_object_get(t, "held_back"));
-		char *cls = safe_name(status);
+		/* pending a GPU run, or graded later: as in every other medium (doc.h) */
+		struct test_view v = doc_test_view(doc, t);
+		char *cls = safe_name(v.status);
 
 		strbuf_addf(sb, "<tr class=\"%s\"><td>", cls);
 		free(cls);
@@ -186,14 +190,9 @@ static void add_tests(struct strbuf *sb, json_t *doc)
 		strbuf_addstr(sb, "</td><td>");
 		strbuf_add_html(sb, doc_str(t, "kind"));
 		strbuf_addstr(sb, "</td><td class=\"verdict\">");
-		strbuf_add_html(sb, later ? "graded later" : pending ? "pending (GPU)" : status);
+		strbuf_add_html(sb, test_view_verdict(&v));
 		strbuf_addstr(sb, "</td><td class=\"num\">");
-		if (pending || later)
-			strbuf_addstr(sb, "-");
-		else
-			add_num(sb, doc_num(t, "points"), "%g");
-		strbuf_addstr(sb, " / ");
-		add_num(sb, doc_num(t, "max_points"), "%g");
+		add_points(sb, &v);
 		strbuf_addstr(sb, "</td><td>");
 		add_pre(sb, doc_str(t, "message"));
 		strbuf_addstr(sb, "</td></tr>\n");
@@ -533,17 +532,16 @@ static void add_series(struct strbuf *sb, json_t *doc)
 	}
 }
 
-/* The sectors tests: what Nsight Compute counted, kernel by kernel. */
+/* The sectors tests: what Nsight Compute, or the emulator's trace, counted. */
 static void add_sectors(struct strbuf *sb, json_t *doc)
 {
-	json_t *t;
-	size_t i;
-	bool any = false;
+	struct sectors_row *rows;
+	size_t n = doc_sectors_rows(doc, &rows);
 
-	json_array_foreach(json_object_get(doc, "tests"), i, t)
-		any |= !strcmp(doc_str(t, "kind"), "sectors");
-	if (!any)
+	if (!n) {
+		free(rows);
 		return;
+	}
 	strbuf_addstr(sb, "<h2>Memory requests: sectors per request</h2>\n"
 			  "<p>Each time a warp loads or stores, the memory system moves 32-byte "
 			  "sectors. A warp reading 32 consecutive floats needs 4 of them; up to 32 "
@@ -552,39 +550,34 @@ static void add_sectors(struct strbuf *sb, json_t *doc)
 			  "<th>points</th><th>loads: sectors per request</th>"
 			  "<th>stores: sectors per request</th><th>load requests</th>"
 			  "<th>store requests</th><th>counted by</th></tr>\n");
-	json_array_foreach(json_object_get(doc, "tests"), i, t) {
-		json_t *m = json_object_get(t, "sectors");
-		static const char *const cols[] = {"load_sectors_per_request",
-						   "store_sectors_per_request", "load_requests",
-						   "store_requests"};
-		if (strcmp(doc_str(t, "kind"), "sectors"))
-			continue;
-		bool counted = json_is_true(json_object_get(m, "measured"));
-		char *cls = safe_name(doc_str(t, "status"));
+	for (size_t i = 0; i < n; i++) {
+		const struct sectors_row *m = &rows[i];
+		const double cols[] = {m->load_per_request, m->store_per_request, m->load_requests,
+				       m->store_requests};
+		char *cls = safe_name(m->test.status);
 		strbuf_addf(sb, "<tr class=\"%s\"><td>", cls);
 		free(cls);
-		strbuf_add_html(sb, doc_str(t, "part"));
+		strbuf_add_html(sb, m->test.part);
 		strbuf_addstr(sb, "</td><td>");
-		strbuf_add_html(sb, doc_str(t, "name"));
+		strbuf_add_html(sb, m->test.name);
 		strbuf_addstr(sb, "</td><td><code>");
-		strbuf_add_html(sb, doc_str(m, "call"));
+		strbuf_add_html(sb, m->call);
 		strbuf_addstr(sb, "</code></td><td class=\"verdict\">");
-		strbuf_add_html(sb, doc_str(t, "status"));
+		strbuf_add_html(sb, test_view_verdict(&m->test));
 		strbuf_addstr(sb, "</td><td class=\"num\">");
-		add_num(sb, doc_num(t, "points"), "%g");
-		strbuf_addstr(sb, " / ");
-		add_num(sb, doc_num(t, "max_points"), "%g");
+		add_points(sb, &m->test);
 		strbuf_addstr(sb, "</td>");
 		for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
 			strbuf_addstr(sb, "<td class=\"num\">");
-			add_num(sb, counted ? doc_num(m, cols[c]) : NAN, c < 2 ? "%.2f" : "%.0f");
+			add_num(sb, m->measured ? cols[c] : NAN, c < 2 ? "%.2f" : "%.0f");
 			strbuf_addstr(sb, "</td>");
 		}
 		strbuf_addstr(sb, "<td>");
-		strbuf_add_html(sb, counted ? doc_str(m, "source") : "not counted");
+		strbuf_add_html(sb, m->measured ? m->source : "not counted");
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, "</table>\n");
+	free(rows);
 }
 
 static void add_timing(struct strbuf *sb, json_t *doc)
@@ -620,37 +613,35 @@ static void add_timing(struct strbuf *sb, json_t *doc)
 	strbuf_addstr(sb, "<table>\n<tr><th>part</th><th>test</th><th>your ms</th>"
 			  "<th>reference ms</th><th>ratio</th><th>your GFLOP/s</th>"
 			  "<th>reference GFLOP/s</th><th>your GB/s</th><th>reference GB/s</th></tr>\n");
-	json_array_foreach(tests, i, t) {
-		json_t *tm = json_object_get(t, "timing");
-		static const char *const cols[] = {"student_ms",       "reference_ms",
-						   "ratio",            "student_gflops",
-						   "reference_gflops", "student_gbs",
-						   "reference_gbs"};
-		if (strcmp(doc_str(t, "kind"), "timing"))
-			continue;
+	struct timing_row *rows;
+	size_t n = doc_timing_rows(doc, &rows);
+	for (size_t r = 0; r < n; r++) {
+		const struct timing_row *m = &rows[r];
+		const double cols[] = {m->student_ms,       m->reference_ms, m->ratio,
+				       m->student_gflops,   m->reference_gflops, m->student_gbs,
+				       m->reference_gbs};
 		strbuf_addstr(sb, "<tr><td>");
-		strbuf_add_html(sb, doc_str(t, "part"));
+		strbuf_add_html(sb, m->test.part);
 		strbuf_addstr(sb, "</td><td>");
-		strbuf_add_html(sb, doc_str(t, "name"));
-		if (baseline_of(t)) {
+		strbuf_add_html(sb, m->test.name);
+		if (*m->baseline) {
 			/* its "your" columns are subject's, its "reference" columns baseline's */
 			strbuf_addstr(sb, "<br><small>the first columns: ");
-			strbuf_add_html(sb, doc_str(tm, "subject"));
+			strbuf_add_html(sb, m->subject);
 			strbuf_addstr(sb, "; the reference's: ");
-			strbuf_add_html(sb, baseline_of(t));
+			strbuf_add_html(sb, m->baseline);
 			strbuf_addstr(sb, "</small>");
 		}
 		strbuf_addstr(sb, "</td>");
 		for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
-			double v = doc_num(tm, cols[c]);
-
 			/* GFLOP/s in the thousands as a whole number: 17000, not 1.7e+04 */
 			strbuf_addstr(sb, "<td class=\"num\">");
-			add_num(sb, v, fabs(v) >= 1e4 ? "%.0f" : "%.4g");
+			add_num(sb, cols[c], fabs(cols[c]) >= 1e4 ? "%.0f" : "%.4g");
 			strbuf_addstr(sb, "</td>");
 		}
 		strbuf_addstr(sb, "</tr>\n");
 	}
+	free(rows);
 	strbuf_addstr(sb, "</table>\n<table class=\"facts\">\n<tr><th>device FP32 peak</th><td>");
 	add_num(sb, doc_num(timing, "peak_gflops"), "%.0f GFLOP/s");
 	strbuf_addstr(sb, "</td></tr>\n<tr><th>device copy bandwidth</th><td>");

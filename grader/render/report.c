@@ -8,6 +8,8 @@
  */
 #include "report.h"
 
+#include "doc.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,25 +41,20 @@ static const char *status_label(enum test_status s)
 }
 
 /*
- * A test's result column: a test that waits for a GPU says so, so that its
- * points read as pending, not lost.
+ * A test's result column, from its view (doc.h): a test that waits for a
+ * GPU, or that the course grades, says so, so that its points read as not
+ * counted yet, not lost; a failure in capitals.
  */
-static const char *test_label(const struct result *r, const struct graded_test *t)
+static const char *test_label(const struct test_view *v)
 {
-	return t->held_back		      ? "graded later"
-	       : result_test_pending_gpu(r, t) ? "pending (GPU)"
-					       : status_label(t->status);
-}
+	static const char *const loud[][2] = {
+		{"fail", "FAIL"}, {"timeout", "TIMEOUT"}, {"crash", "CRASH"}, {"not-run", "not run"}};
+	const char *verdict = test_view_verdict(v);
 
-/* A test's points column: "-/2.5" where they are pending, "0/2.5" where lost. */
-static const char *test_points(char *buf, size_t len, const struct result *r,
-			       const struct graded_test *t)
-{
-	if (result_test_pending_gpu(r, t) || t->held_back)
-		snprintf(buf, len, "-/%g", t->max_points);
-	else
-		snprintf(buf, len, "%g/%g", t->points, t->max_points);
-	return buf;
+	for (size_t i = 0; i < sizeof(loud) / sizeof(*loud); i++)
+		if (!strcmp(verdict, loud[i][0]))
+			return loud[i][1];
+	return verdict;
 }
 
 /*
@@ -119,46 +116,45 @@ static int column_width(const struct result *r, bool names, bool timed, int min)
 	return w;
 }
 
-static void print_timing(FILE *out, const struct result *r)
+static void print_timing(FILE *out, const struct result *r, json_t *doc)
 {
 	int pw = column_width(r, false, false, 6), tw = column_width(r, true, true, 4);
-	bool any = false, header = false;
+	struct timing_row *rows;
+	size_t n = doc_timing_rows(doc, &rows);
 
-	for (size_t i = 0; i < r->ntests; i++)
-		any |= r->tests[i].kind == KIND_TIMING;
-	if (!any || r->build != BUILD_OK)   /* the build is the story then */
+	if (!n || r->build != BUILD_OK) {   /* the build is the story then */
+		free(rows);
 		return;
+	}
 	if (!r->timing.ran) {
 		fprintf(out, "\ntiming      not run: %s\n",
 			r->timing.reason ? r->timing.reason
 					 : "no kernel passed its correctness tests");
+		free(rows);
 		return;
 	}
 	fprintf(out, "\ntiming on %s", r->gpu.name ? r->gpu.name : "the GPU");
 	if (isfinite(r->timing.peak_gflops))
 		fprintf(out, " (FP32 peak %.1f TFLOP/s)", r->timing.peak_gflops / 1e3);
 	fprintf(out, ", against the reference (unless named) in the same run:\n");
-	for (size_t i = 0; i < r->ntests; i++) {
-		const struct graded_test *t = &r->tests[i];
-		const struct timing_measure *m = t->timing;
-		if (t->kind != KIND_TIMING)
-			continue;
-		if (!header)
-			fprintf(out, "%-*s %-*s %13s %13s %7s %9s\n", pw, "part", tw, "test", "yours",
-				"against", "ratio", "points");
-		header = true;
+	fprintf(out, "%-*s %-*s %13s %13s %7s %9s\n", pw, "part", tw, "test", "yours", "against",
+		"ratio", "points");
+	for (size_t i = 0; i < n; i++) {
+		const struct timing_row *m = &rows[i];
 		char pts[32], a[32], b[32];
-		test_points(pts, sizeof(pts), r, t);
+		test_view_points(pts, sizeof(pts), &m->test);
 		if (m->measured)
-			fprintf(out, "%-*s %-*s %13s %13s %7.3f %9s%s%s%s\n", pw, t->part, tw, t->name,
+			fprintf(out, "%-*s %-*s %13s %13s %7.3f %9s%s%s%s\n", pw, m->test.part, tw,
+				m->test.name,
 				timing_rate(a, sizeof(a), m->student_gflops, m->student_gbs),
 				timing_rate(b, sizeof(b), m->reference_gflops, m->reference_gbs),
-				m->ratio, pts, m->baseline ? "  against " : "",
-				m->baseline ? m->baseline : "", m->flagged ? "  FLAGGED for review" : "");
+				m->ratio, pts, *m->baseline ? "  against " : "", m->baseline,
+				m->flagged ? "  FLAGGED for review" : "");
 		else
-			fprintf(out, "%-*s %-*s %13s %13s %7s %9s  %s\n", pw, t->part, tw, t->name, "-",
-				"-", "-", pts, test_label(r, t));
+			fprintf(out, "%-*s %-*s %13s %13s %7s %9s  %s\n", pw, m->test.part, tw,
+				m->test.name, "-", "-", "-", pts, test_label(&m->test));
 	}
+	free(rows);
 	for (size_t i = 0; i < r->timing.nceilings; i++)
 		fprintf(out, "%s at N=%d: %.1f TFLOP/s (%.3f ms), for comparison, not graded\n",
 			r->timing.ceiling_name, r->timing.ceilings[i].size,
@@ -177,40 +173,42 @@ static void print_timing(FILE *out, const struct result *r)
 }
 
 /* Sectors per request of the profiled launchers, where they were counted. */
-static void print_sectors(FILE *out, const struct result *r)
+static void print_sectors(FILE *out, const struct result *r, json_t *doc)
 {
 	int pw = column_width(r, false, false, 6), tw = 4, cw = 4;
 	const char *source = NULL;
+	struct sectors_row *rows;
+	size_t n = doc_sectors_rows(doc, &rows);
 
-	for (size_t i = 0; i < r->ntests; i++) {
-		const struct graded_test *t = &r->tests[i];
-		if (t->kind != KIND_SECTORS || !t->sectors->measured)
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].measured)
 			continue;
-		source = t->sectors->source;
-		if ((int)strlen(t->name) > tw)
-			tw = (int)strlen(t->name);
-		if ((int)strlen(t->sectors->call) > cw)
-			cw = (int)strlen(t->sectors->call);
+		source = rows[i].source;
+		if ((int)strlen(rows[i].test.name) > tw)
+			tw = (int)strlen(rows[i].test.name);
+		if ((int)strlen(rows[i].call) > cw)
+			cw = (int)strlen(rows[i].call);
 	}
-	if (!source || r->build != BUILD_OK)
+	if (!source || r->build != BUILD_OK) {
+		free(rows);
 		return;
+	}
 	fprintf(out, "\nmemory requests, 32-byte sectors per warp-wide request (%s):\n", source);
 	fprintf(out, "%-*s %-*s %-*s %7s %7s %9s\n", pw, "part", tw, "test", cw, "call", "loads",
 		"stores", "points");
-	for (size_t i = 0; i < r->ntests; i++) {
-		const struct graded_test *t = &r->tests[i];
-		const struct sectors_measure *m = t->sectors;
-		if (t->kind != KIND_SECTORS || !m->measured)
-			continue;
+	for (size_t i = 0; i < n; i++) {
+		const struct sectors_row *m = &rows[i];
 		char ld[16] = "-", st[16] = "-", pts[32];
-		if (m->load_requests)
-			snprintf(ld, sizeof(ld), "%.2f", (double)m->load_sectors / m->load_requests);
-		if (m->store_requests)
-			snprintf(st, sizeof(st), "%.2f", (double)m->store_sectors / m->store_requests);
-		snprintf(pts, sizeof(pts), "%g/%g", t->points, t->max_points);
-		fprintf(out, "%-*s %-*s %-*s %7s %7s %9s\n", pw, t->part, tw, t->name, cw, m->call, ld,
-			st, pts);
+		if (!m->measured)
+			continue;
+		if (isfinite(m->load_per_request))
+			snprintf(ld, sizeof(ld), "%.2f", m->load_per_request);
+		if (isfinite(m->store_per_request))
+			snprintf(st, sizeof(st), "%.2f", m->store_per_request);
+		fprintf(out, "%-*s %-*s %-*s %7s %7s %9s\n", pw, m->test.part, tw, m->test.name, cw,
+			m->call, ld, st, test_view_points(pts, sizeof(pts), &m->test));
 	}
+	free(rows);
 }
 
 /* When it was submitted, against the deadline, and what lateness cost. */
@@ -287,25 +285,31 @@ static void render(FILE *out, const struct result *r)
 			held ? "" : "; a grade");
 	}
 
+	/* every table below reads the run as every other medium does (doc.h) */
+	json_t *doc = result_document(r), *tests = json_object_get(doc, "tests");
 	int pw = column_width(r, false, false, 6), nw = column_width(r, true, false, 10), sw = 8;
-	for (size_t i = 0; i < r->ntests; i++)
-		if ((int)strlen(test_label(r, &r->tests[i])) > sw)
-			sw = (int)strlen(test_label(r, &r->tests[i]));
+	for (size_t i = 0; i < json_array_size(tests); i++) {
+		struct test_view v = doc_test_view(doc, json_array_get(tests, i));
+		if ((int)strlen(test_label(&v)) > sw)
+			sw = (int)strlen(test_label(&v));
+	}
 	fprintf(out, "\n%-*s %-*s %-*s %9s %8s\n", pw, "part", nw, "test", sw, "result", "points",
 		"time");
-	for (size_t i = 0; i < r->ntests; i++) {
-		const struct graded_test *t = &r->tests[i];
+	for (size_t i = 0; i < json_array_size(tests); i++) {
+		struct test_view v = doc_test_view(doc, json_array_get(tests, i));
+		double seconds = doc_num(v.test, "seconds");
 		char pts[32], secs[16] = "";
-		test_points(pts, sizeof(pts), r, t);
-		if (t->seconds >= 0)
-			snprintf(secs, sizeof(secs), "%.2f s", t->seconds);
-		fprintf(out, "%-*s %-*s %-*s %9s %8s%s\n", pw, t->part, nw, t->name, sw,
-			test_label(r, t), pts, secs, t->bonus ? "  (bonus)" : "");
-		nfail += t->status != TEST_PASS && t->status != TEST_NOT_RUN;
+		if (seconds >= 0)
+			snprintf(secs, sizeof(secs), "%.2f s", seconds);
+		fprintf(out, "%-*s %-*s %-*s %9s %8s%s\n", pw, v.part, nw, v.name, sw, test_label(&v),
+			test_view_points(pts, sizeof(pts), &v), secs, v.bonus ? "  (bonus)" : "");
 	}
+	for (size_t i = 0; i < r->ntests; i++)
+		nfail += r->tests[i].status != TEST_PASS && r->tests[i].status != TEST_NOT_RUN;
 
-	print_timing(out, r);
-	print_sectors(out, r);
+	print_timing(out, r, doc);
+	print_sectors(out, r, doc);
+	json_decref(doc);
 
 	if (nfail) {
 		fprintf(out, "\nfailures:\n");

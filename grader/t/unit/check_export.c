@@ -55,14 +55,28 @@ START_TEST(test_export_gradescope_pending_and_bonus)
 	json_decref(r);
 	free(text);
 
-	/* complete: the bonus test not run lost its points; worth 0 of the maximum */
+	/* complete (on a GPU): the bonus test not run lost its points; worth 0 of the maximum */
 	json_object_set_new(doc, "provisional", json_false());
+	json_object_set_new(doc, "mode", json_string("gpu"));
 	text = export_gradescope(doc, 7);
 	r = json_loads(text, 0, NULL);
 	t = json_array_get(json_object_get(r, "tests"), 2);
 	ck_assert_str_eq(json_string_value(json_object_get(t, "status")), "failed");
 	ck_assert_double_eq(json_real_value(json_object_get(t, "max_score")), 0);
 	ck_assert_ptr_null(strstr(json_string_value(json_object_get(r, "output")), "pre-check"));
+	json_decref(r);
+	free(text);
+
+	/* on a GPU, a test the course's grader runs (held back): not counted yet, not lost */
+	json_object_set_new(json_array_get(json_object_get(doc, "tests"), 1), "held_back",
+			    json_true());
+	json_object_set_new(doc, "provisional", json_true());
+	text = export_gradescope(doc, 7);
+	r = json_loads(text, 0, NULL);
+	t = json_array_get(json_object_get(r, "tests"), 2);
+	ck_assert_ptr_null(json_object_get(t, "score"));
+	ck_assert_ptr_null(json_object_get(t, "status"));
+	ck_assert(strstr(json_string_value(json_object_get(t, "output")), "graded later"));
 	json_decref(r);
 	free(text);
 	json_decref(doc);

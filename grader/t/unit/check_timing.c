@@ -4,6 +4,8 @@
  * crashes and hangs, so the restart logic is tested without a GPU.
  */
 #include "db.h"
+#include "export.h"
+#include "htmlreport.h"
 #include "report.h"
 #include "timing.h"
 #include "unit.h"
@@ -365,6 +367,21 @@ START_TEST(test_timing_report_table)
 		      "%s", text);
 	ck_assert_msg(strstr(text, "cuBLAS at N=64: 50.0 TFLOP/s (0.500 ms)"), "%s", text);
 	ck_assert_msg(strstr(text, "INCOMPLETE"), "%s", text);
+
+	/* the page and Gradescope's Markdown say the same of the same kernels (doc.h) */
+	json_t *doc = result_document(&r);
+	char *page = NULL, *gs = export_gradescope(doc, 0);
+	ck_assert_int_eq(html_report(doc, 0, &page), 0);
+	ck_assert_msg(strstr(page, "<tr><td>p1</td><td>time@64</td><td class=\"num\">1.2</td>"
+				   "<td class=\"num\">1</td><td class=\"num\">1.2</td>"), "%.300s", strstr(page, "time@") ? strstr(page, "time@") : page);
+	ck_assert_msg(strstr(page, "<td>p1</td><td>time@64</td><td>timing</td><td class=\"verdict\">"
+				   "fail</td><td class=\"num\">1.95 / 2</td>"), "%.300s", strstr(page, "time@") ? strstr(page, "time@") : page);
+	ck_assert_msg(strstr(page, "<td>p3</td><td>time@32 (bonus)</td><td>timing</td><td "
+				   "class=\"verdict\">not-run</td><td class=\"num\">0 / 1</td>"), "%.300s", strstr(page, "time@") ? strstr(page, "time@") : page);
+	ck_assert_msg(strstr(gs, "| p1/time@64 | 1.2 | 1 | 1.200 | 100 | - |"), "%.400s", strstr(gs, "Timed") ? strstr(gs, "Timed") : gs);
+	free(page);
+	free(gs);
+	json_decref(doc);
 	free(text);
 	strlist_clear(&pending);
 	result_release(&r);
