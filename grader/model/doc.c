@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *doc_str(json_t *o, const char *key)
@@ -98,19 +99,29 @@ const char *test_view_points(char *buf, size_t len, const struct test_view *v)
 	return buf;
 }
 
-size_t doc_timing_rows(json_t *doc, struct timing_row **rows)
+/* The tests of doc of kind, in its order, into a new array (the caller frees it): how many. */
+static size_t tests_of_kind(json_t *doc, const char *kind, json_t ***found)
 {
 	json_t *t;
 	size_t i, n = 0;
 
-	*rows = NULL;
-	json_array_foreach(json_object_get(doc, "tests"), i, t) {
-		json_t *m = json_object_get(t, "timing");
-		if (strcmp(doc_str(t, "kind"), "timing"))
-			continue;
-		*rows = xrealloc(*rows, (n + 1) * sizeof(**rows));
-		(*rows)[n++] = (struct timing_row){
-			.test = doc_test_view(doc, t),
+	*found = xcalloc(json_array_size(json_object_get(doc, "tests")) + 1, sizeof(**found));
+	json_array_foreach(json_object_get(doc, "tests"), i, t)
+		if (!strcmp(doc_str(t, "kind"), kind))
+			(*found)[n++] = t;
+	return n;
+}
+
+size_t doc_timing_rows(json_t *doc, struct timing_row **rows)
+{
+	json_t **tests;
+	size_t n = tests_of_kind(doc, "timing", &tests);
+
+	*rows = xcalloc(n + 1, sizeof(**rows));
+	for (size_t i = 0; i < n; i++) {
+		json_t *m = json_object_get(tests[i], "timing");
+		(*rows)[i] = (struct timing_row){
+			.test = doc_test_view(doc, tests[i]),
 			.measured = json_is_true(json_object_get(m, "measured")),
 			.flagged = json_is_true(json_object_get(m, "flagged")),
 			.subject = doc_str(m, "subject"),
@@ -124,22 +135,20 @@ size_t doc_timing_rows(json_t *doc, struct timing_row **rows)
 			.reference_gbs = doc_num(m, "reference_gbs"),
 		};
 	}
+	free(tests);
 	return n;
 }
 
 size_t doc_sectors_rows(json_t *doc, struct sectors_row **rows)
 {
-	json_t *t;
-	size_t i, n = 0;
+	json_t **tests;
+	size_t n = tests_of_kind(doc, "sectors", &tests);
 
-	*rows = NULL;
-	json_array_foreach(json_object_get(doc, "tests"), i, t) {
-		json_t *m = json_object_get(t, "sectors");
-		if (strcmp(doc_str(t, "kind"), "sectors"))
-			continue;
-		*rows = xrealloc(*rows, (n + 1) * sizeof(**rows));
-		(*rows)[n++] = (struct sectors_row){
-			.test = doc_test_view(doc, t),
+	*rows = xcalloc(n + 1, sizeof(**rows));
+	for (size_t i = 0; i < n; i++) {
+		json_t *m = json_object_get(tests[i], "sectors");
+		(*rows)[i] = (struct sectors_row){
+			.test = doc_test_view(doc, tests[i]),
 			.measured = json_is_true(json_object_get(m, "measured")),
 			.call = doc_str(m, "call"),
 			.source = doc_str(m, "source"),
@@ -149,5 +158,6 @@ size_t doc_sectors_rows(json_t *doc, struct sectors_row **rows)
 			.store_requests = doc_num(m, "store_requests"),
 		};
 	}
+	free(tests);
 	return n;
 }
