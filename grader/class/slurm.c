@@ -429,8 +429,10 @@ static char *why_missing(const struct spool *sp, const struct spool_entry *e, co
 		strbuf_addf(&sb, "the grader failed on it in task %s on %s (exit 128): a fault of the "
 				 "grader, not of the submission", t.task, t.host);
 	else if (t.exit_code > EXIT_INTERNAL)
-		strbuf_addf(&sb, "cudalab grade was killed by signal %d in task %s on %s",
-			    t.exit_code - EXIT_INTERNAL, t.task, t.host);
+		strbuf_addf(&sb, "cudalab grade was stopped by signal %d (%s) in task %s on %s: its "
+				 "time limit, scancel or the node's shutdown",
+			    t.exit_code - EXIT_INTERNAL, strsignal(t.exit_code - EXIT_INTERNAL),
+			    t.task, t.host);
 	else
 		strbuf_addf(&sb, "cudalab grade ended (exit %d) in task %s on %s without writing its "
 				 "result document", t.exit_code, t.task, t.host);
@@ -534,16 +536,27 @@ int slurm_write_job_script(const struct spool *sp, const char *cudalab)
 		      "# result document, and `cudalab collect` is the one writer of the class's\n"
 		      "work=$(mktemp -d \"${TMPDIR:-/tmp}/cudalab-task.XXXXXX\") || exit 1\n"
 		      "trap 'rm -rf \"$work\"' EXIT\n"
+		      "# a TERM (scancel, the time limit) comes to this shell alone: passed on to\n"
+		      "# `cudalab grade`, which ends what it runs and removes its work folder (the\n"
+		      "# submission's code with it); waited for, then the task stops\n"
+		      "child=\n"
+		      "trap 'stopped=1; [ -z \"$child\" ] || kill -TERM \"$child\" 2>/dev/null' TERM\n"
 		      "task=${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}\n"
 		      "first=$((SLURM_ARRAY_TASK_ID * per))\n"
 		      "while IFS=$'\\t' read -r i student dir at; do\n"
 		      "\t[ \"$i\" -ge \"$first\" ] && [ \"$i\" -lt $((first + per)) ] || continue\n"
+		      "\t[ -z \"${stopped:-}\" ] || exit 143\n"
 		      "\techo \"started $task $(hostname) $(date +%s)\" >\"$spool/state/$i\"\n"
 		      "\twhen=()\n"
 		      "\t[ \"$at\" = - ] || when=(--submitted-at \"$at\")\n"
 		      "\t\"$cudalab\" grade \"$lab\" \"$dir\" --student \"$student\" --db \"$work/gradebook.db\" \\\n"
-		      "\t\t--json \"$spool/results/$student.json\" --quiet \"${when[@]}\" \"$@\" </dev/null\n"
-		      "\techo \"ended $? $(date +%s)\" >>\"$spool/state/$i\"\n"
+		      "\t\t--json \"$spool/results/$student.json\" --quiet \"${when[@]}\" \"$@\" </dev/null &\n"
+		      "\tchild=$!\n"
+		      "\t# a wait the TERM interrupts is waited again: its exit code, once it has ended\n"
+		      "\twhile wait \"$child\"; rc=$?; kill -0 \"$child\" 2>/dev/null; do :; done\n"
+		      "\tchild=\n"
+		      "\techo \"ended $rc $(date +%s)\" >>\"$spool/state/$i\"\n"
+		      "\t[ -z \"${stopped:-}\" ] || exit 143\n"
 		      "done <\"$spool/roster.tsv\"\n");
 	ret = write_file_atomic(path, sb.buf, sb.len);
 	if (!ret && chmod(path, 0755) < 0)

@@ -58,9 +58,8 @@ static const struct cmd_spec grade_cmd = {
 		    "does not take stops the class, saying why. A class exits 0 when\n"
 		    "every submission was graded, 4 when besides every run that built is provisional\n"
 		    "(no GPU: all emulated), 128 when one could not be graded, 128 + N when signal N\n"
-		    "stopped it.\n"
-		    "\n"
-		,
+		    "stopped it. One submission stopped so stores nothing and removes its folders.\n"
+		    "\n",
 	.opts = {grade_class_opts, grade_opt_table},
 };
 

@@ -17,6 +17,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,7 +149,22 @@ int grade_and_record(const char *lab, const struct grade_opts *go, const struct 
 		return gradebook_unready();
 	if (config_load(tc->root, lab, &cfg))
 		return EXIT_INTERNAL;
-	if (grade_submission(tc, &cfg, go, &r)) {
+	/*
+	 * Ctrl-C, or a TERM (a Slurm task's time limit, a cancelled CI job):
+	 * the programs being run end at once, the grading removes its folders
+	 * (the submission's code with them), and nothing is stored
+	 */
+	run_stop_on(SIGINT);
+	run_stop_on(SIGTERM);
+	int failed = grade_submission(tc, &cfg, go, &r);
+	if (run_stopped()) {
+		error("stopped by signal %d (%s) while grading '%s': nothing stored", run_stopped(),
+		      strsignal(run_stopped()), go->subdir);
+		result_release(&r);
+		config_free(&cfg);
+		return 128 + run_stopped();
+	}
+	if (failed) {
 		error("grading '%s' failed: this is a fault of the grader, not of the submission",
 		      go->subdir);
 		result_release(&r);

@@ -68,7 +68,7 @@ void compiler_search_command(const struct grading *g, bool emulated, struct strl
 struct run_spec compiler_search_spec(const struct grading *g, const struct strlist *cmd)
 {
 	return (struct run_spec){.argv = (const char *const *)cmd->v,
-				 .envp = (const char *const *)g->env, .timeout = TOOL_TIMEOUT,
+				 .envp = (const char *const *)g->tool_env, .timeout = TOOL_TIMEOUT,
 				 .output_limit = 1 << 20};
 }
 

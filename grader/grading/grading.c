@@ -349,6 +349,14 @@ int grading_open(struct grading *g, const struct toolchain *tc, const struct lab
 	}
 	g->gpu = o->gpu ? xstrdup(o->gpu) : gpulock_gpu_name();
 	g->env = grading_gpu_env(g->gpu);
+	{
+		struct strlist env = STRLIST_INIT;
+		for (char **e = g->env; *e; e++)
+			if (strncmp(*e, "TMPDIR=", 7))
+				strlist_push(&env, *e);
+		strlist_pushf(&env, "TMPDIR=%s", g->workdir);
+		g->tool_env = env.v;
+	}
 	if (stage_headers(g)) {
 		grading_close(g);
 		return -1;
@@ -399,6 +407,7 @@ void grading_close(struct grading *g)
 	sandbox_release(&g->run_sandbox);
 	sandbox_release(&g->build_sandbox);
 	grading_free_env(g->env);
+	grading_free_env(g->tool_env);
 	free(g->gpu);
 	free(g->gpu_key);
 	free(g->workdir);

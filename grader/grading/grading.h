@@ -81,6 +81,9 @@ struct grading {
 	char *gpu_key;             /* what its GPU locks are named after (gpulock_key),
 				      once the probe has answered; NULL before */
 	char **env;                /* every child's environment (grading_open) */
+	char **tool_env;           /* env with TMPDIR the work folder: for the grader's own
+				      tools run outside the sandbox (the compilers' search
+				      lists), whose temporary files go with the work folder */
 	/* programs that compile the submission may also read the labs (their
 	 * headers, the emulator's); programs that run it see nothing of the
 	 * checkout */

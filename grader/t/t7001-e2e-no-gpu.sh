@@ -50,4 +50,21 @@ test_expect_success '--no-db records nothing' '
 	"$CUDALAB" test matmul --no-db --no-emulate -q >/dev/null 2>&1;
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = "$n" ]
 '
+test_expect_success 'a grading stopped by TERM or Ctrl-C removes its folders and stores nothing' '
+	# a TMPDIR of its own, one the sandbox user may enter, to see it left clean
+	own=$(mktemp -d /tmp/cudalab-t7001-own.XXXXXX) && chmod 755 "$own" || exit 1
+	for sig in TERM INT; do
+		TMPDIR=$own "$CUDALAB" grade grid "$T_ROOT/reference/grid/fixtures/sleeps-forever" \
+			--student stopped --db stop.db >out 2>err & pid=$!
+		# once its work folder is there, however fast the machine
+		for _ in $(seq 600); do ls "$own" | grep -q "^cudalab-grid-" && break; sleep 0.1; done
+		kill -$sig $pid; wait $pid; code=$?
+		want=$((128 + $(kill -l $sig)))
+		{ [ $code = $want ] &&
+		  grep -q "^error: stopped by signal $(kill -l $sig) (.*) while grading .*: nothing stored" err &&
+		  [ -z "$(ls "$own")" ]; } || { echo "$sig: exit $code, left: $(ls "$own")"; cat err; exit 1; }
+	done
+	rm -rf "$own"
+	[ ! -f stop.db ] || [ "$(sqlite3 stop.db "SELECT count(*) FROM runs")" = 0 ]
+'
 test_done

@@ -100,7 +100,9 @@ test_expect_success 'a submission that hangs holds up only itself' '
 test_expect_success 'a batch killed midway keeps every run it stored; --resume grades the rest' '
 	{ class k1="$ref" k2="$ref" k3="$ref" k4="$ref" k5="$ref" && rm -f "$CUDALAB_DB"; } ||
 		exit 1
-	setsid sh -c '"'"'echo $$ >batch.pid; exec "$0" grade grid class -j 1'"'"' "$CUDALAB" \
+	# a TMPDIR of its own: a grading killed so cannot remove its work folder
+	killed=$(mktemp -d /tmp/cudalab-t7006-killed.XXXXXX) && chmod 755 "$killed" || exit 1
+	TMPDIR=$killed setsid sh -c '"'"'echo $$ >batch.pid; exec "$0" grade grid class -j 1'"'"' "$CUDALAB" \
 		>out 2>err &
 	for _ in $(seq 300); do
 		[ "$(runs 2>/dev/null)" -ge 2 ] 2>/dev/null && break; sleep 0.1
@@ -108,6 +110,7 @@ test_expect_success 'a batch killed midway keeps every run it stored; --resume g
 	pgid=$(cat batch.pid) && kill -9 -- -"$pgid" && wait
 	# until the last worker is gone: one may finish storing its run as it dies
 	for _ in $(seq 200); do alive_in_group "$pgid" || break; sleep 0.05; done
+	rm -rf "$killed"
 	stored=$(runs) &&
 	say "killed with $stored runs stored" &&
 	[ "$stored" -ge 2 ] && [ "$stored" -lt 5 ] &&

@@ -21,7 +21,7 @@ esac
 # them out, as it does this script's own
 daemons=$(cat "$cluster"/run/*.pid)
 [ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $daemons; do : >"$CUDALAB_TEST_PIDS/$p"; done
-trap 'scancel --quiet --user=root 2>/dev/null; bash "$helper" down "$cluster"; rm -rf "$T_TMP"
+trap 'scancel --quiet --user=root 2>/dev/null; bash "$helper" down "$cluster"; rm -rf "$T_TMP" "${own:-}"
 	[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $$ $daemons; do rm -f "$CUDALAB_TEST_PIDS/$p"; done' EXIT
 spool=$T_TMP/spool db=$T_TMP/class.db
 
@@ -38,8 +38,11 @@ runs() { sqlite3 "$db" "SELECT count(*) FROM runs${1:+ JOIN submissions s ON s.i
 index_of() { awk -F'\t' -v s="$1" '$2 == s { print $1 }' "$spool/roster.tsv"; }
 first_job() { head -n 1 "$spool/jobs" | cut -d" " -f1; }
 
+# the tasks' TMPDIR (sbatch passes the environment on), one the sandbox user may
+# enter: where a cancelled task's grading must leave nothing
+own=$(mktemp -d /tmp/cudalab-t9001-own.XXXXXX) && chmod 755 "$own" || exit 1
 test_expect_success 'a class of 8 is graded through a job array, each task on a GPU of its own' '
-	"$CUDALAB" slurm grid class/ --spool "$spool" --db "$db" --emulate --throttle 2 \
+	TMPDIR=$own "$CUDALAB" slurm grid class/ --spool "$spool" --db "$db" --emulate --throttle 2 \
 		-- --cpus-per-task=1 >out 2>err &
 	pid=$! &&
 	# the victim: its task is cancelled while it grades (as a time limit or scancel would);
@@ -73,7 +76,12 @@ test_expect_success 'each got its verdict, stored once with the spool file it ca
 	validate_doc --db "$db"
 '
 test_expect_success 'the task that died is listed with why, never charged to the student' '
-	grep -q "^  $victim: its task $(first_job)_$(index_of $victim) on $(hostname) began grading it and never finished" err &&
+	task=$(first_job)_$(index_of $victim) &&
+	# stopped by the TERM, or, where the cluster killed it before it could say so, never finished
+	{ grep -q "^  $victim: cudalab grade was stopped by signal 15 (Terminated) in task $task on $(hostname): its time limit, scancel or the node.s shutdown" err ||
+	  grep -q "^  $victim: its task $task on $(hostname) began grading it and never finished" err; } &&
+	# the cancelled grading took its work folder, the submission in it, along
+	[ -z "$(ls "$own" | grep "^cudalab-grid-")" ] &&
 	grep -q "grade them again with: cudalab slurm grid --spool $spool --resume" err
 '
 test_expect_success 'collecting again adds nothing' '
