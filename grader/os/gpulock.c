@@ -8,6 +8,8 @@
  */
 #include "gpulock.h"
 
+#include "run.h"
+
 #include "util.h"
 
 #include <errno.h>
@@ -120,7 +122,8 @@ static int lock(int fd, int how, double *waited)
 {
 	double t0 = now_seconds();
 	while (fd >= 0 && flock(fd, how) < 0) {
-		if (errno != EINTR) {
+		/* a stop (run_stop_on) is not kept waiting for the GPU: nothing runs after it */
+		if (errno != EINTR || run_stopped()) {
 			close(fd);
 			return -1;
 		}
@@ -155,7 +158,7 @@ int gpulock_slot(const char *key, unsigned slots)
 				return fd;
 			close(fd);
 		}
-		if (!any)   /* no lock file can be opened: no locking (warned) */
+		if (!any || run_stopped())   /* no lock file can be opened (warned), or a stop */
 			return -1;
 		struct timespec ts = {0, (long)(SLOT_POLL * 1e9)};
 		nanosleep(&ts, NULL);

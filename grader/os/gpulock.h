@@ -41,7 +41,11 @@ const char *gpulock_dir(void);
  */
 char *gpulock_path(const char *key, const char *what);
 
-/* One of the GPU's slots (blocks until one is free); an fd, or -1 (no locking). */
+/*
+ * One of the GPU's slots (blocks until one is free); an fd, or -1 (no
+ * locking). These waits end with -1 at a stop (run_stop_on): a Ctrl-C is
+ * not kept waiting for the GPU.
+ */
 int gpulock_slot(const char *key, unsigned slots);
 
 /*

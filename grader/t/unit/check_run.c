@@ -245,6 +245,36 @@ START_TEST(test_gpulock_shares_and_excludes)
 }
 END_TEST
 
+/* A stop (Ctrl-C, a TERM) ends a wait for the GPU: it is not kept waiting for the lock. */
+START_TEST(test_gpulock_wait_ends_at_a_stop)
+{
+	char *dir = unit_tmpdir();
+	setenv("CUDALAB_LOCK_DIR", dir, 1);
+	int held = gpulock_tests("u", NULL), slot = gpulock_slot("u", 1);
+	ck_assert(held >= 0 && slot >= 0);
+	for (int timing = 0; timing < 2; timing++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			run_stop_on(SIGALRM);   /* the stop comes while it waits */
+			alarm(1);
+			double t0 = now_seconds();
+			int fd = timing ? gpulock_timing("u", NULL) : gpulock_slot("u", 1);
+			_exit(fd < 0 && run_stopped() == SIGALRM && now_seconds() - t0 < 10 ? 0 : 1);
+		}
+		int st;
+		waitpid(pid, &st, 0);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			      "the %s wait did not end at the stop (status %d)",
+			      timing ? "timing" : "slot", st);
+	}
+	gpulock_release(slot);
+	gpulock_release(held);
+	unsetenv("CUDALAB_LOCK_DIR");
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_run_many_at_once)
 {
 	const char *a[] = {"/bin/sh", "-c", "sleep 0.3; echo a", NULL};
@@ -384,6 +414,7 @@ Suite *run_suite(void)
 	tcase_add_test(tc, test_run_process_limit);
 	tcase_add_test(tc, test_run_many_at_once);
 	tcase_add_test(tc, test_gpulock_shares_and_excludes);
+	tcase_add_test(tc, test_gpulock_wait_ends_at_a_stop);
 	tcase_add_test(tc, test_sandbox_command_line);
 	tcase_add_test(tc, test_sandbox_contains);
 	suite_add_tcase(s, tc);
