@@ -62,7 +62,8 @@ test_expect_success 'a grading stopped by TERM or Ctrl-C removes its folders and
 		want=$((128 + $(kill -l $sig)))
 		{ [ $code = $want ] &&
 		  grep -q "^error: stopped by signal $(kill -l $sig) (.*) while grading .*: nothing stored" err &&
-		  [ -z "$(ls "$own")" ]; } || { echo "$sig: exit $code, left: $(ls "$own")"; cat err; exit 1; }
+		  [ -z "$(ls "$own")" ]; } ||
+			{ echo "$sig: exit $code, left: $(ls "$own")"; cat err; rm -rf "$own"; exit 1; }
 	done
 	rm -rf "$own"
 	[ ! -f stop.db ] || [ "$(sqlite3 stop.db "SELECT count(*) FROM runs")" = 0 ]
