@@ -26,8 +26,8 @@ struct score_view doc_score_view(json_t *doc);
  * One test as people read it, the same in every medium (the terminal
  * report, the run's page, the exports): a test of the course's that this
  * copy cannot run is "graded later", one that waits for a GPU run is
- * "pending (GPU)" (as result_test_pending_gpu), and neither has lost its
- * points.
+ * "pending (GPU)" (built, not run, only for want of a GPU), and neither has
+ * lost its points.
  */
 struct test_view {
 	json_t *test;            /* its object in the document */

@@ -41,6 +41,14 @@ const char *test_status_name(enum test_status s)
 	return test_names[s];
 }
 
+enum test_status test_status_of(const char *name)
+{
+	for (size_t t = 0; t < sizeof(test_names) / sizeof(test_names[0]); t++)
+		if (name && !strcmp(name, test_names[t]))
+			return (enum test_status)t;
+	return TEST_NOT_RUN;
+}
+
 const char *build_state_name(enum build_state s)
 {
 	return build_names[s];
@@ -221,12 +229,6 @@ bool result_part_failed(const struct result *r, const char *part)
 		    r->tests[i].status != TEST_PASS && r->tests[i].status != TEST_NOT_RUN)
 			return true;
 	return false;
-}
-
-bool result_test_pending_gpu(const struct result *r, const struct graded_test *t)
-{
-	return t->status == TEST_NOT_RUN && !t->held_back && r->build == BUILD_OK &&
-	       mode_pending_gpu(r->mode);
 }
 
 struct score_view result_score_view(const struct result *r)

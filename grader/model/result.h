@@ -237,8 +237,6 @@ bool mode_pending_gpu(enum run_mode mode);
  * points graded later by the course (testrun.c decides).
  */
 void result_hold_back(struct graded_test *t);
-/* Whether t is such a test of r: built, not run, only for want of a GPU. */
-bool result_test_pending_gpu(const struct result *r, const struct graded_test *t);
 /*
  * Of part's correctness tests: whether every one passed (what timing and
  * profiling ask first), and whether one ran and did not pass.
@@ -248,6 +246,8 @@ bool result_part_failed(const struct result *r, const char *part);
 struct graded_test *result_find(struct result *r, const char *part, const char *name);
 
 const char *test_status_name(enum test_status s);
+/* The status a test_status_name names; TEST_NOT_RUN for anything else. */
+enum test_status test_status_of(const char *name);
 const char *test_kind_name(enum test_kind k);
 const char *build_state_name(enum build_state s);
 const char *run_state_name(enum run_state s);

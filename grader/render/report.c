@@ -47,14 +47,7 @@ static const char *status_label(enum test_status s)
  */
 static const char *test_label(const struct test_view *v)
 {
-	static const char *const loud[][2] = {
-		{"fail", "FAIL"}, {"timeout", "TIMEOUT"}, {"crash", "CRASH"}, {"not-run", "not run"}};
-	const char *verdict = test_view_verdict(v);
-
-	for (size_t i = 0; i < sizeof(loud) / sizeof(*loud); i++)
-		if (!strcmp(verdict, loud[i][0]))
-			return loud[i][1];
-	return verdict;
+	return v->later || v->pending ? test_view_verdict(v) : status_label(test_status_of(v->status));
 }
 
 /*
