@@ -69,12 +69,24 @@ char **grading_gpu_env(const char *gpu)
 	return env.v ? env.v : xcalloc(1, sizeof(char *));
 }
 
+/* Whether extra (NULL-terminated; NULL: none) sets the variable entry sets. */
+static bool set_by(const char *entry, const char *const *extra)
+{
+	size_t n = strcspn(entry, "=");
+
+	for (size_t i = 0; extra && extra[i]; i++)
+		if (!strncmp(extra[i], entry, n) && extra[i][n] == '=')
+			return true;
+	return false;
+}
+
 char **grading_env(const struct grading *g, const char *const *extra)
 {
 	struct strlist env = STRLIST_INIT;
 
 	for (char **e = g->env; *e; e++)
-		strlist_push(&env, *e);
+		if (!set_by(*e, extra))
+			strlist_push(&env, *e);
 	for (size_t i = 0; extra && extra[i]; i++)
 		strlist_push(&env, extra[i]);
 	return env.v;
@@ -349,14 +361,9 @@ int grading_open(struct grading *g, const struct toolchain *tc, const struct lab
 	}
 	g->gpu = o->gpu ? xstrdup(o->gpu) : gpulock_gpu_name();
 	g->env = grading_gpu_env(g->gpu);
-	{
-		struct strlist env = STRLIST_INIT;
-		for (char **e = g->env; *e; e++)
-			if (strncmp(*e, "TMPDIR=", 7))
-				strlist_push(&env, *e);
-		strlist_pushf(&env, "TMPDIR=%s", g->workdir);
-		g->tool_env = env.v;
-	}
+	char *tmpdir = xasprintf("TMPDIR=%s", g->workdir);
+	g->tool_env = grading_env(g, (const char *const[]){tmpdir, NULL});
+	free(tmpdir);
 	if (stage_headers(g)) {
 		grading_close(g);
 		return -1;

@@ -133,7 +133,8 @@ bool grading_env_allowed(const char *entry);
 
 /*
  * g's environment with extra ("KEY=value", NULL-terminated; NULL: none)
- * added; free it with grading_free_env.
+ * added, each in place of g's entry of the same name; free it with
+ * grading_free_env.
  */
 char **grading_env(const struct grading *g, const char *const *extra);
 void grading_free_env(char **env);

@@ -77,6 +77,15 @@ START_TEST(test_grading_env_has_one_gpu)
 	ck_assert_uint_eq(count_prefix(env, "CUDA_VISIBLE_DEVICES=", &v), 1);
 	ck_assert_uint_eq(count_prefix(g.env, "CUDAEMU_WORKERS=", &v), 0);
 	grading_free_env(env);
+	/* an extra of a name g's has takes its place: one entry, the extra's */
+	const char *const instead[] = {"CUDA_VISIBLE_DEVICES=7", NULL};
+	env = grading_env(&g, instead);
+	ck_assert_uint_eq(count_prefix(env, "CUDA_VISIBLE_DEVICES=", &v), 1);
+	ck_assert_str_eq(v, "CUDA_VISIBLE_DEVICES=7");
+	grading_free_env(env);
+	/* the grader's own tools outside the sandbox keep their files in the work folder */
+	ck_assert_uint_eq(count_prefix(g.tool_env, "TMPDIR=", &v), 1);
+	ck_assert_str_eq(v + strlen("TMPDIR="), g.workdir);
 
 	char *workdir = xstrdup(g.workdir);
 	ck_assert_int_eq(stat(workdir, &st), 0);
