@@ -1,9 +1,10 @@
 /*
  * build.c - building a submission (build.h): nvcc on each source file, and
  * g++ on its rewrite for the CPU emulator, with what the sequencer runs
- * beside them (the GPU probe, which build.c knows nothing of); the include check and the source scan of what both preprocessed; the symbol
- * audit of both objects (nm, readelf); linking with a lab's harness or
- * driver; and the emulator's checking builds (AddressSanitizer, the trace).
+ * beside them (the GPU probe, which build.c knows nothing of); the include
+ * check and the source scan of what both preprocessed; the symbol audit of
+ * both objects (nm, readelf); linking with a lab's harness or driver; and
+ * the emulator's checking builds (AddressSanitizer, the trace).
  *
  * Owns: the compilers' command lines, turning what they said into the
  * result's build state, and what the later steps may build from: only what

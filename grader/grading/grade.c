@@ -290,11 +290,11 @@ static int build_phases(struct grading *g, char **binary)
 	struct run_spec probe;
 	struct run_result probed = {0};
 	probe_spec(g, probe_argv, &probe);
-	int built = build_compile(g, &probe, &probed);
-	if (!built)
+	int failed = build_compile(g, &probe, &probed);
+	if (!failed)
 		probe_read(&probe, &probed, &r->gpu);
 	run_result_release(&probed);
-	if (built)
+	if (failed)
 		goto out;
 	if (r->build == BUILD_OK) {
 		r->mode = choose_mode(g);

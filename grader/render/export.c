@@ -1,10 +1,10 @@
 /*
  * export.c - the formats grades leave the gradebook in (export.h).
  *
- * Owns: the mapping from the result document (docs/result-document.md) to CSV, Gradescope's results.json and JUnit XML, each saying
- * what the run was (a provisional pre-check, a build that failed, a test
- * not run, bonus points) in what its platform shows. Knows nothing of
- * SQLite or of files.
+ * Owns: the mapping from the result document (docs/result-document.md) to
+ * CSV, Gradescope's results.json and JUnit XML, each saying what the run
+ * was (a provisional pre-check, a build that failed, a test not run, bonus
+ * points) in what its platform shows. Knows nothing of SQLite or of files.
  */
 #include "export.h"
 
@@ -266,15 +266,12 @@ static const char *gs_visibility(json_t *t)
  */
 static json_t *gs_test(json_t *doc, json_t *t, const char *number)
 {
-	const char *status = doc_str(t, "status"), *msg = doc_str(t, "message");
-	const char *kind = doc_str(t, "kind");
-	bool bonus = json_is_true(json_object_get(t, "bonus"));
 	/* pending a GPU run, or graded later by the course: as every medium says (doc.h) */
 	struct test_view v = doc_test_view(doc, t);
-	bool not_run = !strcmp(status, "not-run"), pending = v.pending || v.later;
-	double points = doc_num(t, "points"), max = doc_num(t, "max_points");
-	char *name = xasprintf("%s: %s%s", doc_str(t, "part"), doc_str(t, "name"),
-			       bonus ? " (bonus)" : "");
+	const char *status = v.status, *msg = v.message, *kind = v.kind;
+	bool bonus = v.bonus, not_run = !strcmp(status, "not-run"), pending = v.pending || v.later;
+	double points = v.points, max = v.max_points;
+	char *name = xasprintf("%s: %s%s", v.part, v.name, bonus ? " (bonus)" : "");
 	char *maxs = num_text(max);
 	struct strbuf out = STRBUF_INIT;
 
@@ -304,7 +301,7 @@ static json_t *gs_test(json_t *doc, json_t *t, const char *number)
 	json_object_set_new(o, "output", json_string(out.buf));
 	json_object_set_new(o, "output_format", json_string("text"));
 	json_object_set_new(o, "visibility", json_string(gs_visibility(t)));
-	json_t *tags = json_pack("[s, s]", doc_str(t, "part"), *kind ? kind : "correctness");
+	json_t *tags = json_pack("[s, s]", v.part, *kind ? kind : "correctness");
 	if (bonus)
 		json_array_append_new(tags, json_string("bonus"));
 	if (pending)
@@ -657,27 +654,26 @@ static void junit_build_case(FILE *out, json_t *doc, bool with_student)
  */
 static void junit_test_case(FILE *out, json_t *doc, json_t *t, bool with_student)
 {
-	const char *st = doc_str(t, "status"), *msg = doc_str(t, "message");
-	double secs = doc_num(t, "seconds");
-	bool bonus = json_is_true(json_object_get(t, "bonus"));
 	struct test_view v = doc_test_view(doc, t);
-	bool pending = v.pending || v.later;
+	const char *st = v.status, *msg = v.message;
+	double secs = doc_num(t, "seconds");
+	bool bonus = v.bonus, pending = v.pending || v.later;
 	const char *tag = !strcmp(st, "fail")					 ? "failure"
 			  : !strcmp(st, "crash") || !strcmp(st, "timeout") ? "error"
 			  : !strcmp(st, "not-run")				 ? "skipped"
 										 : NULL;
-	char *points = pending ? xasprintf("worth %g%s points, %s", doc_num(t, "max_points"),
+	char *points = pending ? xasprintf("worth %g%s points, %s", v.max_points,
 					   bonus ? " bonus" : "",
 					   v.later ? "graded later, by the course's grader"
 						   : "not counted in this provisional score")
-			       : xasprintf("%g of %g%s points", doc_num(t, "points"),
-					   doc_num(t, "max_points"), bonus ? " bonus" : "");
+			       : xasprintf("%g of %g%s points", v.points, v.max_points,
+					   bonus ? " bonus" : "");
 	char *line = xasprintf("%s: %s", st, points);
 
 	fputs("    <testcase classname=\"", out);
-	junit_classname(out, doc, doc_str(t, "part"), with_student);
+	junit_classname(out, doc, v.part, with_student);
 	fputs("\" name=\"", out);
-	xml_text(out, doc_str(t, "name"), true);
+	xml_text(out, v.name, true);
 	fprintf(out, "\" time=\"%.3f\">\n", isfinite(secs) ? secs : 0.0);
 	if (tag && !strcmp(tag, "skipped")) {
 		/* not-run messages say "not run: why" */
