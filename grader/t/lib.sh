@@ -117,6 +117,14 @@ test_must_fail_with() {
 	[ "$rc" = "$want" ] || { say "exit code $rc, expected $want:"; cat err; return 1; }
 }
 
+# own_tmpdir WHAT: a new folder for a grading's TMPDIR, outside $T_TMP and one
+# the sandbox user may enter (its path on stdout), to see what a grading
+# leaves there, or to keep what one killed cannot remove; the caller removes it
+own_tmpdir() {
+	local d
+	d=$(mktemp -d "/tmp/cudalab-$T_NAME-$1.XXXXXX") && chmod 755 "$d" && echo "$d"
+}
+
 # lab_of DIR: the lab a submission folder belongs to, from its path
 # (reference/<lab>/..., student_template/<lab>, redteam/<lab>/...); matmul
 # otherwise.

@@ -51,8 +51,8 @@ test_expect_success '--no-db records nothing' '
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT count(*) FROM runs")" = "$n" ]
 '
 test_expect_success 'a grading stopped by TERM or Ctrl-C removes its folders and stores nothing' '
-	# a TMPDIR of its own, one the sandbox user may enter, to see it left clean
-	own=$(mktemp -d /tmp/cudalab-t7001-own.XXXXXX) && chmod 755 "$own" || exit 1
+	# a TMPDIR of its own, to see it left clean
+	own=$(own_tmpdir own) || exit 1
 	for sig in TERM INT; do
 		TMPDIR=$own "$CUDALAB" grade grid "$T_ROOT/reference/grid/fixtures/sleeps-forever" \
 			--student stopped --db stop.db >out 2>err & pid=$!

@@ -101,7 +101,7 @@ test_expect_success 'a batch killed midway keeps every run it stored; --resume g
 	{ class k1="$ref" k2="$ref" k3="$ref" k4="$ref" k5="$ref" && rm -f "$CUDALAB_DB"; } ||
 		exit 1
 	# a TMPDIR of its own: a grading killed so cannot remove its work folder
-	killed=$(mktemp -d /tmp/cudalab-t7006-killed.XXXXXX) && chmod 755 "$killed" || exit 1
+	killed=$(own_tmpdir killed) || exit 1
 	TMPDIR=$killed setsid sh -c '"'"'echo $$ >batch.pid; exec "$0" grade grid class -j 1'"'"' "$CUDALAB" \
 		>out 2>err &
 	for _ in $(seq 300); do
@@ -125,9 +125,8 @@ test_expect_success 'Ctrl-C stops a class: its workers end, nothing unfinished i
 	# more students than can be graded before the signal comes, even on a fast machine
 	{ class i1="$ref" i2="$ref" i3="$ref" i4="$ref" i5="$ref" i6="$ref" i7="$ref" i8="$ref" &&
 	  rm -f "$CUDALAB_DB"; } || exit 1
-	# a TMPDIR of its own, one the sandbox user may enter, to see it left clean
-	own=$(mktemp -d /tmp/cudalab-t7006-own.XXXXXX) || exit 1
-	chmod 755 "$own" || exit 1
+	# a TMPDIR of its own, to see it left clean
+	own=$(own_tmpdir own) || exit 1
 	TMPDIR=$own setsid sh -c '"'"'echo $$ >batch.pid; exec "$0" grade grid class -j 2'"'"' "$CUDALAB" \
 		>out 2>err &
 	for _ in $(seq 300); do

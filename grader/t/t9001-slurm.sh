@@ -38,9 +38,9 @@ runs() { sqlite3 "$db" "SELECT count(*) FROM runs${1:+ JOIN submissions s ON s.i
 index_of() { awk -F'\t' -v s="$1" '$2 == s { print $1 }' "$spool/roster.tsv"; }
 first_job() { head -n 1 "$spool/jobs" | cut -d" " -f1; }
 
-# the tasks' TMPDIR (sbatch passes the environment on), one the sandbox user may
-# enter: where a cancelled task's grading must leave nothing
-own=$(mktemp -d /tmp/cudalab-t9001-own.XXXXXX) && chmod 755 "$own" || exit 1
+# the tasks' TMPDIR (sbatch passes the environment on): where a cancelled
+# task's grading must leave nothing
+own=$(own_tmpdir own) || exit 1
 test_expect_success 'a class of 8 is graded through a job array, each task on a GPU of its own' '
 	TMPDIR=$own "$CUDALAB" slurm grid class/ --spool "$spool" --db "$db" --emulate --throttle 2 \
 		-- --cpus-per-task=1 >out 2>err &
