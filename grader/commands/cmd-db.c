@@ -4,6 +4,7 @@
  */
 #include "cmd.h"
 #include "db.h"
+#include "report.h"
 
 #include <getopt.h>   /* optind */
 #include <stdio.h>
@@ -16,34 +17,55 @@ static const struct cmd_opt db_opts[] = {
 	CMD_OPT('l', "lab", 0, "LAB", "only this lab's runs"),
 	CMD_OPT('n', "limit", 0, "N", "at most N runs (default 50)"),
 	CMD_OPT('r', "run", 0, "N", "one run in full"),
+	CMD_OPT('R', "report", 0, NULL, "with --run: the run's report, as grading printed it"),
 	CMD_OPT_END,
 };
 static const struct cmd_spec db_cmd = {
 	.synopsis = "usage: cudalab db init [--db PATH]\n"
 		    "       cudalab db show [--db PATH] [--student ID] [--lab LAB] [--limit N]\n"
-		    "       cudalab db show --run N [--db PATH]\n"
+		    "       cudalab db show --run N [--report] [--db PATH]\n"
 		    "\n"
 		    "init creates the gradebook (or brings an older one's schema up to date).\n"
 		    "show lists the latest runs, newest first (by the time each began, then by run\n"
 		    "id), each with the folder and the files it graded (the first 12 digits of each\n"
-		    "file's sha256) under it; with --run, prints that run's result document (JSON).\n"
+		    "file's sha256) under it; with --run, prints that run's result document (JSON),\n"
+		    "or with --report the report its grading printed, read back from that document.\n"
 		    "\n",
 	.opts = {db_opts},
 };
 
-static int show(struct db *db, const char *student, const char *lab, long limit, long long run)
+/* One run: its result document, or the report made from it. */
+static int show_run(struct db *db, long long run, bool report)
 {
-	struct run_summary *runs;
-	size_t n;
+	char *json;
+	json_t *doc;
 
-	if (run > 0) {
-		char *json;
-		if (db_run_json(db, run, &json))
-			return EXIT_USAGE;
+	if (db_run_json(db, run, &json))
+		return EXIT_USAGE;
+	if (!report) {
 		printf("%s\n", json);
 		free(json);
 		return 0;
 	}
+	doc = json_loads(json, 0, NULL);
+	free(json);
+	if (!json_is_object(doc)) {
+		json_decref(doc);
+		return error("run %lld: its result document is not JSON", run), EXIT_INTERNAL;
+	}
+	report_document(stdout, doc);
+	json_decref(doc);
+	return 0;
+}
+
+static int show(struct db *db, const char *student, const char *lab, long limit, long long run,
+		bool report)
+{
+	struct run_summary *runs;
+	size_t n;
+
+	if (run > 0)
+		return show_run(db, run, report);
 	if (db_list_runs(db, student, lab, (size_t)limit, &runs, &n))
 		return EXIT_INTERNAL;
 	/* the score column as wide as its widest: a score is written one way everywhere */
@@ -77,6 +99,7 @@ int cmd_db(int argc, char **argv)
 	const char *path = default_db_path(), *student = NULL, *lab = NULL, *action;
 	long limit = 50;
 	long long run = 0;
+	bool report = false;
 	struct db *db;
 	int c, code;
 
@@ -97,11 +120,14 @@ int cmd_db(int argc, char **argv)
 		case 'r':
 			run = strtoll(optarg, NULL, 10);
 			break;
+		case 'R':
+			report = true;
+			break;
 		}
 	}
 	if (c != CMD_END)
 		return cmd_stopped(c);
-	if (argc - optind != 1 || limit <= 0)
+	if (argc - optind != 1 || limit <= 0 || (report && run <= 0))
 		return cmd_bad_usage(&db_cmd);
 	action = argv[optind];
 	if (strcmp(action, "init") && strcmp(action, "show")) {
@@ -115,7 +141,7 @@ int cmd_db(int argc, char **argv)
 		printf("gradebook %s: schema version %d\n", path, db_schema_version(db));
 		code = 0;
 	} else {
-		code = show(db, student, lab, limit, run);
+		code = show(db, student, lab, limit, run, report);
 	}
 	db_close(db);
 	return code;

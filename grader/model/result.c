@@ -406,6 +406,7 @@ static json_t *timing_summary_json(const struct result *r)
 						      num_or_null(r->timing.ceilings[i].ms), "gflops",
 						      num_or_null(r->timing.ceilings[i].gflops)));
 	json_object_set_new(o, "ceilings", ceil);
+	json_object_set_new(o, "ceiling_name", str_or_null(r->timing.ceiling_name));
 	json_object_set_new(o, "ceiling_note", str_or_null(r->timing.ceiling_note));
 	json_object_set_new(o, "ceilings_from", str_or_null(r->timing.ceilings_from));
 	time_t at = r->timing.ceilings_measured_at;

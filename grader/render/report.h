@@ -6,9 +6,12 @@
 
 #include "result.h"
 
+#include <jansson.h>
 #include <stdio.h>
 
 /* The table of parts and tests, every failure's message, and the total. */
 void report_result(FILE *out, const struct result *r);
+/* The same, of a result document (a stored run's): what grading it printed. */
+void report_document(FILE *out, json_t *doc);
 
 #endif

@@ -355,11 +355,16 @@ START_TEST(test_timing_report_table)
 		    "\"gflops\":50000}}\n",
 		    TOKEN, &cfg, &r, &pending, &device_ok, &ended);
 	r.timing.ran = device_ok;
+	/* the copy bandwidth from the node's cache (the report reads the document's time) */
+	r.timing.ceilings_from = "cache";
+	r.timing.ceilings_measured_at = 1796000000;
 	result_finish(&r);
 	FILE *f = open_memstream(&text, &len);
 	report_result(f, &r);
 	fclose(f);
 	ck_assert_msg(strstr(text, "timing on Test GPU (FP32 peak 1.0 TFLOP/s)"), "%s", text);
+	ck_assert_msg(strstr(text, "\nthe GPU's copy bandwidth and cuBLAS: measured at "
+				   "2026-11-30T00:53:20Z, reused from this node's cache\n"), "%s", text);
 	ck_assert_msg(strstr(text, "\np1     time@64    100 GFLOP/s   100 GFLOP/s   1.200    1.95/2\n"),
 		      "%s", text);
 	ck_assert_msg(strstr(text, "FLAGGED for review"), "%s", text);
