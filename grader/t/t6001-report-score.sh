@@ -5,6 +5,9 @@
 # all give the final score (bonus included) out
 # of the maximum, the bonus said as part of it. Emulated, the timed tests'
 # points are pending a GPU run, not lost, and the run stays provisional.
+# A stored run's report, made again from its document, is what grading
+# printed, to the byte; and every test has the same points in the report,
+# the exports and the page (helpers/media-check.py).
 # beside-others: it times nothing, and grades only through cudalab
 . "$(dirname "$0")/lib.sh"
 cpu_only
@@ -59,6 +62,22 @@ test_expect_success 'a stored run'"'"'s report, read back from its document, is 
 		2>late.progress; [ $? = 1 ]; } &&
 	grep -q "^submitted   .* 2 days late, -[0-9.]* points$" late.report &&
 	same_report late.report late.progress
+'
+# same_points STUDENT LAB REPORT: the student's latest run of LAB gives every
+# test the points REPORT gives it, in each export and on its page
+same_points() {
+	"$CUDALAB" export "$2" --format gradescope --student "$1" --out "$1.gs.json" &&
+	"$CUDALAB" export "$2" --format junit --student "$1" --out "$1.junit.xml" &&
+	"$CUDALAB" export "$2" --format csv --out "$1.csv" &&
+	"$CUDALAB" report "$2" --student "$1" --out "$1.html" >/dev/null &&
+	python3 "$T_ROOT/grader/t/helpers/media-check.py" "$1" "$3" "$1.gs.json" "$1.junit.xml" \
+		"$1.csv" "$1.html"
+}
+test_expect_success 'each test has the same points in the report, the exports and the page' '
+	# ada (her latest run, the class's, of the same file): tests pending a GPU run,
+	# and bonus tests; late: failed tests, and a late penalty
+	same_points ada matmul report &&
+	same_points late occupancy late.report
 '
 test_expect_success 'db show --report needs --run' '
 	test_must_fail_with 2 "$CUDALAB" db show --report && grep -q "usage:" err
