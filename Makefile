@@ -124,6 +124,7 @@ TIMER_OBJS := $(BUILD)/labs/common/bench.o $(BUILD)/labs/common/spawn.o
 BENCH_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread
 BENCH_SELFTEST := $(BUILD)/t/bench-selftest
 SELFTEST_RUNNER := $(BUILD)/t/selftest-runner
+SETUP_MISUSE := $(BUILD)/t/setup-misuse
 # labs with per-student questions: tests/questions_<lab>.cu prints a sheet
 # Labs whose launchers are profiled (sectors per request): a profile driver,
 # linked with the submission on a GPU (run under Nsight Compute), and on the
@@ -303,7 +304,7 @@ check-unit: project-tests $(UNIT_BIN)
 	$(Q)CUDALAB_ROOT=$(CURDIR) $(UNIT_BIN)
 
 # SCRIPTS=N runs N end-to-end scripts at once (default 2; 1: one after another)
-check-shell: project-tests all
+check-shell: project-tests all $(SETUP_MISUSE)
 	$(Q)CUDALAB_TEST_SCRIPTS='$(SCRIPTS)' grader/t/run-tests.sh --cpu
 
 OCC_DEVICE_CHECK := $(BUILD)/t/occupancy-device-check
@@ -336,6 +337,13 @@ $(SELFTEST_RUNNER): $(BUILD)/labs/common/t/selftest_runner.o $(COMMON_OBJS)
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CXX) -o $@ $^ $(HARNESS_LIBS)
+
+# A lab harness whose setup hook asserts (grader/t/t2002-run-machine-failures.sh).
+$(SETUP_MISUSE): $(patsubst %.cu,$(JUDGE_DIR)/%.o,$(JUDGE_COMMON_SRCS) labs/common/t/setup_misuse.cu) \
+		| $(DEPS_OK)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) -o $@ $(filter %.o,$^) -pthread $(check_libs) -lm
 
 clean:
 	rm -rf $(BUILD)

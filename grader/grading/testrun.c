@@ -14,12 +14,14 @@
 #include "build.h"
 #include "checklog.h"
 #include "judge.h"
+#include "../../labs/common/harness-words.h"   /* CL_SETUP_ENDED_FILE: the harness's words */
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Whether the harness said test id ran to its end (its .done file holds token). */
 /*
@@ -158,6 +160,28 @@ static void name_assertions(const struct result *r, struct graded_test *out, con
 }
 
 /*
+ * Whether the lab's setup hook ended the test binary before any test ran
+ * (the harness says so in CL_SETUP_ENDED_FILE of its log folder, which no
+ * program of the submission's can write): then the lab failed, not the
+ * submission, and the grading stops, saying what happened and where.
+ */
+static bool lab_setup_ended(const char *logs)
+{
+	char *path = xasprintf("%s/%s", logs, CL_SETUP_ENDED_FILE);
+	size_t len;
+	char *said = access(path, F_OK) ? NULL : read_file(path, &len);
+
+	free(path);
+	if (!said)
+		return false;
+	char *shown = visible_text(said, len, true);
+	error("the lab's test harness failed, not the submission: %s", shown);
+	free(shown);
+	free(said);
+	return true;
+}
+
+/*
  * Runs the test binary on the tests of r not yet run (or, with only, on
  * those), logs in workdir/<logs>, extra_env added to its environment, and
  * fills in the results of the tests it ran into out (r's tests by default).
@@ -223,6 +247,8 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		goto out;
 	}
 
+	if (lab_setup_ended(logs))
+		goto out_release_res;
 	char *binary_fate = (res.timed_out || res.signal || res.exit_code > 1)
 				    ? run_describe(&spec, &res) : NULL;
 	for (size_t i = 0; i < r->ntests; i++) {
@@ -276,6 +302,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 	ret = 0;
 out_release:
 	free(binary_fate);
+out_release_res:
 	run_result_release(&res);
 out:
 	grading_free_env(env);

@@ -154,4 +154,26 @@ test_expect_success 'nvcc stopped at the build time limit is still the student'"
 	[ "$(cat h.json.exit)" = 3 ] && [ "$(jq -r .build.status h.json)" = compile-error ] &&
 	jq -r .build.message h.json | grep -q "timed out after 3 s" || { cat h.json.out h.json.err; false; }
 '
+# A lab's own harness can fail too: a setup hook that asserts (setup-misuse,
+# labs/common/t/setup_misuse.cu) ends the test binary before any test, with
+# no submission code run. The harness says so; the grader stops, saying it is
+# the lab's failure, and stores nothing.
+test_expect_success 'a lab whose setup hook asserts: the harness says what and where' '
+	mkdir logs && { echo seed=5 | "$BUILD/t/setup-misuse" --xml-dir logs >out 2>err; rc=$?; } &&
+	[ $rc = 2 ] && grep -q "^harness: the setup hook of lab misuse ended the test binary" err &&
+	grep -q "outside every test" logs/setup-ended || { echo "exit ${rc:-}"; cat err; false; }
+'
+test_expect_success '... and the grader stops: the lab failed, not the submission; nothing stored' '
+	mkdir misuse && cd misuse && course_copy occupancy "" &&
+	# the course build with the occupancy judge replaced by setup-misuse
+	rm course/build/labs && mkdir course/build/labs &&
+	for d in "$BUILD"/labs/*; do ln -s "$d" course/build/labs/; done &&
+	rm course/build/labs/occupancy && mkdir course/build/labs/occupancy &&
+	for f in "$BUILD"/labs/occupancy/*; do ln -s "$f" course/build/labs/occupancy/; done &&
+	ln -sf "$BUILD/t/setup-misuse" course/build/labs/occupancy/judge &&
+	{ "$(cat cudalab)" grade occupancy "$T_ROOT/reference/occupancy" --student ada \
+		--db misuse.db >out 2>err; rc=$?; } &&
+	[ $rc = 128 ] && grep -q "the lab.s test harness failed, not the submission: the setup hook of lab misuse" err &&
+	[ "$(runs_in misuse.db)" = 0 ] || { echo "exit ${rc:-}"; cat out err; false; }
+'
 test_done

@@ -3,7 +3,7 @@
  *
  * Owns: the prefixes of the harness's messages that change what a grading
  * means, kept in one place for both sides: the harness (remote.cu) writes
- * them, the grader (grader/grading/probe.c) looks for them.
+ * them, the grader (grader/grading/probe.c, testrun.c) looks for them.
  *
  * Must not: hold anything but such words; it is plain C, read by nvcc, g++
  * and the grader's cc alike.
@@ -19,5 +19,15 @@
  * relabeled as the runner's).
  */
 #define CL_NO_CONTEXT "harness: the GPU gave the submission's program no context: "
+
+/*
+ * The file, in the judge's log folder, that says the lab's setup hook
+ * (struct cl_lab's setup) ended the test binary before any test ran: a
+ * failed ck_assert there (Check has no test to fail outside one, and exits
+ * with 2), or an exit. No code of the submission's has run by then, so it
+ * is the lab's fault; the grader says so and charges nothing to the
+ * student (grader/grading/testrun.c).
+ */
+#define CL_SETUP_ENDED_FILE "setup-ended"
 
 #endif
