@@ -530,7 +530,8 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 			.state = items[i].state == DONE      ? CLASS_ROW_GRADED
 				 : items[i].state == SKIPPED ? CLASS_ROW_SKIPPED
 							     : CLASS_ROW_FAILED};
-	class_summary_print(rows, n,
+	if (!bo->no_summary)
+		class_summary_print(rows, n,
 			    &(struct class_totals){.skipped = t.skipped, .failed = t.failed,
 						   .wall = now_seconds() - t.start, .jobs = bo->jobs,
 						   .where = where});

@@ -48,6 +48,7 @@ struct batch_opts {
 	char no_gpu_why[160];       /* when not known, why ("no GPU found") */
 	bool resume;                /* skip what the gradebook already holds */
 	const char *db_path;        /* the gradebook every run is stored in */
+	bool no_summary;            /* print no summary table (check-lab prints its own) */
 };
 
 /*

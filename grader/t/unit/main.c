@@ -59,7 +59,8 @@ int main(void)
 					  grading_suite, safety_suite, export_suite,
 					  gpulock_suite, batch_suite, devcache_suite,
 					  htmlreport_suite, similar_suite, util_suite,
-					  toolfault_suite, includes_suite, options_suite};
+					  toolfault_suite, includes_suite, options_suite,
+					  expect_suite};
 	SRunner *sr = srunner_create(NULL);
 	int failed;
 

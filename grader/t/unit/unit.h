@@ -29,6 +29,7 @@ Suite *similar_suite(void);
 Suite *util_suite(void);
 Suite *toolfault_suite(void);
 Suite *includes_suite(void);
+Suite *expect_suite(void);
 
 /* A fresh folder for one test, removed by the caller with remove_tree. */
 char *unit_tmpdir(void);
