@@ -44,8 +44,9 @@ static const struct cmd_spec check_lab_cmd = {
 		    "written for it: the case's expect file (docs/lab-authoring.md, \"The expect\n"
 		    "file\"), full marks for the reference, and every correctness test failed for\n"
 		    "the stub. A case with an `open` file (its first line: why the grader does not\n"
-		    "give that verdict yet) is a known difference, which fails nothing until it\n"
-		    "holds. Prints a line per case, what differs under it, and a line per lab.\n"
+		    "give that verdict yet; \"cpu: \" or \"gpu: \" first: only on the CPU, only on\n"
+		    "a GPU) is a known difference, which fails nothing until it holds. Prints a line\n"
+		    "per case, what differs under it, and a line per lab.\n"
 		    "Grades on a GPU where there is one, else emulated. Exits 0 when every case\n"
 		    "holds, 1 when one differs or has no expect file, 128 when one could not be\n"
 		    "graded (the grader's or the machine's failure).\n"
@@ -247,6 +248,14 @@ static void hold_cases(struct db *db, const struct toolchain *tc, const char *la
 						    .report = report};
 			out = expect_check(doc, c->expect, &cx, &findings);
 		}
+		/* an open file's "cpu: " or "gpu: " says where it holds: a run on the CPU
+		 * (emulated, or a lab that needs no GPU), or one on a GPU */
+		const char *open = c->open;
+		bool on_gpu = doc && !strcmp(doc_str(doc, "mode"), "gpu");
+		if (open && !strncmp(open, "cpu: ", 5))
+			open = doc && !on_gpu ? open + 5 : NULL;
+		else if (open && !strncmp(open, "gpu: ", 5))
+			open = on_gpu ? open + 5 : NULL;
 		/* tally: 0 as expected, 1 differs, 2 skipped, 3 not graded, 4 known */
 		const char *verdict = "ok";
 		int k = 0;
@@ -254,20 +263,20 @@ static void hold_cases(struct db *db, const struct toolchain *tc, const char *la
 			verdict = "NOT GRADED", k = 3;
 		else if (out == EXPECT_SKIPPED)
 			verdict = "skipped", k = 2;
-		else if (out == EXPECT_DIFFERS && c->open)
+		else if (out == EXPECT_DIFFERS && open)
 			verdict = "known", k = 4;
 		else if (out == EXPECT_DIFFERS)
 			verdict = "DIFFERS", k = 1;
-		else if (c->open)   /* holds now: the mark must go */
+		else if (open)   /* holds now: the mark must go */
 			verdict = "HOLDS NOW", k = 1;
 		tally[k]++;
 		printf("  %-10s %-9s %s%s%s\n", verdict, c->kind, c->name, doc ? ": " : "",
 		       doc ? doc_str(doc, "score_text") : "");
 		if (k == 4)
-			printf("      known: %s\n", c->open);
-		else if (c->open && k == 1)
+			printf("      known: %s\n", open);
+		else if (open && k == 1)
 			printf("      it has an open file (%s), but gets its verdict: remove the file\n",
-			       c->open);
+			       open);
 		for (size_t f = 0; f < findings.n; f++)
 			printf("      %s\n", findings.v[f]);
 		if (verbose && doc && out == EXPECT_DIFFERS && report)

@@ -149,9 +149,12 @@ static void name_assertions(const struct result *r, struct graded_test *out, con
 		char *shown = visible_str(seen, true);
 		const char *hint = strstr(t->message, "\nhint: ");
 		int head = hint ? (int)(hint - t->message) : (int)strlen(t->message);
-		char *m = xasprintf("%.*s\nthe submission's assert() failed: %s%s%s", head, t->message,
-				    shown, others ? " (and other assertions: see the output below)" : "",
-				    t->message + head);
+		/* the generic hint (a bad pointer, abort()) gives way: the evidence names the cause */
+		char *m = xasprintf("%.*s\nthe submission's assert() failed: %s%s\nhint: a failed "
+				    "assert() ends the whole test process: assert only what the "
+				    "lab's contract (its header) promises, and handle the rest",
+				    head, t->message, shown,
+				    others ? " (and other assertions: see the output below)" : "");
 		free(shown);
 		free(t->message);
 		t->message = m;

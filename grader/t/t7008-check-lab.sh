@@ -48,6 +48,13 @@ test_expect_success 'a known difference (an open file) fails nothing; one that h
 	grep -q "^  known  *fixture  *wrong-limit: 15 / 16$" out &&
 	grep -q "^      known: the verdict a course wants later$" out &&
 	grep -qx "occupancy: $((cases - 1)) as expected, 0 differ, 0 skipped, 0 not graded, 0 without a verdict, 1 known differences" out &&
+	# a mark for GPU runs only is no mark here: the difference counts
+	echo "gpu: on a GPU only" >"$fx/wrong-limit/open" &&
+	test_must_fail_with 1 "$(cat cudalab)" check-lab occupancy &&
+	grep -q "^  DIFFERS  *fixture  *wrong-limit" out &&
+	echo "cpu: here too" >"$fx/wrong-limit/open" &&
+	"$(cat cudalab)" check-lab occupancy >out 2>err &&
+	grep -q "^      known: here too$" out &&
 	echo "a mark left behind" >"$fx/floor-warps/open" &&
 	test_must_fail_with 1 "$(cat cudalab)" check-lab occupancy &&
 	grep -q "^  HOLDS NOW  *fixture  *floor-warps" out &&
