@@ -74,7 +74,7 @@ same_points() {
 		"$1.csv" "$1.html"
 }
 test_expect_success 'each test has the same points in the report, the exports and the page' '
-	# ada (her latest run, the class's, of the same file): tests pending a GPU run,
+	# ada (her latest run, graded in the class, of the same file): tests pending a GPU run,
 	# and bonus tests; late: failed tests, and a late penalty
 	same_points ada matmul report &&
 	same_points late occupancy late.report
