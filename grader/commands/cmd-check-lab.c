@@ -16,7 +16,6 @@
 #include "expect.h"
 #include "report.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>   /* optind */
 #include <stdio.h>
@@ -82,11 +81,6 @@ static void add_case(struct lab_case **cases, size_t *n, const char *kind, const
 	(*cases)[(*n)++] = (struct lab_case){kind, xstrdup(name), dir, student, expect, NULL};
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * The cases of folder (fixtures or corpus), sorted, each a sub-folder with
  * an expect file; one without is named in *missing. Returns -1 when a
@@ -95,21 +89,10 @@ static int by_name(const void *a, const void *b)
 static int add_folder(const char *folder, const char *kind, const char *prefix,
 		      struct lab_case **cases, size_t *n, struct strlist *missing)
 {
-	DIR *d = opendir(folder);
 	struct strlist names = STRLIST_INIT;
-	struct dirent *e;
 
-	if (!d)
+	if (list_folders(folder, &names))
 		return errno == ENOENT ? 0 : error("cannot read '%s': %s", folder, strerror(errno));
-	while ((e = readdir(d))) {
-		struct stat st;
-		char *sub = xasprintf("%s/%s", folder, e->d_name);
-		if (e->d_name[0] != '.' && !stat(sub, &st) && S_ISDIR(st.st_mode))
-			strlist_push(&names, e->d_name);
-		free(sub);
-	}
-	closedir(d);
-	qsort(names.v, names.n, sizeof(*names.v), by_name);
 	for (size_t i = 0; i < names.n; i++) {
 		char *dir = xasprintf("%s/%s", folder, names.v[i]);
 		char *path = xasprintf("%s/expect", dir);
@@ -181,17 +164,15 @@ static int lab_cases(const char *root, const struct lab_config *cfg, struct lab_
 /* The document of student's latest run of lab in db, or NULL. */
 static json_t *latest_doc(struct db *db, const char *lab, const char *student)
 {
-	struct run_summary *runs;
+	long long *ids;
 	size_t n;
-	char *json = NULL;
 	json_t *doc = NULL;
+	char *json = NULL;
 
-	if (db_list_runs(db, student, lab, 1, &runs, &n))
-		return NULL;
-	if (n && !db_run_json(db, runs[0].id, &json))
+	if (!db_latest_runs(db, lab, student, &ids, &n) && n && !db_run_json(db, ids[0], &json))
 		doc = json_loads(json, 0, NULL);
 	free(json);
-	db_free_runs(runs, n);
+	free(ids);
 	return doc;
 }
 

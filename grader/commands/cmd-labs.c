@@ -4,7 +4,6 @@
  */
 #include "cmd.h"
 
-#include <dirent.h>
 #include <getopt.h>   /* optind */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,20 +29,10 @@ static const struct cmd_spec labs_cmd = {
 /* How many folders path holds (cases), or -1 where it is no folder. */
 static int count_cases(const char *path)
 {
-	DIR *d = opendir(path);
-	struct dirent *e;
-	int n = 0;
+	struct strlist cases = STRLIST_INIT;
+	int n = list_folders(path, &cases) ? -1 : (int)cases.n;
 
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		struct stat st;
-		char *sub = xasprintf("%s/%s", path, e->d_name);
-		if (e->d_name[0] != '.' && !stat(sub, &st) && S_ISDIR(st.st_mode))
-			n++;
-		free(sub);
-	}
-	closedir(d);
+	strlist_clear(&cases);
 	return n;
 }
 

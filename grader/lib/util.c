@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -280,6 +281,17 @@ void strlist_remove(struct strlist *l, const char *s)
 		}
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strlist_sort(struct strlist *l)
+{
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_str);
+}
+
 void strlist_clear(struct strlist *l)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -394,6 +406,28 @@ int make_parent_dirs(const char *path)
 		*slash = '/';
 	}
 	free(dir);
+	return 0;
+}
+
+int list_folders(const char *path, struct strlist *names)
+{
+	DIR *d = opendir(path);
+	struct strlist found = STRLIST_INIT;
+	struct dirent *e;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		struct stat st;
+		char *sub = xasprintf("%s/%s", path, e->d_name);
+		if (e->d_name[0] != '.' && !stat(sub, &st) && S_ISDIR(st.st_mode))
+			strlist_push(&found, e->d_name);
+		free(sub);
+	}
+	closedir(d);
+	strlist_sort(&found);
+	strlist_concat(names, NULL, &found);
+	strlist_clear(&found);
 	return 0;
 }
 

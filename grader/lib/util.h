@@ -75,6 +75,8 @@ void strlist_concat(struct strlist *l, const struct strlist *a, const struct str
 /* Removes the first entry equal to s, if any. */
 void strlist_remove(struct strlist *l, const char *s);
 void strlist_clear(struct strlist *l);
+/* Sorts l's strings, by strcmp. */
+void strlist_sort(struct strlist *l);
 
 /* Reads a whole file; NULL (after error()) when it cannot. */
 char *read_file(const char *path, size_t *len);
@@ -95,6 +97,11 @@ int folder_check(const char *what, const char *path);
 /* Makes every missing folder above path's last part (mkdir -p of its
  * folder): 0, or -1 with the reason said. */
 int make_parent_dirs(const char *path);
+/*
+ * The folders in path (links to folders too), by name, dot-folders left
+ * out, pushed onto names: 0, or -1 with errno where path cannot be read.
+ */
+int list_folders(const char *path, struct strlist *names);
 /* rm -rf, for work directories the grader made itself. */
 int remove_tree(const char *path);
 double now_seconds(void);

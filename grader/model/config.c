@@ -665,11 +665,6 @@ double lab_max_points(const struct lab_config *cfg, bool with_bonus)
 	return sum;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int config_list_labs(const char *root, struct strlist *names)
 {
 	char *dir = xasprintf("%s/labs", root);
@@ -689,7 +684,6 @@ int config_list_labs(const char *root, struct strlist *names)
 	}
 	closedir(d);
 	free(dir);
-	if (names->n)
-		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
+	strlist_sort(names);
 	return 0;
 }
