@@ -162,7 +162,7 @@ int collect_spool(const struct spool *sp, const char *db_path)
 		struct score_view view = doc_score_view(doc);
 		printf("%-*s %-28s %-12s %lld%s\n", sw, shown[i], score_text(score, &view),
 		       doc_str(doc, "status"), run, rc ? " (collected before)" : "");
-		if (!strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok")) {
+		if (doc_built(doc)) {
 			built++;
 			provisional += json_is_true(json_object_get(doc, "provisional"));
 		}

@@ -31,6 +31,11 @@ double doc_late(json_t *doc, const char *key)
 	return json_is_true(json_object_get(late, "applied")) ? doc_num(late, key) : 0;
 }
 
+bool doc_built(json_t *doc)
+{
+	return !strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok");
+}
+
 double doc_final_score(json_t *doc)
 {
 	return final_score(doc_num(doc, "score"), doc_late(doc, "penalty"));
@@ -49,7 +54,7 @@ struct score_view doc_score_view(json_t *doc)
 		.pending_gpu = mode_pending_gpu(run_mode_of(doc_str(doc, "mode"))),
 	};
 	/* as result_score_view: nothing pending of a submission that did not build */
-	if (strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok"))
+	if (!doc_built(doc))
 		return s;
 	json_array_foreach(json_object_get(doc, "tests"), i, t) {
 		if (strcmp(doc_str(t, "status"), "not-run") ||
@@ -80,7 +85,7 @@ struct test_view doc_test_view(json_t *doc, json_t *test)
 		.later = json_is_true(json_object_get(test, "held_back")),
 	};
 	v.pending = !v.later && !strcmp(v.status, "not-run") &&
-		    !strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok") &&
+		    doc_built(doc) &&
 		    mode_pending_gpu(run_mode_of(doc_str(doc, "mode")));
 	return v;
 }

@@ -17,6 +17,8 @@ const char *doc_str(json_t *o, const char *key);
 double doc_num(json_t *o, const char *key);
 /* A number of the late policy's verdict ("days", "penalty"); 0 where it was not applied. */
 double doc_late(json_t *doc, const char *key);
+/* Whether the run's submission built (build.status "ok"). */
+bool doc_built(json_t *doc);
 /* The student's score (result.h's final_score); documents before deadlines have no late verdict. */
 double doc_final_score(json_t *doc);
 /* The score as people read it (result.h's score_view), from the document alone. */

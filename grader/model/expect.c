@@ -165,7 +165,7 @@ static void check_test(json_t *doc, const char *part, const char *name, const ch
 		       const char *text, bool emulated, struct strlist *findings, bool *differs)
 {
 	json_t *tests = json_object_get(doc, "tests"), *t;
-	bool built = !strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok");
+	bool built = doc_built(doc);
 	size_t i, selected = 0, named = 0, timed = 0;
 
 	json_array_foreach(tests, i, t)

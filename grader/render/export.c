@@ -728,7 +728,7 @@ static void junit_count(json_t *doc, struct junit_counts *c)
 	size_t i;
 
 	c->tests += 1 + json_array_size(json_object_get(doc, "tests"));
-	c->failures += !!strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok");
+	c->failures += !doc_built(doc);
 	json_array_foreach(json_object_get(doc, "tests"), i, t) {
 		const char *st = doc_str(t, "status");
 		c->failures += !strcmp(st, "fail");

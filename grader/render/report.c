@@ -122,11 +122,6 @@ static int column_width(json_t *doc, bool names, bool timed, int min)
 	return w;
 }
 
-static bool built(json_t *doc)
-{
-	return !strcmp(doc_str(json_object_get(doc, "build"), "status"), "ok");
-}
-
 /* The ceilings' library: documents before timing.ceiling_name name it in each ceiling. */
 static const char *ceiling_name(json_t *timing)
 {
@@ -143,7 +138,7 @@ static void print_timing(FILE *out, json_t *doc)
 	size_t n = doc_timing_rows(doc, &rows), i;
 	double peak = doc_num(timing, "peak_gflops");
 
-	if (!n || !built(doc)) {   /* the build is the story then */
+	if (!n || !doc_built(doc)) {   /* the build is the story then */
 		free(rows);
 		return;
 	}
@@ -206,7 +201,7 @@ static void print_sectors(FILE *out, json_t *doc)
 		if ((int)strlen(rows[i].call) > cw)
 			cw = (int)strlen(rows[i].call);
 	}
-	if (!source || !built(doc)) {
+	if (!source || !doc_built(doc)) {
 		free(rows);
 		return;
 	}
