@@ -385,6 +385,8 @@ int batch_grade(const struct toolchain *tc, const struct lab_config *cfg,
 	/* Ctrl-C or a TERM stops the class: its workers end what they run, store
 	 * nothing unfinished, and remove their folders (work) */
 	class_pid = getpid();
+	if (bo->quiet)
+		progress_quiet = true;
 	run_stop_on(SIGINT);
 	run_stop_on(SIGTERM);
 	for (size_t i = 0; i < n; i++)

@@ -17,6 +17,9 @@
 #include "report.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <getopt.h>   /* optind */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +29,17 @@
 
 static const struct cmd_opt check_lab_opts[] = {
 	CMD_OPT('j', "jobs", 'j', "N", "grade N cases at once (default: one per CPU)"),
-	CMD_OPT('E', "emulate", 0, NULL, "grade on the CPU emulator even where a GPU is"),
+	CMD_OPT('E', "emulate", 0, NULL, "grade on the CPU emulator only, even where a GPU is"),
+	CMD_OPT('G', "no-emulate", 0, NULL, "grade on the GPU only (no GPU: a failure)"),
 	CMD_OPT('U', "unsandboxed", 0, NULL,
 	 "where the sandbox cannot start, grade without it all the same"),
-	CMD_OPT('r', "runs", 0, "DIR", "keep the cases' runs: the gradebook DIR/LAB.db\n"
-		"(default: a temporary folder, removed)"),
+	CMD_OPT('r', "runs", 0, "DIR", "keep the cases' runs: the gradebooks DIR/LAB.db\n"
+		"(on a GPU) and DIR/LAB-emulated.db (default: a temporary folder, removed)"),
 	CMD_OPT('v', "verbose", 'v', NULL, "under a case that differs, its report"),
 	CMD_OPT_END,
 };
 static const struct cmd_spec check_lab_cmd = {
-	.synopsis = "usage: cudalab check-lab [LAB...] [-j N] [--emulate] [--runs DIR] [-v]\n"
+	.synopsis = "usage: cudalab check-lab [LAB...] [-j N] [--emulate | --no-emulate] [--runs DIR] [-v]\n"
 		    "\n"
 		    "Grades each lab (those named, else every one): its reference, its stub, every\n"
 		    "fixture (reference/LAB/fixtures/CASE/) and every real-world corpus case\n"
@@ -46,9 +50,14 @@ static const struct cmd_spec check_lab_cmd = {
 		    "give that verdict yet; \"cpu: \" or \"gpu: \" first: only on the CPU, only on\n"
 		    "a GPU) is a known difference, which fails nothing until it holds. Prints a line\n"
 		    "per case, what differs under it, and a line per lab.\n"
-		    "Grades on a GPU where there is one, else emulated. Exits 0 when every case\n"
-		    "holds, 1 when one differs or has no expect file, 128 when one could not be\n"
-		    "graded (the grader's or the machine's failure).\n"
+		    "Where there is a GPU, grades every case twice at once, on the GPU and on the\n"
+		    "CPU emulator, holds both runs to the verdict, and compares them: the build\n"
+		    "verdict and every correctness test's must be the same (in a case with an open\n"
+		    "file, a difference is known). Without a GPU, emulated only.\n"
+		    "A lab whose tests need no GPU (needs_gpu = no) is graded once.\n"
+		    "Exits 0 when every case holds, 1 when one differs, has no expect file, or\n"
+		    "differs between the GPU and the emulator, 128 when one could not be graded\n"
+		    "(the grader's or the machine's failure).\n"
 		    "\n",
 	.opts = {check_lab_opts},
 };
@@ -204,16 +213,42 @@ static char **secret_values(void)
 	return v;
 }
 
-/* Holds each case's run to its verdict; prints a line per case. Counts into the tallies. */
-static void hold_cases(struct db *db, const struct toolchain *tc, const char *lab,
-		       const struct lab_case *cases, size_t n, bool verbose, size_t tally[5])
+/* tallies: as expected, differs, skipped, not graded, known */
+enum { T_OK, T_DIFFERS, T_SKIPPED, T_NOT_GRADED, T_KNOWN, T_N };
+
+/*
+ * Where a case's open file says its difference holds: its reason, or NULL
+ * where it does not hold for a run made on_gpu ("cpu: " holds for a run on
+ * the CPU, emulated or of a lab that needs no GPU; "gpu: " for one on a GPU).
+ */
+static const char *open_here(const char *open, bool on_gpu)
+{
+	if (open && !strncmp(open, "cpu: ", 5))
+		return on_gpu ? NULL : open + 5;
+	if (open && !strncmp(open, "gpu: ", 5))
+		return on_gpu ? open + 5 : NULL;
+	return open;
+}
+
+/* Prints text's lines, each under a case, with prefix before it. */
+static void print_indented(const char *prefix, const char *text)
+{
+	for (const char *l = text, *e; *l; l = e + (*e == '\n')) {
+		e = l + strcspn(l, "\n");
+		printf("      %s%.*s\n", prefix, (int)(e - l), l);
+	}
+}
+
+/* Holds each case's run (docs[i], NULL: none) to its verdict; prints a line per case. */
+static void hold_cases(const struct toolchain *tc, const struct lab_case *cases, json_t **docs,
+		       size_t n, bool verbose, size_t tally[T_N])
 {
 	char **secrets = secret_values();
 
 	for (size_t i = 0; i < n; i++) {
 		const struct lab_case *c = &cases[i];
 		struct strlist findings = STRLIST_INIT;
-		json_t *doc = latest_doc(db, lab, c->student);
+		json_t *doc = docs[i];
 		char *report = NULL;
 		size_t len = 0;
 		enum expect_outcome out = EXPECT_DIFFERS;
@@ -229,97 +264,294 @@ static void hold_cases(struct db *db, const struct toolchain *tc, const char *la
 						    .report = report};
 			out = expect_check(doc, c->expect, &cx, &findings);
 		}
-		/* an open file's "cpu: " or "gpu: " says where it holds: a run on the CPU
-		 * (emulated, or a lab that needs no GPU), or one on a GPU */
-		const char *open = c->open;
-		bool on_gpu = doc && !strcmp(doc_str(doc, "mode"), "gpu");
-		if (open && !strncmp(open, "cpu: ", 5))
-			open = doc && !on_gpu ? open + 5 : NULL;
-		else if (open && !strncmp(open, "gpu: ", 5))
-			open = on_gpu ? open + 5 : NULL;
-		/* tally: 0 as expected, 1 differs, 2 skipped, 3 not graded, 4 known */
+		const char *open = doc ? open_here(c->open, !strcmp(doc_str(doc, "mode"), "gpu"))
+				       : NULL;
 		const char *verdict = "ok";
-		int k = 0;
+		int k = T_OK;
 		if (!doc)
-			verdict = "NOT GRADED", k = 3;
+			verdict = "NOT GRADED", k = T_NOT_GRADED;
 		else if (out == EXPECT_SKIPPED)
-			verdict = "skipped", k = 2;
+			verdict = "skipped", k = T_SKIPPED;
 		else if (out == EXPECT_DIFFERS && open)
-			verdict = "known", k = 4;
+			verdict = "known", k = T_KNOWN;
 		else if (out == EXPECT_DIFFERS)
-			verdict = "DIFFERS", k = 1;
+			verdict = "DIFFERS", k = T_DIFFERS;
 		else if (open)   /* holds now: the mark must go */
-			verdict = "HOLDS NOW", k = 1;
+			verdict = "HOLDS NOW", k = T_DIFFERS;
 		tally[k]++;
 		printf("  %-10s %-9s %s%s%s\n", verdict, c->kind, c->name, doc ? ": " : "",
 		       doc ? doc_str(doc, "score_text") : "");
-		if (k == 4)
+		if (k == T_KNOWN)
 			printf("      known: %s\n", open);
-		else if (open && k == 1)
+		else if (open && k == T_DIFFERS)
 			printf("      it has an open file (%s), but gets its verdict: remove the file\n",
 			       open);
 		for (size_t f = 0; f < findings.n; f++)
 			printf("      %s\n", findings.v[f]);
 		if (verbose && doc && out == EXPECT_DIFFERS && report)
-			for (char *l = report, *e; *l; l = e + (*e == '\n')) {
-				e = l + strcspn(l, "\n");
-				printf("      | %.*s\n", (int)(e - l), l);
-			}
+			print_indented("| ", report);
 		strlist_clear(&findings);
 		free(report);
-		json_decref(doc);
 	}
 	for (char **s = secrets; *s; s++)
 		free(*s);
 	free(secrets);
 }
 
-/* Grades one lab's cases into a gradebook under dir and holds them; its exit code. */
-static int check_one(const struct toolchain *tc, const char *lab, const char *dir,
-		     const struct grade_opts *go, const struct batch_opts *given, bool verbose)
+/* A build verdict as the two halves are compared: "ok (no test ran)" where
+ * it built but no test ran (the CPU emulator could not build it). */
+static const char *built_as(json_t *doc)
 {
-	struct lab_config cfg;
-	struct lab_case *cases = NULL;
-	struct strlist missing = STRLIST_INIT;
-	size_t n = 0, tally[5] = {0};
-	int code = EXIT_INTERNAL;
+	const char *status = doc_str(json_object_get(doc, "build"), "status");
+	return !strcmp(status, "ok") && !strcmp(doc_str(doc, "mode"), "none") ? "ok (no test ran)"
+									      : status;
+}
 
-	if (config_load(tc->root, lab, &cfg))
-		return EXIT_INTERNAL;
-	char *db_path = xasprintf("%s/%s.db", dir, lab);
-	if (lab_cases(tc->root, &cfg, &cases, &n, &missing))
-		goto out;
+/* A message's first line that says something, at most 120 bytes, for a finding. */
+static char *first_line(const char *msg)
+{
+	msg += strspn(msg, " \t\n");
+	return xasprintf("%.*s", (int)(strcspn(msg, "\n") < 120 ? strcspn(msg, "\n") : 120), msg);
+}
+
+/*
+ * The differences between a case's run on the GPU (g) and emulated (e):
+ * the build verdict, then, where both built and ran, each correctness
+ * test's verdict (timed tests are the GPU's alone). Into out; how many
+ * verdicts were compared.
+ */
+static size_t compare_runs(json_t *g, json_t *e, struct strlist *out)
+{
+	const char *gb = built_as(g), *eb = built_as(e);
+	size_t compared = 1;
+
+	if (strcmp(gb, eb)) {
+		strlist_pushf(out, "build: %s on the GPU, %s emulated", gb, eb);
+		return compared;
+	}
+	if (strcmp(gb, "ok"))
+		return compared;
+	json_t *gt = json_object_get(g, "tests"), *et = json_object_get(e, "tests"), *t;
+	size_t i;
+	json_array_foreach(gt, i, t) {
+		struct test_view v = doc_test_view(g, t), w = {0};
+		if (strcmp(v.kind, "correctness"))
+			continue;
+		json_t *u;
+		size_t j;
+		bool found = false;
+		json_array_foreach(et, j, u) {
+			w = doc_test_view(e, u);
+			if (!strcmp(w.part, v.part) && !strcmp(w.name, v.name)) {
+				found = true;
+				break;
+			}
+		}
+		compared++;
+		if (!found)
+			strlist_pushf(out, "%s/%s: %s on the GPU, absent emulated", v.part, v.name,
+				      v.status);
+		else if (strcmp(v.status, w.status)) {
+			char *gm = first_line(v.message), *em = first_line(w.message);
+			strlist_pushf(out, "%s/%s: %s on the GPU, %s emulated%s%s%s%s", v.part, v.name,
+				      v.status, w.status, *gm ? "\n  GPU: " : "", gm,
+				      *em ? "\n  emulated: " : "", em);
+			free(gm);
+			free(em);
+		}
+	}
+	json_array_foreach(et, i, t) {
+		struct test_view w = doc_test_view(e, t);
+		json_t *u;
+		size_t j;
+		bool found = false;
+		if (strcmp(w.kind, "correctness"))
+			continue;
+		json_array_foreach(gt, j, u) {
+			struct test_view v = doc_test_view(g, u);
+			found = found || (!strcmp(w.part, v.part) && !strcmp(w.name, v.name));
+		}
+		if (!found) {
+			compared++;
+			strlist_pushf(out, "%s/%s: absent on the GPU, %s emulated", w.part, w.name,
+				      w.status);
+		}
+	}
+	return compared;
+}
+
+/*
+ * Compares each case's two runs; prints a line per case that differs.
+ * A difference in a case with an open file is known. Counts into agree (cases), differ, known
+ * and not_compared (a case without both runs); returns the verdicts compared.
+ */
+static size_t compare_halves(const struct lab_case *cases, json_t **gpu, json_t **emu, size_t n,
+			     size_t *agree, size_t *differ, size_t *known, size_t *not_compared)
+{
+	size_t verdicts = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct strlist diffs = STRLIST_INIT;
+		if (!gpu[i] || !emu[i]) {
+			++*not_compared;
+			continue;
+		}
+		verdicts += compare_runs(gpu[i], emu[i], &diffs);
+		/* a case the grader does not give its verdict yet, on one side or both,
+		 * may well get two verdicts */
+		const char *open = cases[i].open;
+		if (!diffs.n)
+			++*agree;
+		else {
+			++*(open ? known : differ);
+			printf("  %-10s %-9s %s\n", open ? "known" : "DIFFERS", cases[i].kind,
+			       cases[i].name);
+			if (open)
+				printf("      known: %s\n", open);
+			for (size_t d = 0; d < diffs.n; d++)
+				print_indented("", diffs.v[d]);
+		}
+		strlist_clear(&diffs);
+	}
+	return verdicts;
+}
+
+/* A half of a lab's check: where its cases are graded, and into which gradebook. */
+struct half {
+	const char *title;        /* "on the GPU", "emulated"; "" where there is one half */
+	struct grade_opts go;
+	struct batch_opts bo;
+	char *db_path;
+	json_t **docs;            /* per case, the document of its run, or NULL */
+};
+
+/* Grades a half's cases; its batch's exit code. */
+static int grade_half(const struct toolchain *tc, const struct lab_config *cfg,
+		      const struct lab_case *cases, size_t n, struct half *h)
+{
+	if (!class_gradebook_ready(h->db_path))
+		return gradebook_unready();
 	struct batch_sub *subs = xcalloc(n, sizeof(*subs));
 	for (size_t i = 0; i < n; i++)
 		subs[i] = (struct batch_sub){.dir = xstrdup(cases[i].dir),
 					     .student = xstrdup(cases[i].student)};
-	struct batch_opts bo = *given;
-	bo.db_path = db_path;
-	bo.no_summary = true;
-	double t0 = now_seconds();
-	fprintf(stderr, "check-lab %s: grading %zu cases ...\n", lab, n);
-	int graded = class_gradebook_ready(db_path) ? batch_grade(tc, &cfg, subs, n, &bo, go)
-						    : gradebook_unready();
+	int code = batch_grade(tc, cfg, subs, n, &h->bo, &h->go);
 	batch_free(subs, n);
-	struct db *db = db_open(db_path, tc->root);
-	if (!db)
+	return code;
+}
+
+/*
+ * Grades both halves at once, the emulated one in a child process of its
+ * own, quietly, each with half the jobs.
+ */
+static void grade_both(const struct toolchain *tc, const struct lab_config *cfg,
+		       const struct lab_case *cases, size_t n, struct half *gpu, struct half *emu)
+{
+	unsigned jobs = gpu->bo.jobs ? gpu->bo.jobs : 1;
+	emu->bo.jobs = jobs / 2 ? jobs / 2 : 1;
+	gpu->bo.jobs = jobs - jobs / 2 ? jobs - jobs / 2 : 1;
+	emu->bo.quiet = true;
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		_exit(grade_half(tc, cfg, cases, n, emu) == EXIT_INTERNAL ? 1 : 0);
+	}
+	if (pid < 0)   /* one after the other, then */
+		error("cannot start the emulated half beside the GPU's (%s): grading it after",
+		      strerror(errno));
+	grade_half(tc, cfg, cases, n, gpu);
+	if (pid < 0)
+		grade_half(tc, cfg, cases, n, emu);
+	else
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+}
+
+/*
+ * Grades one lab's cases into gradebooks under dir (on the GPU and emulated
+ * where both is set and the lab needs a GPU, compared) and holds them; its
+ * exit code. no_gpu_note: say that a lab that needs a GPU was graded
+ * emulated only for want of one.
+ */
+static int check_one(const struct toolchain *tc, const char *lab, const char *dir,
+		     const struct grade_opts *go, const struct batch_opts *given, bool both,
+		     bool no_gpu_note, bool verbose)
+{
+	struct lab_config cfg;
+	struct lab_case *cases = NULL;
+	struct strlist missing = STRLIST_INIT;
+	struct half halves[2];
+	size_t n = 0, nhalves = 0, tally[T_N] = {0};
+	int code = EXIT_INTERNAL;
+
+	if (config_load(tc->root, lab, &cfg))
+		return EXIT_INTERNAL;
+	both = both && cfg.needs_gpu;
+	if (lab_cases(tc->root, &cfg, &cases, &n, &missing))
 		goto out;
-	printf("%s: %zu cases, graded in %.0f s\n", lab, n, now_seconds() - t0);
-	hold_cases(db, tc, lab, cases, n, verbose, tally);
-	db_close(db);
+	for (int h = 0; h < (both ? 2 : 1); h++) {
+		struct half *hf = &halves[nhalves++];
+		*hf = (struct half){.title = !both ? "" : h ? "emulated" : "on the GPU",
+				    .go = *go, .bo = *given};
+		if (both)
+			hf->go.emulate = h;
+		hf->db_path = xasprintf("%s/%s%s.db", dir, lab, both && h ? "-emulated" : "");
+		hf->bo.db_path = hf->db_path;
+		hf->bo.no_summary = true;
+		hf->docs = xcalloc(n, sizeof(*hf->docs));
+	}
+	if (no_gpu_note && cfg.needs_gpu)
+		printf("%s: no GPU here (%s): graded emulated only, so nothing is compared with a "
+		       "GPU\n", lab, given->no_gpu_why);
+	double t0 = now_seconds();
+	fprintf(stderr, "check-lab %s: grading %zu cases%s ...\n", lab, n,
+		both ? " on the GPU and, at the same time, emulated" : "");
+	if (both)
+		grade_both(tc, &cfg, cases, n, &halves[0], &halves[1]);
+	else
+		grade_half(tc, &cfg, cases, n, &halves[0]);
+	/* a half that failed the grader's way left a case not graded: counted there */
+	for (size_t h = 0; h < nhalves; h++) {
+		struct db *db = db_open(halves[h].db_path, tc->root);
+		for (size_t i = 0; db && i < n; i++)
+			halves[h].docs[i] = latest_doc(db, lab, cases[i].student);
+		db_close(db);
+	}
+	printf("%s: %zu cases, graded in %.0f s%s\n", lab, n, now_seconds() - t0,
+	       both ? " on the GPU and emulated, at once" : "");
+	for (size_t h = 0; h < nhalves; h++) {
+		if (*halves[h].title)
+			printf(" %s:\n", halves[h].title);
+		hold_cases(tc, cases, halves[h].docs, n, verbose, tally);
+	}
 	for (size_t i = 0; i < missing.n; i++)
 		printf("  %-10s %s (no expect file: write the verdict a TA gives)\n", "no verdict",
 		       missing.v[i]);
 	printf("%s: %zu as expected, %zu differ, %zu skipped, %zu not graded, %zu without a "
-	       "verdict, %zu known differences\n", lab, tally[0], tally[1], tally[2], tally[3],
-	       missing.n, tally[4]);
-	/* a class that failed the grader's way left a case not graded: counted there */
-	(void)graded;
-	code = tally[3] ? EXIT_INTERNAL : tally[1] || missing.n ? 1 : 0;
+	       "verdict, %zu known differences\n", lab, tally[T_OK], tally[T_DIFFERS],
+	       tally[T_SKIPPED], tally[T_NOT_GRADED], missing.n, tally[T_KNOWN]);
+	size_t differ = 0;
+	if (both) {
+		size_t agree = 0, known = 0, not_compared = 0;
+		printf(" the GPU and the emulator:\n");
+		size_t verdicts = compare_halves(cases, halves[0].docs, halves[1].docs, n, &agree,
+						 &differ, &known, &not_compared);
+		printf("%s: the GPU and the emulator agree on %zu of %zu cases (%zu verdicts "
+		       "compared), %zu differ, %zu known differences, %zu not compared\n", lab,
+		       agree, n, verdicts, differ, known, not_compared);
+	}
+	code = tally[T_NOT_GRADED] ? EXIT_INTERNAL : tally[T_DIFFERS] || missing.n || differ ? 1 : 0;
 out:
+	for (size_t h = 0; h < nhalves; h++) {
+		for (size_t i = 0; i < n; i++)
+			json_decref(halves[h].docs[i]);
+		free(halves[h].docs);
+		free(halves[h].db_path);
+	}
 	free_cases(cases, n);
 	strlist_clear(&missing);
-	free(db_path);
 	config_free(&cfg);
 	return code;
 }
@@ -349,6 +581,9 @@ int cmd_check_lab(int argc, char **argv)
 			break;
 		case 'E':
 			go.emulate = 1;
+			break;
+		case 'G':
+			go.emulate = 0;
 			break;
 		case 'U':
 			go.unsandboxed = true;
@@ -393,6 +628,11 @@ int cmd_check_lab(int argc, char **argv)
 		}
 	}
 	batch_defaults(&bo);
+	/* on a GPU and emulated, compared, where there is a GPU and nothing else was asked */
+	bool both = go.emulate == -1 && bo.gpus_known;
+	bool no_gpu_said = go.emulate == -1 && !bo.gpus_known;
+	if (no_gpu_said)
+		go.emulate = 1;
 	for (size_t i = 0; i < labs.n && !run_stopped(); i++) {
 		struct lab_config cfg;
 		if (config_load(tc->root, labs.v[i], &cfg)) {
@@ -400,13 +640,17 @@ int cmd_check_lab(int argc, char **argv)
 			continue;
 		}
 		/* the sandbox, before any case of the lab is graded */
-		bool ready = grading_sandbox_ready(tc, &cfg, &go);
+		bool ready = true;
+		if (go.emulate == 0 && !bo.gpus_known && cfg.needs_gpu)
+			ready = !error("%s: --no-emulate, but no GPU to grade on here: %s", labs.v[i],
+				       bo.no_gpu_why);
+		ready = ready && grading_sandbox_ready(tc, &cfg, &go);
 		config_free(&cfg);
-		code = worse(code, ready ? check_one(tc, labs.v[i], dir, &go, &bo, verbose)
+		code = worse(code, ready ? check_one(tc, labs.v[i], dir, &go, &bo, both, no_gpu_said, verbose)
 					 : EXIT_INTERNAL);
 	}
 	if (keep)
-		fprintf(stderr, "the cases' runs: %s/LAB.db (cudalab db show --db ...)\n", keep);
+		fprintf(stderr, "the cases' runs: %s/LAB.db, and LAB-emulated.db where a GPU's were compared (cudalab db show --db ...)\n", keep);
 	else
 		remove_tree(dir);
 	free(dir);

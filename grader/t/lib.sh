@@ -337,11 +337,30 @@ grade_class() {
 		${CUDALAB_TEST_LANES:+--lanes "$CUDALAB_TEST_LANES"} >"$lab-class.out" 2>"$lab-class.err"
 }
 
+# class_db LAB: the gradebook of LAB's class: ./LAB-class.db (grade_class),
+# else the one test_fixtures's check-lab kept, ./check-lab/LAB.db.
+class_db() {
+	if [ -f "$1-class.db" ] || [ ! -f "check-lab/$1.db" ]; then
+		echo "$1-class.db"
+	else
+		echo "check-lab/$1.db"
+	fi
+}
+
 # class_run LAB [NAME]: the id of NAME's latest run in the class gradebook of
-# LAB (without NAME, of anyone's); nothing when there is none.
+# LAB (without NAME, of anyone's); nothing when there is none. check-lab
+# grades a fixture NAME as the student fixture-NAME.
 class_run() {
-	[ -f "$1-class.db" ] &&
-	${T_AS[@]+"${T_AS[@]}"} "$CUDALAB" db show --db "$1-class.db" --lab "$1" ${2:+--student "$2"} --limit 1 |
+	local db
+	db=$(class_db "$1")
+	[ -f "$db" ] || return 0
+	local who
+	for who in ${2:+"fixture-$2" "$2"}; do
+		${T_AS[@]+"${T_AS[@]}"} "$CUDALAB" db show --db "$db" --lab "$1" --student "$who" --limit 1 |
+			awk 'NR == 2 && $1 ~ /^[0-9]+$/ { print $1; f = 1 } END { exit !f }' && return 0
+	done
+	[ -n "${2:-}" ] ||
+	${T_AS[@]+"${T_AS[@]}"} "$CUDALAB" db show --db "$db" --lab "$1" --limit 1 |
 		awk 'NR == 2 && $1 ~ /^[0-9]+$/ { print $1 }'
 }
 
@@ -354,12 +373,12 @@ class_result() {
 	run=$(class_run "$lab" "$name")
 	if [ -z "$run" ]; then
 		say "no run of $name in the class: its line of the summary, and the last progress lines:"
-		grep "^$name " "$lab-class.out"
-		tail -n 5 "$lab-class.err"
+		grep -s "^$name " "$lab-class.out" "check-lab/$lab.out"
+		tail -n 5 "$lab-class.err" "check-lab/$lab.err" 2>/dev/null
 		return 1
 	fi
 	rm -f "$json.exit"   # the exit code is the document's
-	${T_AS[@]+"${T_AS[@]}"} "$CUDALAB" db show --db "$lab-class.db" --run "$run" >"$json" &&
+	${T_AS[@]+"${T_AS[@]}"} "$CUDALAB" db show --db "$(class_db "$lab")" --run "$run" >"$json" &&
 		validate_doc "$json" &&
 		report_of "$json" "run $run of the class" >"$json.txt"
 }
@@ -382,34 +401,29 @@ report_of() {
 	' "$1"
 }
 
-# test_fixtures LAB [SUFFIX [CLASS ARGS]]: the fixtures of LAB graded as a
-# class (grade_class LAB CLASS ARGS), then one test per fixture, its result
-# held to its expect file (EXPECT_EMULATED=1 for the emulated verdicts).
-# Graded alone instead: the fixtures marked processes-limited, their
-# processes counted; and those of a lab with per-student questions, whose
-# answers are for the student grade_fixture names (fixture-NAME), not for
-# the folder's name a class would grade them under. The processes-limited
-# ones are graded while the class is (its processes are not counted: they
-# are PEAK_BESIDE's), since each waits out a timeout with its processes
-# asleep; their tests come first.
+# test_fixtures LAB [SUFFIX [CHECK-LAB ARGS]]: every case of LAB (its
+# reference, its stub, each fixture and each real-world corpus case) graded
+# as one class by `cudalab check-lab LAB` (under make check-gpu: on the GPU
+# and emulated, the two compared), then a test per case, which passes when
+# check-lab says the case got its verdict (on both sides, and the same on
+# both), and one that check-lab found nothing else wrong (a case without an
+# expect file). Its runs stay in ./check-lab/LAB.db, which class_result
+# reads. The fixtures marked processes-limited are besides graded alone,
+# after the class, their processes counted.
 test_fixtures() {
-	local lab=$1 suffix=${2:-} dir name class=1 class_pid=
+	local lab=$1 suffix=${2:-} dir name
 	shift $(($# < 2 ? $# : 2))
-	"$CUDALAB" questions "$lab" --student fixture >/dev/null 2>&1 && class=
-	# a class exits 0 when every submission was graded; 4 when, besides, every run
-	# that built is provisional, as every emulated one is
-	local want=0
-	[ "${EXPECT_EMULATED:-}" != 1 ] || want=4
-	if [ -n "$class" ]; then
-		(cd "$T_TMP" && { grade_class "$lab" "$@"; echo $? >"$lab-class.rc"; }) &
-		class_pid=$!
-	fi
+	mkdir -p "$T_TMP/check-lab"
+	(cd "$T_TMP" && ${T_AS[@]+"${T_AS[@]}"} "$CUDALAB" check-lab "$lab" --runs check-lab "$@" \
+		${CUDALAB_TEST_JOBS:+-j "$CUDALAB_TEST_JOBS"} \
+		>"check-lab/$lab.out" 2>"check-lab/$lab.err"; echo $? >"check-lab/$lab.rc")
+	# after the class, not beside it: the class grades the same fork bomb,
+	# whose orphans no count of the class's descendants would leave out
 	for dir in "$T_ROOT"/reference/"$lab"/fixtures/*/; do
 		dir=${dir%/}
 		name=$(basename "$dir")
 		grep -qx processes-limited "$dir/expect" || continue
 		test_expect_success "$lab/$name gets its verdict$suffix, held to the process limit" '
-			PEAK_BESIDE='"$class_pid"' &&
 			processes_limited "'"$lab"'" &&
 			peak_processes grade_fixture "'"$dir"'" r.json &&
 			check_expect r.json "'"$dir"'/expect" &&
@@ -418,30 +432,54 @@ test_fixtures() {
 			[ "$(cat peak)" -le $((limit + 64)) ]
 		'
 	done
-	if [ -n "$class" ]; then
-		wait "$class_pid"
-		test_expect_success "the $lab fixtures are graded$suffix as a class, each stored" '
-			rc=$(cat "'"$lab"'-class.rc")
-			cat "'"$lab"'-class.out"
-			[ "$rc" = '"$want"' ] || { say "exit code $rc, expected '"$want"':"; tail -n 20 "'"$lab"'-class.err"; false; } &&
-			grep -q "^$(class_fixtures "'"$lab"'" | wc -l) graded;" "'"$lab"'-class.out"
-		'
+	local out=$T_TMP/check-lab/$lab.out kind
+	# what check-lab said, for people to read (CI keeps CUDALAB_ARTIFACTS)
+	if [ -n "${CUDALAB_ARTIFACTS:-}" ] && mkdir -p "$CUDALAB_ARTIFACTS/check-lab"; then
+		cp "$out" "$CUDALAB_ARTIFACTS/check-lab/$lab-${CUDALAB_TEST_MODE:-cpu}.txt"
 	fi
-	for dir in "$T_ROOT"/reference/"$lab"/fixtures/*/; do
-		dir=${dir%/}
-		name=$(basename "$dir")
-		if grep -qx processes-limited "$dir/expect"; then
-			continue
-		elif [ -z "$class" ]; then
-			test_expect_success "$lab/$name gets its verdict$suffix" '
-				grade_fixture "'"$dir"'" r.json && check_expect r.json "'"$dir"'/expect"
-			'
-		else
-			test_expect_success "$lab/$name gets its verdict$suffix" '
-				class_result "'"$lab"'" "'"$name"'" r.json && check_expect r.json "'"$dir"'/expect"
-			'
-		fi
-	done
+	# a test per case, in the order check-lab lists them: its lines (on
+	# each side, and where the two differ) must say ok or known
+	while read -r kind name; do
+		case $kind in
+		fixture) what="$lab/$name" ;;
+		corpus) what="$lab corpus case $name" ;;
+		*) what="the $lab $kind" ;;
+		esac
+		test_expect_success "$what gets its verdict$suffix" '
+			check_lab_case "'"$out"'" "'"$kind"'" "'"$name"'"
+		'
+	done < <(check_lab_lines "$out" | awk '$1 != "no_verdict" && !seen[$2 " " $3]++ { print $2, $3 }')
+	test_expect_success "check-lab $lab finds nothing else wrong$suffix" '
+		rc=$(cat "'"$T_TMP/check-lab/$lab.rc"'")
+		grep "^'"$lab"': " "'"$out"'"
+		[ "$rc" = 0 ] || { say "check-lab exited $rc; what it said:"; cat "'"$out"'"
+			tail -n 20 "'"$T_TMP/check-lab/$lab.err"'"; false; }
+	'
+}
+
+# CHECK_LAB_CASE: awk that reads a case line of check-lab's output into v
+# (its verdict, two words joined by _: NOT_GRADED), k (its kind) and n (its name).
+CHECK_LAB_CASE='v = $1; k = $2; n = $3
+	if (v == "NOT" || v == "HOLDS" || v == "no") { v = v "_" $2; k = $3; n = $4 }
+	sub(/:.*/, "", n)'
+
+# check_lab_lines OUT: the case lines of check-lab's output OUT, each as VERDICT KIND NAME.
+check_lab_lines() {
+	awk '/^  [A-Za-z]/ { '"$CHECK_LAB_CASE"'; print v, k, n }' "$1"
+}
+
+# check_lab_case OUT KIND NAME: check-lab's output OUT says each of its lines
+# of case NAME (of KIND: fixture, corpus, reference, stub) is ok or known;
+# else prints them, with what is said under each.
+check_lab_case() {
+	awk -v kind="$2" -v name="$3" '
+		/^  [A-Za-z]/ { '"$CHECK_LAB_CASE"'
+			mine = k == kind && n == name
+			if (mine) { lines++; if (v != "ok" && v != "known" && v != "skipped") bad++ }
+		}
+		!/^  [A-Za-z]/ && !/^      / { mine = 0 }   # a heading, a lab'"'"'s line
+		mine { print }
+		END { if (!lines) print "check-lab said nothing of this case"; exit !(lines && !bad) }' "$1"
 }
 
 # processes_limited LAB: exits 77 (skip) unless the grader holds the programs
@@ -456,12 +494,12 @@ processes_limited() {
 }
 
 # machine_processes: how many processes the machine has, less those of the
-# test scripts that run beside this one (CUDALAB_TEST_PIDS, above) and of the
-# pids in PEAK_BESIDE (a class graded meanwhile), with all their descendants:
-# the grader is a child subreaper, so a grading's orphans stay among them.
+# test scripts that run beside this one (CUDALAB_TEST_PIDS, above), with all
+# their descendants: the grader is a child subreaper, so a grading's orphans
+# stay among them.
 # Every other process counts, whoever made it.
 machine_processes() {
-	local roots=" ${PEAK_BESIDE:-} " f
+	local roots=" " f
 	if [ -n "${CUDALAB_TEST_PIDS:-}" ]; then
 		for f in "$CUDALAB_TEST_PIDS"/*; do
 			[ -e "$f" ] && [ "${f##*/}" != $$ ] && roots+="${f##*/} "

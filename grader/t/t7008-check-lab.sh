@@ -64,4 +64,13 @@ test_expect_success 'a known difference (an open file) fails nothing; one that h
 test_expect_success 'a lab that does not exist is a usage error, naming the labs there are' '
 	test_must_fail_with 2 "$CUDALAB" check-lab nosuchlab && grep -q "occupancy" err
 '
+test_expect_success 'without a GPU: --no-emulate fails for a lab that needs one, and a lab that needs none is graded' '
+	! gpu_available || { echo "a GPU is here"; exit 77; }
+	test_must_fail_with 128 "$CUDALAB" check-lab grid --no-emulate &&
+	grep -q "^error: grid: --no-emulate, but no GPU to grade on here: " err &&
+	! grep -q "grading" err &&
+	"$CUDALAB" check-lab occupancy --no-emulate >out 2>err &&
+	grep -q "^occupancy: $cases as expected, 0 differ" out ||
+		{ cat out err; false; }
+'
 test_done
