@@ -76,7 +76,8 @@ copy() {   # copy FILE...: into the handout at the same path
 }
 
 mapfile -t src < <(files_of Makefile grader db labs ci/debian-packages.txt ci/deps.sh \
-	ci/grade-push.sh | grep -v -e '^grader/t/' -e '/t/' -e '/tests/hidden/' -e '^labs/[^/]*/fixtures/')
+	ci/grade-push.sh | grep -v -e '^grader/t/' -e '/t/' -e '/tests/hidden/' -e '^labs/[^/]*/fixtures/' \
+	-e '^labs/common/new-lab/')   # new-lab's skeleton: the course's, for writing labs
 copy "${src[@]}"
 
 # the packages a build needs, not the project's own tests' (ci/deps.sh)

@@ -16,6 +16,7 @@ int cmd_test(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
 int cmd_labs(int argc, char **argv);
 int cmd_check_lab(int argc, char **argv);
+int cmd_new_lab(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_rewrite(int argc, char **argv);
 int cmd_questions(int argc, char **argv);

@@ -16,6 +16,7 @@ static const struct command {
 	{"test", cmd_test, "test LAB [--sub DIR]          grade your work on this machine"},
 	{"grade", cmd_grade, "grade LAB DIR...              grade a submission, or a class, into the gradebook"},
 	{"labs", cmd_labs, "labs                          list the labs, their parts and points"},
+	{"new-lab", cmd_new_lab, "new-lab NAME                  write a new lab that builds and passes check-lab as it is"},
 	{"check-lab", cmd_check_lab, "check-lab [LAB...]            grade a lab's reference, stub, fixtures and corpus; hold each to its verdict"},
 	{"questions", cmd_questions, "questions LAB [--student ID]  print a student's own questions"},
 	{"db", cmd_db, "db init|show                  create or read the gradebook"},
