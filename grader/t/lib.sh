@@ -103,6 +103,18 @@ require_gpu() {
 	fi
 }
 
+# gpu_or_emulated: a script that runs in both modes, on the GPU under make
+# check-gpu and emulated under make check; sets mode (gpu or cpu). Needs a
+# usable GPU in the first, skips without the CPU emulator in the second.
+gpu_or_emulated() {
+	mode=${CUDALAB_TEST_MODE:-cpu}
+	if [ "$mode" = gpu ]; then
+		require_gpu
+	else
+		grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
+	fi
+}
+
 cpu_only() {
 	[ "${CUDALAB_TEST_MODE:-cpu}" = cpu ] || skip_all "runs under make check"
 }

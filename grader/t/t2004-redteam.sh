@@ -21,12 +21,7 @@
 # <lab>/<case> matches (an extended glob).
 . "$(dirname "$0")/lib.sh"
 
-mode=${CUDALAB_TEST_MODE:-cpu}
-if [ "$mode" = gpu ]; then
-	require_gpu
-else
-	grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
-fi
+gpu_or_emulated
 RT=$T_ROOT/grader/t/redteam
 # every lab with cases here, those with the most cases first (they take longest)
 LABS=$(for d in "$RT"/*/; do

@@ -11,12 +11,7 @@
 # beside-others: its GPU work is cudalab gradings, under their GPU locks
 . "$(dirname "$0")/lib.sh"
 
-mode=${CUDALAB_TEST_MODE:-cpu}
-if [ "$mode" = gpu ]; then
-	require_gpu
-else
-	grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
-fi
+gpu_or_emulated
 
 # checked_by LAB: the test script that checks LAB's cases in this mode, if any
 # (one that calls test_fixtures LAB and runs in this mode: under make check

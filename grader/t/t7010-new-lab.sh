@@ -9,12 +9,7 @@
 # beside-others: its GPU work is cudalab gradings, under their GPU locks
 . "$(dirname "$0")/lib.sh"
 
-mode=${CUDALAB_TEST_MODE:-cpu}
-if [ "$mode" = gpu ]; then
-	require_gpu
-else
-	grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
-fi
+gpu_or_emulated
 
 # a copy of the project without its labs: the grader, its gradebook schema,
 # the labs' common code and what make reads
