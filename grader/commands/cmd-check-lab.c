@@ -33,13 +33,14 @@ static const struct cmd_opt check_lab_opts[] = {
 	CMD_OPT('G', "no-emulate", 0, NULL, "grade on the GPU only (no GPU: a failure)"),
 	CMD_OPT('U', "unsandboxed", 0, NULL,
 	 "where the sandbox cannot start, grade without it all the same"),
-	CMD_OPT('r', "runs", 0, "DIR", "keep the cases' runs: the gradebooks DIR/LAB.db\n"
-		"(on a GPU) and DIR/LAB-emulated.db (default: a temporary folder, removed)"),
+	CMD_OPT('r', "runs", 0, "DIR", "keep the cases' runs: the gradebooks DIR/LAB.db and,\n"
+		"compared with a GPU's, DIR/LAB-emulated.db (default: a\n"
+		"temporary folder, removed)"),
 	CMD_OPT('v', "verbose", 'v', NULL, "under a case that differs, its report"),
 	CMD_OPT_END,
 };
 static const struct cmd_spec check_lab_cmd = {
-	.synopsis = "usage: cudalab check-lab [LAB...] [-j N] [--emulate | --no-emulate] [--runs DIR] [-v]\n"
+	.synopsis = "usage: cudalab check-lab [LAB...] [-j N] [--[no-]emulate] [--runs DIR] [-v]\n"
 		    "\n"
 		    "Grades each lab (those named, else every one): its reference, its stub, every\n"
 		    "fixture (reference/LAB/fixtures/CASE/) and every real-world corpus case\n"
