@@ -421,16 +421,14 @@ report_of() {
 # both), and one that check-lab found nothing else wrong (a case without an
 # expect file). Its runs stay in ./check-lab/LAB.db, which class_result
 # reads. The fixtures marked processes-limited are besides graded alone,
-# after the class, their processes counted.
+# before the class, their processes counted.
 test_fixtures() {
 	local lab=$1 suffix=${2:-} dir name
 	shift $(($# < 2 ? $# : 2))
-	mkdir -p "$T_TMP/check-lab"
-	(cd "$T_TMP" && ${T_AS[@]+"${T_AS[@]}"} "$CUDALAB" check-lab "$lab" --runs check-lab "$@" \
-		${CUDALAB_TEST_JOBS:+-j "$CUDALAB_TEST_JOBS"} \
-		>"check-lab/$lab.out" 2>"check-lab/$lab.err"; echo $? >"check-lab/$lab.rc")
-	# after the class, not beside it: the class grades the same fork bomb,
-	# whose orphans no count of the class's descendants would leave out
+	# before the class, not beside it: the class grades the same fork bomb,
+	# whose orphans no count of the class's descendants would leave out (and
+	# first in the script, as the scripts that run beside it start their
+	# own daemons later: a Slurm's jobs are no descendants of theirs)
 	for dir in "$T_ROOT"/reference/"$lab"/fixtures/*/; do
 		dir=${dir%/}
 		name=$(basename "$dir")
@@ -444,6 +442,10 @@ test_fixtures() {
 			[ "$(cat peak)" -le $((limit + 64)) ]
 		'
 	done
+	mkdir -p "$T_TMP/check-lab"
+	(cd "$T_TMP" && ${T_AS[@]+"${T_AS[@]}"} "$CUDALAB" check-lab "$lab" --runs check-lab "$@" \
+		${CUDALAB_TEST_JOBS:+-j "$CUDALAB_TEST_JOBS"} \
+		>"check-lab/$lab.out" 2>"check-lab/$lab.err"; echo $? >"check-lab/$lab.rc")
 	local out=$T_TMP/check-lab/$lab.out kind
 	# what check-lab said, for people to read (CI keeps CUDALAB_ARTIFACTS)
 	if [ -n "${CUDALAB_ARTIFACTS:-}" ] && mkdir -p "$CUDALAB_ARTIFACTS/check-lab"; then
