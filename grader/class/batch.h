@@ -49,6 +49,8 @@ struct batch_opts {
 	bool resume;                /* skip what the gradebook already holds */
 	const char *db_path;        /* the gradebook every run is stored in */
 	bool no_summary;            /* print no summary table (check-lab prints its own) */
+	bool own_gradings;          /* each a grading of its own, not one of a class's
+				       side by side (grade_opts.in_class: its lanes) */
 	bool quiet;                 /* no progress on stderr (check-lab's emulated half,
 				       graded beside its GPU half, which shows its own) */
 };

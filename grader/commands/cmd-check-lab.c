@@ -315,6 +315,22 @@ static char *first_line(const char *msg)
 	return xasprintf("%.*s", (int)(strcspn(msg, "\n") < 120 ? strcspn(msg, "\n") : 120), msg);
 }
 
+/* The correctness test part/name of doc, or NULL; its view in *v. */
+static json_t *correctness_test(json_t *doc, const char *part, const char *name,
+				struct test_view *v)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "tests"), i, t) {
+		*v = doc_test_view(doc, t);
+		if (!strcmp(v->kind, "correctness") && !strcmp(v->part, part) &&
+		    !strcmp(v->name, name))
+			return t;
+	}
+	return NULL;
+}
+
 /*
  * The differences between a case's run on the GPU (g) and emulated (e):
  * the build verdict, then, where both built and ran, each correctness
@@ -324,7 +340,8 @@ static char *first_line(const char *msg)
 static size_t compare_runs(json_t *g, json_t *e, struct strlist *out)
 {
 	const char *gb = built_as(g), *eb = built_as(e);
-	size_t compared = 1;
+	size_t compared = 1, i;
+	json_t *t;
 
 	if (strcmp(gb, eb)) {
 		strlist_pushf(out, "build: %s on the GPU, %s emulated", gb, eb);
@@ -332,24 +349,12 @@ static size_t compare_runs(json_t *g, json_t *e, struct strlist *out)
 	}
 	if (strcmp(gb, "ok"))
 		return compared;
-	json_t *gt = json_object_get(g, "tests"), *et = json_object_get(e, "tests"), *t;
-	size_t i;
-	json_array_foreach(gt, i, t) {
-		struct test_view v = doc_test_view(g, t), w = {0};
+	json_array_foreach(json_object_get(g, "tests"), i, t) {
+		struct test_view v = doc_test_view(g, t), w;
 		if (strcmp(v.kind, "correctness"))
 			continue;
-		json_t *u;
-		size_t j;
-		bool found = false;
-		json_array_foreach(et, j, u) {
-			w = doc_test_view(e, u);
-			if (!strcmp(w.part, v.part) && !strcmp(w.name, v.name)) {
-				found = true;
-				break;
-			}
-		}
 		compared++;
-		if (!found)
+		if (!correctness_test(e, v.part, v.name, &w))
 			strlist_pushf(out, "%s/%s: %s on the GPU, absent emulated", v.part, v.name,
 				      v.status);
 		else if (strcmp(v.status, w.status)) {
@@ -361,18 +366,9 @@ static size_t compare_runs(json_t *g, json_t *e, struct strlist *out)
 			free(em);
 		}
 	}
-	json_array_foreach(et, i, t) {
-		struct test_view w = doc_test_view(e, t);
-		json_t *u;
-		size_t j;
-		bool found = false;
-		if (strcmp(w.kind, "correctness"))
-			continue;
-		json_array_foreach(gt, j, u) {
-			struct test_view v = doc_test_view(g, u);
-			found = found || (!strcmp(w.part, v.part) && !strcmp(w.name, v.name));
-		}
-		if (!found) {
+	json_array_foreach(json_object_get(e, "tests"), i, t) {
+		struct test_view w = doc_test_view(e, t), v;
+		if (!strcmp(w.kind, "correctness") && !correctness_test(g, w.part, w.name, &v)) {
 			compared++;
 			strlist_pushf(out, "%s/%s: absent on the GPU, %s emulated", w.part, w.name,
 				      w.status);
@@ -417,24 +413,6 @@ static size_t compare_halves(const struct lab_case *cases, json_t **gpu, json_t 
 	return verdicts;
 }
 
-/*
- * Whether a case is graded alone, after the class: its expect file says
- * processes-limited (a fork bomb, whose verdict rests on the process limit).
- * In a class, on a busy machine, the test after its timeout could start
- * before the processes it left were gone, and be charged a crash.
- */
-static bool graded_alone(const struct lab_case *c)
-{
-	for (const char *l = c->expect; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
-		size_t len = strcspn(l, "\n");
-		while (len && (l[len - 1] == ' ' || l[len - 1] == '\t' || l[len - 1] == '\r'))
-			len--;
-		if (len == 17 && !strncmp(l, "processes-limited", 17))
-			return true;
-	}
-	return false;
-}
-
 /* A half of a lab's check: where its cases are graded, and into which gradebook. */
 struct half {
 	const char *title;        /* "on the GPU", "emulated"; "" where there is one half */
@@ -454,19 +432,19 @@ static int grade_half(const struct toolchain *tc, const struct lab_config *cfg,
 	size_t nclass = 0, nalone = 0;
 	/* the class first, then those graded alone, at the end of the array */
 	for (size_t i = 0; i < n; i++)
-		subs[graded_alone(&cases[i]) ? n - ++nalone : nclass++] = (struct batch_sub){
+		subs[expect_says(cases[i].expect, "processes-limited") ? n - ++nalone : nclass++] =
+			(struct batch_sub){
 			.dir = xstrdup(cases[i].dir), .student = xstrdup(cases[i].student)};
 	int code = nclass ? batch_grade(tc, cfg, subs, nclass, &h->bo, &h->go) : 0;
+	/* a fork bomb (processes-limited) alone, after the class, one at a time and
+	 * each as a grading of its own (its tests in as many lanes as that takes):
+	 * in a class on a busy machine the test after its timeout could start
+	 * before the processes it left were gone, and be charged a crash */
 	if (nalone && !run_stopped()) {
-		/* as a grading of its own: one at a time, its tests in a lane per part
-		 * where they run on the CPU (grading_lanes), so that the parts the
-		 * fork bomb is not in never start beside what it left */
 		struct batch_opts bo = h->bo;
-		struct grade_opts go = h->go;
 		bo.jobs = 1;
-		if (go.lanes == LANES_DEFAULT)
-			go.lanes = go.emulate == 0 ? 1 : (int)cfg->nparts;
-		int alone = batch_grade(tc, cfg, subs + nclass, nalone, &bo, &go);
+		bo.own_gradings = true;
+		int alone = batch_grade(tc, cfg, subs + nclass, nalone, &bo, &h->go);
 		code = code == EXIT_INTERNAL || alone == EXIT_INTERNAL ? EXIT_INTERNAL
 									: code ? code : alone;
 	}

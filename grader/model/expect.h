@@ -36,6 +36,9 @@ struct expect_context {
  * not-run ("timing needs a GPU"), unless the line's text starts with "not
  * timed".
  */
+/* Whether a line of expect is word alone ("sandboxed", "processes-limited"). */
+bool expect_says(const char *expect, const char *word);
+
 enum expect_outcome expect_check(json_t *doc, const char *expect,
 				 const struct expect_context *cx, struct strlist *findings);
 
