@@ -91,9 +91,10 @@ COMMON_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(COMMON_SRCS))
 LAUNCH_OBJ  := $(BUILD)/labs/common/launch.o
 JUDGE_DIR   := $(BUILD)/judge
 PROBE       := $(BUILD)/bin/cudalab-probe
-# Launches, allocations and frees made by student code are recorded by the
+# Launches, allocations, frees and copies made by student code are recorded by the
 # harness (labs/common/launch.cu) through these link-time wraps.
-WRAPS := __cudaPushCallConfiguration __cudaLaunchKernel __cudaGetKernel cudaMalloc cudaMallocPitch cudaFree
+WRAPS := __cudaPushCallConfiguration __cudaLaunchKernel __cudaGetKernel cudaMalloc cudaMallocPitch cudaFree \
+	 cudaMemcpy cudaMemcpy2D
 HARNESS_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread $(check_libs) \
 	       $(foreach w,$(WRAPS),-Wl,--wrap=$(w))
 
@@ -156,7 +157,8 @@ EMU_RUNTIME := $(BUILD)/emu/runtime.o $(BUILD)/emu/switch_x86_64.o
 EMU_COMMON_OBJS := $(patsubst %.cu,$(BUILD)/emu/%.o,$(COMMON_SRCS))
 EMU_LAUNCH_OBJ  := $(BUILD)/emu/labs/common/launch.o
 emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(call lab_calls,$(1)))
-EMU_LIBS = -pthread $(check_libs) -Wl,--wrap=cudaMalloc -Wl,--wrap=cudaMallocPitch -Wl,--wrap=cudaFree
+EMU_WRAPS := cudaMalloc cudaMallocPitch cudaFree cudaMemcpy cudaMemcpy2D
+EMU_LIBS = -pthread $(check_libs) $(foreach w,$(EMU_WRAPS),-Wl,--wrap=$(w))
 EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp) $(LABS:%=$(BUILD)/labs/%/link-asan.rsp) \
 	    $(LABS:%=$(BUILD)/labs/%/link-safety.rsp))
 # The AddressSanitizer build: failed emulated tests run again with it.

@@ -19,6 +19,15 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
+
+/*
+ * What the submission's programs may write in their work folder, in all,
+ * past the size of one file (file_limit, which a file reaches first: its
+ * program gets SIGXFSZ, as anywhere): the folder is a tmpfs of the two
+ * together for them (sandbox.h). A correct run writes nothing there; the
+ * profile driver's outputs are files bound over it.
+ */
+#define RUN_WORK_SLACK (64ul << 20)
 #include <unistd.h>
 
 extern char **environ;
@@ -143,6 +152,8 @@ static void open_sandboxes(struct grading *g)
 	sandbox_init(&g->run_sandbox);
 	sandbox_init(&g->build_sandbox);
 	g->run_sandbox.tmp_bytes = g->build_sandbox.tmp_bytes = g->cfg->memory_limit;
+	g->run_sandbox.work_bytes = (g->cfg->file_limit ? g->cfg->file_limit : 1ul << 30) +
+				    RUN_WORK_SLACK;
 	if (sandbox_own(&g->run_sandbox, g->workdir))
 		sandbox_disable(&g->run_sandbox, xstrdup("the work folder cannot be given to "
 							 "the sandbox's user"));

@@ -126,7 +126,7 @@ int judge_recipe(const struct grading *g, const char *name, const char *const *r
 	strlist_push(&words, "cwd");
 	strlist_push(&words, sandboxed ? g->workdir : g->judgedir);
 	if (sandboxed && sb->bwrap) {
-		sandbox_args(sb, g->workdir, FILTER_FD, &opts);
+		sandbox_args(sb, g->workdir, NULL, FILTER_FD, &opts);
 		if (write_words(opts_path, &opts))
 			goto out;
 		strlist_push(&words, "fd");

@@ -282,14 +282,22 @@ int profile_run(const struct lab_config *cfg, const char *workdir, const char *b
 	struct run_result res;
 	json_t *calls = NULL;
 	unsigned long long(*kernels)[4] = NULL;
-	char *out, *log = NULL, *text = NULL, *input, *why = NULL, *device_why = NULL;
+	char *out, *log = NULL, *text = NULL, *input = NULL, *why = NULL, *device_why = NULL;
 	bool device_ok;
 	int ret;
 
 	random_token(token);
 	out = xasprintf("%s/profile-%s.jsonl", workdir, token);
-	if (ncu) {
+	if (ncu)
 		log = xasprintf("%s/ncu-%s.csv", workdir, token);
+	/* its outputs: the only files it may write that outlive its sandbox */
+	const char *writable[] = {out, log, NULL};
+	for (int i = 0; writable[i]; i++)
+		if (write_file_atomic(writable[i], "", 0) || sandbox_own(sb, writable[i])) {
+			ret = error("cannot make the profile driver's output file");
+			goto out;
+		}
+	if (ncu) {
 		strlist_push(&argv, ncu);
 		strlist_push(&argv, "--csv");
 		strlist_push(&argv, "--print-units");
@@ -316,6 +324,7 @@ int profile_run(const struct lab_config *cfg, const char *workdir, const char *b
 		.input = input,
 		.timeout = cfg->run_timeout * (ncu ? 1 : cfg->emulation_slowdown),
 		.sandbox = sb,
+		.writable = writable,
 	};
 	lab_run_limits(cfg, ncu ? 1 : cfg->emulation_slowdown, &spec);
 	progress("counting the memory requests of %s ...",

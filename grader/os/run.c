@@ -322,7 +322,7 @@ static int start_child(const struct run_spec *s, struct child *c, struct run_res
 	x.keep[0] = seccomp_filter_fd();
 	if (x.keep[0] < 0)
 		goto out;
-	sandbox_args(s->sandbox, s->cwd, x.keep[0], &args);
+	sandbox_args(s->sandbox, s->cwd, s->writable, x.keep[0], &args);
 	x.keep[1] = args_fd(&args);
 	if (x.keep[1] < 0)
 		goto out;

@@ -25,8 +25,10 @@ struct run_spec {
 	/* processes and threads at once, in a pids cgroup of its own (pidcg.h),
 	 * which also finds them all to kill; not enforced where none can be made */
 	unsigned long max_processes;
-	/* runs the program in this sandbox (sandbox.h) with cwd writable; NULL: none */
+	/* runs the program in this sandbox (sandbox.h) in cwd; NULL: none */
 	const struct sandbox *sandbox;
+	/* files (that exist) the program writes in its sandbox: its outputs; NULL: none */
+	const char *const *writable;
 	/* when it becomes nonzero (another thread sets it), the program is
 	 * ended as on a timeout, and its result says cancelled; NULL: never */
 	const int *cancel;

@@ -7,7 +7,9 @@
  * it, or the folders themselves on a system without a merged /usr), /opt
  * and the folders of LD_LIBRARY_PATH read-only, the dynamic linker's
  * configuration, /sys read-only, a fresh /proc and /dev with the NVIDIA
- * device nodes added, a private /tmp, and the work folder.
+ * device nodes added, a private /tmp, and the work folder: writable for
+ * the compilers, and for the submission's programs a tmpfs of a fixed size
+ * with the folder's files read-only in it.
  *
  * Who runs there: always a user namespace of its own (--unshare-user), with
  * no capability in it, no way to make another (--disable-userns), and
@@ -45,9 +47,33 @@ static void push3(struct strlist *l, const char *a, const char *b, const char *c
 	strlist_push(l, c);
 }
 
+/*
+ * The work folder of a run: a tmpfs of sb->work_bytes, each entry of the
+ * folder bound read-only into it, and the files of writable bound over them.
+ * A submission's program that writes a gigabyte there (a disk filled, a
+ * class beside it starved) is stopped at the tmpfs's size, which the
+ * memory cgroup's limit holds too; what it wrote goes with the sandbox.
+ */
+static void work_in_memory(const struct sandbox *sb, const char *workdir, struct strlist *out)
+{
+	strlist_push(out, "--size");
+	strlist_pushf(out, "%zu", sb->work_bytes);
+	push2(out, "--tmpfs", workdir);
+	DIR *d = opendir(workdir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *p = xasprintf("%s/%s", workdir, e->d_name);
+		push3(out, "--ro-bind-try", p, p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* The options for everything but argv, in bubblewrap's order: later mounts go on top. */
-static void base_options(const struct sandbox *sb, const char *workdir, int seccomp_fd,
-			 struct strlist *out)
+static void base_options(const struct sandbox *sb, const char *workdir,
+			 const char *const *writable, int seccomp_fd, struct strlist *out)
 {
 	char target[4096];
 
@@ -103,14 +129,19 @@ static void base_options(const struct sandbox *sb, const char *workdir, int secc
 	push2(out, "--tmpfs", "/tmp");
 	for (size_t i = 0; i < sb->ro.n; i++)
 		push3(out, "--ro-bind", sb->ro.v[i], sb->ro.v[i]);
-	push3(out, "--bind", workdir, workdir);
+	if (sb->work_bytes)
+		work_in_memory(sb, workdir, out);
+	else
+		push3(out, "--bind", workdir, workdir);
+	for (const char *const *w = writable; w && *w; w++)
+		push3(out, "--bind", *w, *w);
 	push2(out, "--chdir", workdir);
 }
 
-void sandbox_args(const struct sandbox *sb, const char *workdir, int seccomp_fd,
-		  struct strlist *out)
+void sandbox_args(const struct sandbox *sb, const char *workdir, const char *const *writable,
+		  int seccomp_fd, struct strlist *out)
 {
-	base_options(sb, workdir, seccomp_fd, out);
+	base_options(sb, workdir, writable, seccomp_fd, out);
 }
 
 int sandbox_own(const struct sandbox *sb, const char *path)

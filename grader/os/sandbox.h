@@ -35,6 +35,11 @@ struct sandbox {
 	bool off;              /* turned off on purpose (CUDALAB_NO_SANDBOX) */
 	struct strlist ro;     /* more folders the programs may read */
 	size_t tmp_bytes;      /* the size of its private /tmp (a tmpfs); 0: the kernel's default */
+	/* nonzero: the work folder is a tmpfs of this size, with the folder's
+	 * entries bound read-only in it (what the submission's programs write
+	 * there is held to it, and goes when they end); 0: the folder itself,
+	 * writable (the compilers') */
+	size_t work_bytes;
 	/* when the grader is root: the user its sandboxed programs run as (they
 	 * run as it unsandboxed too) */
 	bool drop;
@@ -57,13 +62,16 @@ void sandbox_disable(struct sandbox *sb, char *why);
 void sandbox_allow_read(struct sandbox *sb, const char *path);
 
 /*
- * bubblewrap's options that run a program in the sandbox with workdir
- * writable and as its working folder, the system-call filter read from
- * seccomp_fd: not bwrap itself, nor the program (run.c hands the options
- * over on a descriptor, and puts the program after them). Appends to out.
+ * bubblewrap's options that run a program in the sandbox with workdir as
+ * its working folder (writable, or a tmpfs of sb->work_bytes with the
+ * folder's entries read-only in it), the files of writable (a NULL-ended
+ * list, or NULL: files that exist, the program's outputs) writable in any
+ * case, and the system-call filter read from seccomp_fd: not bwrap itself,
+ * nor the program (run.c hands the options over on a descriptor, and puts
+ * the program after them). Appends to out.
  */
-void sandbox_args(const struct sandbox *sb, const char *workdir, int seccomp_fd,
-		  struct strlist *out);
+void sandbox_args(const struct sandbox *sb, const char *workdir, const char *const *writable,
+		  int seccomp_fd, struct strlist *out);
 
 /*
  * Gives path (a folder of the work folder a sandboxed program writes in) to

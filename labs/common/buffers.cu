@@ -209,6 +209,12 @@ const struct cl_ledger *cl_finish_call(const char *what, const char *buffers, un
 	if (!l->nlaunches)
 		ck_abort_msg("%s launched no kernel\nhint: the launcher must launch its kernel with "
 			     "<<<grid, block>>>", what);
+	if (l->host_copies && !(flags & CL_CALL_HOST_COPIES))
+		ck_abort_msg("%s copied %zu bytes from the host into %s (%d cudaMemcpy call%s)\n"
+			     "hint: the launcher's kernels compute the results on the GPU; values "
+			     "computed on the host and copied in do not count", what,
+			     l->host_copy_bytes, buffers, l->host_copies,
+			     l->host_copies == 1 ? "" : "s");
 	if (l->nallocs && !(flags & CL_CALL_IGNORE_LEAKS))
 		ck_abort_msg("%s leaked %zu bytes of device memory (%d cudaMalloc without cudaFree)",
 			     what, l->alloc_bytes, l->nallocs);

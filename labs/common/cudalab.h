@@ -96,11 +96,16 @@ struct cl_ledger {
 	size_t alloc_bytes;            /* bytes they hold */
 	int frees_unknown;             /* cudaFree of pointers the call did not allocate */
 	int pitched_allocs;            /* cudaMallocPitch calls that succeeded (freed or not) */
+	int host_copies;               /* copies from the host into memory the call did not
+					* allocate (the caller's buffers) */
+	size_t host_copy_bytes;        /* bytes they copied */
 };
 
 /*
  * Records, between begin and end, every kernel launch, cudaMalloc and
- * cudaFree made by code in the process (the student's launcher).
+ * cudaFree made by code in the process (the student's launcher), and its
+ * copies from the host (cudaMemcpy, cudaMemcpy2D) into device memory it did
+ * not allocate.
  */
 void cl_ledger_begin(void);
 const struct cl_ledger *cl_ledger_end(void);
@@ -131,12 +136,18 @@ const char *cl_launch_str(const struct cl_ledger *l, int i, char *buf, size_t le
 
 /* Flags of cl_finish_call. */
 #define CL_CALL_IGNORE_LEAKS 1u   /* the test judges the launch, not the memory */
+#define CL_CALL_HOST_COPIES 2u    /* copies from the host into the caller's buffers
+				   * are the launcher's business */
+/* the test judges the launch alone: not its memory, nor where its outputs came from */
+#define CL_CALL_LAUNCH_ONLY (CL_CALL_IGNORE_LEAKS | CL_CALL_HOST_COPIES)
 
 /*
  * Ends the ledger of one call of a student's launcher and fails the test on
  * what every lab forbids: freeing memory the call did not allocate (checked
  * first: it is what makes the call fail), a launch or kernel error (with the
- * emulator's detail and a hint), no kernel launched, device memory leaked.
+ * emulator's detail and a hint), no kernel launched, device memory leaked,
+ * host memory copied into the caller's buffers (the outputs are a kernel's
+ * to compute; CL_CALL_HOST_COPIES allows it).
  * what names the call in the messages ("matmul_k1(N=64)"), buffers the
  * caller's buffers ("A, B or C"). The launch configuration goes into cfg.
  */

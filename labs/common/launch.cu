@@ -4,9 +4,10 @@
  *
  * Owns: the link-time wraps (-Wl,--wrap, see the Makefile's WRAPS) of the
  * CUDA runtime entry points that a kernel launch, cudaMalloc,
- * cudaMallocPitch and cudaFree go through, so the harness can tell a
- * student which grid and block their launcher chose, and which allocations
- * it leaked. Outside cl_ledger_begin/cl_ledger_end the wraps only pass calls
+ * cudaMallocPitch, cudaFree, cudaMemcpy and cudaMemcpy2D go through, so the
+ * harness can tell a student which grid and block their launcher chose,
+ * which allocations it leaked, and whether it copied from the host into
+ * the buffers it was given. Outside cl_ledger_begin/cl_ledger_end the wraps only pass calls
  * through. What it
  * records is the runner's word to the judge, believed only where a lie
  * gains nothing (remote.h).
@@ -33,6 +34,11 @@ cudaError_t __real___cudaGetKernel(cudaKernel_t *k, const void *fun);
 extern "C" cudaError_t __real_cudaMalloc(void **p, size_t n);
 extern "C" cudaError_t __real_cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height);
 extern "C" cudaError_t __real_cudaFree(void *p);
+extern "C" cudaError_t __real_cudaMemcpy(void *dst, const void *src, size_t n,
+					 enum cudaMemcpyKind kind);
+extern "C" cudaError_t __real_cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+					   size_t spitch, size_t width, size_t height,
+					   enum cudaMemcpyKind kind);
 
 int cl_shared_poison;   /* set by the test harness; the timing and profile drivers leave it */
 
@@ -356,6 +362,68 @@ extern "C" cudaError_t __wrap_cudaFree(void *p)
 			ledger.l.frees_unknown++;
 	}
 	return __real_cudaFree(p);
+}
+
+/*
+ * Whether a copy's source is host memory: by its kind, or, for
+ * cudaMemcpyDefault, by what the runtime says the pointer is.
+ */
+#ifdef CUDAEMU
+extern "C" int cudaemu_is_device(const void *p);
+#endif
+static bool from_host(const void *src, enum cudaMemcpyKind kind)
+{
+	if (kind == cudaMemcpyHostToDevice)
+		return true;
+	if (kind != cudaMemcpyDefault)
+		return false;
+#ifdef CUDAEMU
+	return !cudaemu_is_device(src);
+#else
+	struct cudaPointerAttributes a;
+	if (cudaPointerGetAttributes(&a, src) != cudaSuccess) {
+		cudaGetLastError();
+		return true;
+	}
+	return a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged;
+#endif
+}
+
+/*
+ * A copy of bytes from src to dst, into the ledger when it takes host
+ * memory into device memory the call did not allocate: the caller's
+ * buffers, whose values a kernel must compute. One into a buffer of the
+ * call's own (a staging copy) is the launcher's business.
+ */
+static void copy_record(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
+	if (!ledger.active || !bytes || !from_host(src, kind))
+		return;
+	for (int i = 0; i < MAX_ALLOCS; i++)
+		if (ledger.alloc_ptr[i] && (char *)dst >= (char *)ledger.alloc_ptr[i] &&
+		    (char *)dst < (char *)ledger.alloc_ptr[i] + ledger.alloc_size[i])
+			return;
+	ledger.l.host_copies++;
+	ledger.l.host_copy_bytes += bytes;
+}
+
+extern "C" cudaError_t __wrap_cudaMemcpy(void *dst, const void *src, size_t n,
+					 enum cudaMemcpyKind kind)
+{
+	cudaError_t err = __real_cudaMemcpy(dst, src, n, kind);
+	if (err == cudaSuccess)
+		copy_record(dst, src, n, kind);
+	return err;
+}
+
+extern "C" cudaError_t __wrap_cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+					   size_t spitch, size_t width, size_t height,
+					   enum cudaMemcpyKind kind)
+{
+	cudaError_t err = __real_cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+	if (err == cudaSuccess)
+		copy_record(dst, src, width * height, kind);
+	return err;
 }
 
 /* ------------------------------------------------------------- the context */

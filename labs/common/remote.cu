@@ -117,6 +117,58 @@ static int spawn(void)
 	return 0;
 }
 
+/* A number read from file dir/name, or -1 (no file, or "max"). */
+static long cgroup_number(const char *dir, const char *name)
+{
+	char path[4200];
+	long v = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "re");
+	if (f && fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/*
+ * Waits, up to 10 s, while this process's pids cgroup (the grader's limit
+ * on the test binary's processes) is over three quarters full. A test that
+ * ran out of time may leave processes going for a while (a fork bomb's,
+ * its sandbox being torn down): a runner started among them could not
+ * make the processes and threads it needs, a failure that is not this
+ * test's. Without a pids cgroup, or one with no limit, no wait.
+ */
+static void wait_for_room(void)
+{
+	char line[4096], dir[4096] = "";
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		*c2 = '\0';
+		if (strstr(c1 + 1, "pids")) {   /* v1: the pids hierarchy */
+			snprintf(dir, sizeof(dir), "/sys/fs/cgroup/pids%s", c2 + 1);
+			break;
+		}
+		if (!strcmp(line, "0") && c1[1] == '\0')   /* v2: the unified one */
+			snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s", c2 + 1);
+	}
+	if (f)
+		fclose(f);
+	long max = *dir ? cgroup_number(dir, "pids.max") : -1;
+	for (int i = 0; max > 0 && i < 500; i++) {
+		long now = cgroup_number(dir, "pids.current");
+		if (now < 0 || now <= max * 3 / 4)
+			return;
+		usleep(20000);
+	}
+}
+
 /*
  * This process's runner, started when it has none (a fork has its
  * parent's: not its own). A runner that cannot start for want of
@@ -135,6 +187,7 @@ static void runner_start(void)
 		close(runner_fd);
 	runner_fd = -1;
 	CL_REQUIRE(recipe.argv[0] != NULL, "harness: no runner to run the submission (--runner)");
+	wait_for_room();
 	for (;; usleep(20000), waited += 0.02) {
 		if (spawn() < 0) {
 			CL_REQUIRE(errno == EAGAIN && waited < 10, "harness: cannot start the "

@@ -301,7 +301,7 @@ START_TEST(test_sandbox_command_line)
 	int binds = 0, ro_labs = 0;
 
 	sandbox_allow_read(&sb, "/srv/cudalab/labs/common/emu");
-	sandbox_args(&sb, "/tmp/cudalab-grid-x", 7, &out);
+	sandbox_args(&sb, "/tmp/cudalab-grid-x", NULL, 7, &out);
 	ck_assert(!strlist_has(&out, "/usr/bin/bwrap") && !strlist_has(&out, "--"));
 	ck_assert_str_eq(out.v[out.n - 2], "--chdir");
 	ck_assert_str_eq(out.v[out.n - 1], "/tmp/cudalab-grid-x");
@@ -398,6 +398,64 @@ START_TEST(test_sandbox_contains)
 }
 END_TEST
 
+/*
+ * A run's work folder in memory: the folder's files can be read and not
+ * changed, new ones go to a tmpfs of work_bytes (a bigger one fails) and
+ * are gone afterwards; the outputs it is given stay writable. Skipped,
+ * saying so, where bubblewrap cannot run.
+ */
+START_TEST(test_sandbox_work_in_memory)
+{
+	struct sandbox sb;
+	struct run_result r;
+	char dir[] = "/tmp/cudalab-unit-wm-XXXXXX";
+	const char *env[] = {"PATH=/usr/bin:/bin", NULL};
+	const char *script =
+		"cat given; echo y 2>/dev/null > given && echo WROTE_GIVEN;"
+		"echo z > new && cat new;"
+		"dd if=/dev/zero of=big bs=65536 count=64 2>/dev/null && echo BIG_FITS;"
+		"echo out > out.txt; echo done";
+	const char *argv[] = {"/bin/sh", "-c", script, NULL};
+
+	sandbox_init(&sb);
+	if (!sb.bwrap) {
+		printf("sandbox test skipped: %s\n", sb.why);
+		sandbox_release(&sb);
+		return;
+	}
+	sb.work_bytes = 1 << 20;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sandbox_own(&sb, dir), 0);
+	char *given = xasprintf("%s/given", dir), *out = xasprintf("%s/out.txt", dir);
+	char *made = xasprintf("%s/new", dir);
+	ck_assert_int_eq(write_file_atomic(given, "x\n", 2), 0);
+	ck_assert_int_eq(write_file_atomic(out, "", 0), 0);
+	ck_assert_int_eq(sandbox_own(&sb, out), 0);
+	const char *writable[] = {out, NULL};
+	struct run_spec spec = {.argv = argv, .envp = env, .cwd = dir, .timeout = 30,
+				.sandbox = &sb, .writable = writable};
+	ck_assert_int_eq(run_one(&spec, &r), 0);
+	ck_assert(r.started);
+	if (strstr(r.output, "bwrap:") && !strstr(r.output, "done")) {
+		printf("sandbox test skipped: bubblewrap cannot run here: %s\n", r.output);
+	} else {
+		ck_assert_msg(!strcmp(r.output, "x\nz\ndone\n"), "in the sandbox: %s", r.output);
+		char *text = read_file(out, NULL), *kept = read_file(given, NULL);
+		ck_assert_str_eq(text, "out\n");
+		ck_assert_str_eq(kept, "x\n");
+		ck_assert_int_ne(access(made, F_OK), 0);   /* what it made went with it */
+		free(text);
+		free(kept);
+	}
+	run_result_release(&r);
+	remove_tree(dir);
+	free(given);
+	free(out);
+	free(made);
+	sandbox_release(&sb);
+}
+END_TEST
+
 Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -417,6 +475,7 @@ Suite *run_suite(void)
 	tcase_add_test(tc, test_gpulock_wait_ends_at_a_stop);
 	tcase_add_test(tc, test_sandbox_command_line);
 	tcase_add_test(tc, test_sandbox_contains);
+	tcase_add_test(tc, test_sandbox_work_in_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -51,15 +51,18 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 	first_fault.set = false;
 	protect_all(true);
 
+	bool started[256];   /* worker_count's most */
 	for (int i = 0; i < nw; i++) {
 		pool[i]->ls = &ls;
 		pool[i]->nsites = 0;   /* a worker that gets no block lays out none */
 		size_shmem(pool[i], l->shmem);
-		if (pthread_create(&pool[i]->thread, NULL, worker_main, pool[i]))
-			worker_main(pool[i]);   /* no thread: run its share here */
+		started[i] = !pthread_create(&pool[i]->thread, NULL, worker_main, pool[i]);
+		if (!started[i])
+			worker_main(pool[i]);   /* no thread (no room for one): its share here */
 	}
 	for (int i = 0; i < nw; i++)
-		pthread_join(pool[i]->thread, NULL);
+		if (started[i])
+			pthread_join(pool[i]->thread, NULL);
 	note_static_shared(l, nw);
 
 	protect_all(false);
@@ -280,6 +283,12 @@ extern "C" void *cudaemu_dyn_shmem(void)
 extern "C" const char *cudaemu_error_detail(void)
 {
 	return detail[0] ? detail : NULL;
+}
+
+/* Whether p lies in device memory (the harness's ledger: a copy's source). */
+extern "C" int cudaemu_is_device(const void *p)
+{
+	return find(p, 1) != NULL;
 }
 
 /* ------------------------------------------------------- copies and fills */

@@ -98,6 +98,21 @@ allocation *find_near(const void *p)
 	return NULL;
 }
 
+/* The allocation nearest p, within within bytes of its data, or NULL. */
+allocation *find_nearest(const void *p, size_t within)
+{
+	const char *c = (const char *)p;
+	allocation *best = NULL;
+	size_t best_d = within + 1;
+	for (size_t i = 0; i < nallocs; i++) {
+		const char *lo = allocs[i].ptr, *hi = lo + allocs[i].size;
+		size_t d = c < lo ? (size_t)(lo - c) : c >= hi ? (size_t)(c - hi) + 1 : 0;
+		if (d < best_d)
+			best = &allocs[i], best_d = d;
+	}
+	return best;
+}
+
 /*
  * What cudaMalloc may hand out in all: at most EMU_CAPACITY, and never more
  * than a quarter of the host's memory. Every byte is the host's and is

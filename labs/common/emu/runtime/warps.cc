@@ -316,6 +316,9 @@ void warp_meetings_lose_lane(worker *w, int t)
 	go_back(w, first);
 }
 
+/* How far from a buffer a fault is still named by it (an index gone wrong). */
+#define NEAREST_BYTES ((size_t)1 << 20)
+
 void describe_fault(const launch_state *ls)
 {
 	const cudaemu_launch *l = ls->l;
@@ -348,10 +351,20 @@ void describe_fault(const launch_state *ls)
 			 "address), or a pointer that is no address at all");
 	else if (c < (const char *)(uintptr_t)65536)
 		snprintf(where, sizeof(where), "a NULL pointer");
+	else if ((a = find_nearest(f->addr, NEAREST_BYTES)) && c < a->ptr)
+		snprintf(where, sizeof(where), "%zu bytes before the start of the nearest device "
+			 "buffer, of %zu bytes", (size_t)(a->ptr - c), a->size);
+	else if (a)
+		snprintf(where, sizeof(where), "%zu bytes past the end of the nearest device "
+			 "buffer, of %zu bytes", (size_t)(c - (a->ptr + a->size)), a->size);
 	else
 		snprintf(where, sizeof(where), "an address that is no device memory (a host pointer, "
 			 "freed memory, or far outside every buffer)");
-	/* just outside an array: out of bounds, as memcheck says it on a GPU */
+	/*
+	 * Outside an array, near it: out of bounds, as memcheck says it on a
+	 * GPU. Which thread faults first depends on how many workers ran the
+	 * blocks; any of them beside a buffer is named so.
+	 */
 	bool bounds = shared_end || (a && (c >= a->ptr + a->size || c < a->ptr));
 	char at[40] = "";
 	if (!f->unnamed)
