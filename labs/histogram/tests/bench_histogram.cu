@@ -17,8 +17,9 @@
  * that equal values are spread over the whole input. The exact histogram
  * is then the length of each run added to its value's bin: SEGMENTS steps
  * on the CPU, with no pass over the data. After every pair of timed calls
- * the submission's bins must equal the exact ones, and the reference's too.
- * d_bins must be zero when a launcher is called: poison zeroes them.
+ * the submission's bins must equal the exact ones (a failure quotes the
+ * reference's bin beside them). d_bins must be zero when a launcher is
+ * called: poison zeroes them, for each side's call.
  */
 #include "bench.h"
 #include "histogram.h"
