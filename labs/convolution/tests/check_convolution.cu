@@ -237,7 +237,7 @@ static int compare(const float *out, const struct dataset *ds, enum set_kind kin
 			nnan += isnan(out[e]) != 0;
 			nunwritten += !memcmp(&out[e], &cl_poison_bits, sizeof(float));
 			nborder += near_border(c, row, col);
-			ntile += near_tile_edge(c->r, row, col) && !near_border(c, row, col);
+			ntile += near_tile_edge(c->r, row, col);
 		}
 	if (!nbad)
 		return 0;
