@@ -9,8 +9,7 @@
  *           answer and out must equal the CPU result bit for bit;
  *   random  real-valued images and masks against a double-precision CPU
  *           result, with a tolerance that grows with the number of terms;
- *   config  the launch shape the part asks for, read from the launch ledger
- *           (and for the tiled kernel, shared memory for its input tile).
+ *   config  the launch shape the part asks for, read from the launch ledger.
  * Images are width x height with widths and heights from 1 to over a
  * thousand, most not multiples of a block or tile, each with a mask radius
  * from 0 to CONV_MAX_RADIUS. Every call gets a NaN-filled output, guard
@@ -272,9 +271,9 @@ static int compare(const float *out, const struct dataset *ds, enum set_kind kin
 			hint = buf;
 	else if (ntile == nbad)
 		snprintf(buf, sizeof(buf),
-			 "every wrong pixel lies within r = %d of the edge of a %d x %d tile, "
-			 "inside the image: the halo (the input cells a tile's edge pixels "
-			 "need from the tiles around it) is missing or wrong", c->r, CONV_TILE,
+			 "every wrong pixel lies within r = %d of the edge of a %d x %d output "
+			 "tile: the halo (the input cells around a tile that the pixels at its "
+			 "edge need) is missing or wrong", c->r, CONV_TILE,
 			 CONV_TILE),
 			hint = buf;
 
@@ -396,8 +395,10 @@ static long long ceil_div(long long n, long long d)
  * One launch, on an image that is a multiple of no block (50 x 35, r = 2):
  * parts 1 and 2 in 2D blocks of CONV_BLOCK x CONV_BLOCK threads, as many as
  * cover the image; part 3 one block per CONV_TILE x CONV_TILE output tile,
- * a 2D block of the input tile's size (CONV_TILE + 2r on a side) or of the
- * output tile's, with shared memory for at least the input tile.
+ * each a 2D block of the input tile's size (CONV_TILE + 2r on a side).
+ * Its shared memory is not judged: the CPU emulator cannot tell the size of
+ * a kernel's static __shared__ arrays to the ledger (launch.cu), and a test
+ * must judge alike on a GPU and emulated.
  */
 static void check_config(enum kernel_id k)
 {
@@ -430,21 +431,13 @@ static void check_config(enum kernel_id k)
 	{
 		int in_tile = CONV_TILE + 2 * c.r;
 		long long want = ceil_div(c.w, CONV_TILE) * ceil_div(c.h, CONV_TILE);
-		bool input_sized = la->block.x == (unsigned)in_tile && la->block.y == (unsigned)in_tile;
-		bool output_sized = la->block.x == CONV_TILE && la->block.y == CONV_TILE;
-		ck_assert_msg((input_sized || output_sized) && la->block.z == 1 && blocks == want,
+		ck_assert_msg(la->block.x == (unsigned)in_tile && la->block.y == (unsigned)in_tile &&
+			      la->block.z == 1 && blocks == want,
 			      "%s launched %s, expected %lld blocks (one per %d x %d output tile) of "
-			      "%d x %d threads (the input tile, CONV_TILE + 2r on a side) or of %d x "
-			      "%d (the output tile)", what, cfg, want, CONV_TILE, CONV_TILE, in_tile,
-			      in_tile, CONV_TILE, CONV_TILE);
-		if (la->static_smem != (size_t)-1) {
-			size_t smem = la->static_smem + la->dyn_smem;
-			size_t need = (size_t)in_tile * in_tile * sizeof(float);
-			ck_assert_msg(smem >= need,
-				      "%s uses %zu bytes of shared memory per block, expected at "
-				      "least %zu: the input tile, %d x %d floats, halo included "
-				      "(launch: %s)", what, smem, need, in_tile, in_tile, cfg);
-		}
+			      "%d x %d threads (one per cell of the input tile, CONV_TILE + 2r on a "
+			      "side)\nhint: dim3 block(CONV_TILE + 2 * r, CONV_TILE + 2 * r), and a "
+			      "grid of ceil(width / CONV_TILE) x ceil(height / CONV_TILE) blocks",
+			      what, cfg, want, CONV_TILE, CONV_TILE, in_tile, in_tile);
 	}
 out:
 	free(in);
