@@ -435,10 +435,7 @@ static void check_config(enum kernel_id k)
 			      "dim3 block(CONV_BLOCK, CONV_BLOCK), and a grid of ceil(width / "
 			      "CONV_BLOCK) x ceil(height / CONV_BLOCK) blocks", what, cfg, want,
 			      CONV_BLOCK, CONV_BLOCK);
-		goto out;
-	}
-
-	{
+	} else {
 		int in_tile = CONV_TILE + 2 * c.r;
 		long long want = ceil_div(c.w, CONV_TILE) * ceil_div(c.h, CONV_TILE);
 		ck_assert_msg(la->block.x == (unsigned)in_tile && la->block.y == (unsigned)in_tile &&
@@ -449,7 +446,6 @@ static void check_config(enum kernel_id k)
 			      "grid of ceil(width / CONV_TILE) x ceil(height / CONV_TILE) blocks",
 			      what, cfg, want, CONV_TILE, CONV_TILE, in_tile, in_tile);
 	}
-out:
 	free(in);
 	free(mask);
 }
