@@ -2,8 +2,9 @@
  * Corpus case cuda-samples-cg: reduce0, reduce2 and reduce4 of NVIDIA's CUDA
  * samples (2_Concepts_and_Techniques/reduction), rewritten for this lab's
  * first three parts: templates on the element type, shared memory through a
- * SharedMemory<T> helper that declares the extern __shared__ array inside a
- * member function, cooperative groups (cg::this_thread_block, cg::sync) for
+ * wrapper struct (the sample's SharedMemory<T>, here DynShared<T>) that
+ * declares the extern __shared__ array inside a member function,
+ * cooperative groups (cg::this_thread_block, cg::sync) for
  * the barriers, and for the last warp a thread_block_tile<32> with
  * shfl_down.
  */
