@@ -6,11 +6,12 @@
  *   exact   small whole numbers as inputs: every partial sum of every order
  *           of addition is a whole number far below 2^24, so exact in float,
  *           and the result must equal the CPU's to the last bit;
- *   random  real-valued inputs against a double-precision sum on the CPU, with
- *           the tolerance of docs/lab-authoring.md ("Tolerances"): for any
- *           order of summation of m floats the error is at most
- *           gamma_m * sum |x_i|, allowed as (m + 2) * 2^-24 * sum |x_i|, m
- *           the elements of a block for a partial sum, n for the whole sum;
+ *   random  real-valued inputs against a double-precision sum on the CPU,
+ *           with the tolerance of docs/lab-authoring.md ("Tolerances for
+ *           floating-point results"): for any order of summation of m
+ *           floats the error is at most gamma_m * sum |x_i|, allowed as
+ *           (m + 2) * 2^-24 * sum |x_i|, m the elements of a block for a
+ *           partial sum, n for the whole sum;
  *   config  the launch: one kernel, blocks of REDUCTION_BLOCK threads,
  *           ceil(n / REDUCTION_BLOCK) of them.
  * Sizes run from 1 to a million, most of them not multiples of the block (or
@@ -52,7 +53,8 @@ static const int sizes[] = {1, 2, 31, 32, 33, 255, 256, 257, 1000, 4099, 65537, 
 /* The config tests' size: 4 blocks, the last partly past n (3 if rounded down). */
 #define CONFIG_N 1000
 
-#define MAX_SETS COUNT(sizes)
+/* the sizes, and the config tests' where the list stops short of it */
+#define MAX_SETS (COUNT(sizes) + 1)
 
 enum set_kind { SET_EXACT, SET_RANDOM };
 
