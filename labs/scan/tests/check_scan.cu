@@ -38,18 +38,18 @@ static void scan_setup(uint64_t seed, const char *const *parts, size_t nparts)
 /*
  * Sizes, ascending, so the first failure is the smallest. Around one
  * section (31 to 1025) and a few sections (2049, 5000), then many: 65537,
- * and on a GPU past SCAN_SECTION sections (1049577 elements are 1026
+ * and on a GPU past SCAN_SECTION sections (1050001 elements are 1026
  * sections, 3000001 are 2930), where scan_multi's second launch has more
  * sums than a block has threads. On the CPU emulator, which runs every CUDA
- * thread itself, the largest is 1049577; the safety runs (compute-sanitizer,
+ * thread itself, the largest is 1050001; the safety runs (compute-sanitizer,
  * the emulator's checks) stop at SAFETY_MAX_N.
  */
 static const int gpu_sizes[] = {1,    2,    31,   32,    33,      511,     512,    513,
 				1000, 1023, 1024, 1025,  2049,    5000,    65537,  1000003,
-				1049577, 3000001};
+				1050001, 3000001};
 static const int emu_sizes[] = {1,    2,    31,   32,    33,    511,  512,
 				513,  1000, 1023, 1024,  1025,  2049, 5000,
-				65537, 1049577};
+				65537, 1050001};
 #define SAFETY_MAX_N 5000
 
 static const int *sizes_here(size_t *n)
@@ -326,6 +326,26 @@ static const char *where(int i, char *buf, size_t len)
 }
 
 /*
+ * Whether every section from the one of first on is right up to a
+ * constant of its own (the carry a section got is wrong, its scan right).
+ */
+static bool off_by_a_constant(const float *got, const struct expected *right, enum set_kind set,
+			      int n, int first)
+{
+	for (int s = first / SCAN_SECTION * SCAN_SECTION; s < n; s += SCAN_SECTION) {
+		int e = s + SCAN_SECTION < n ? s + SCAN_SECTION : n;
+		double d = (double)got[s] - right->want[s];
+		for (int i = s + 1; i < e; i++) {
+			double tol = tolerance(set, right->abssum[i], right->terms[i]) +
+				     fabs(right->want[i]) * ldexp(1.0, -22);
+			if (!(fabs((double)got[i] - d - right->want[i]) <= tol))
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
  * What the pattern of wrong elements says, or NULL. bad[i] marks the wrong
  * elements; the counts are of all n.
  */
@@ -347,15 +367,16 @@ static const char *hint_for(const struct call *c, const float *got, const float 
 	    looks_like(got, x, n, c->part == PART_KS ? EXCL_SECTIONS : EXCL_ALL, c->set, right))
 		return "this is an exclusive scan, and an inclusive one is asked: out[i] "
 		       "counts in[i] too";
+	if (c->part == PART_MULTI && looks_like(got, x, n, INCL_OWN_CARRY, c->set, right))
+		return "each section got the total of the sections up to and including itself "
+		       "(section 0 its own total too): section b must get that of sections 0 "
+		       "to b - 1 only (the inclusive scan of the sums at b - 1; nothing for "
+		       "section 0)";
 	if (c->part == PART_MULTI && n > SCAN_SECTION) {
 		if (looks_like(got, x, n, INCL_SECTIONS, c->set, right))
 			return "each section is scanned on its own: the totals of the sections "
 			       "before it were never added (the second and third launches: scan "
 			       "d_sums, then add d_sums[b - 1] to section b)";
-		if (looks_like(got, x, n, INCL_OWN_CARRY, c->set, right))
-			return "each section got the total of the sections up to and including "
-			       "itself: section b must get that of sections 0 to b - 1 only (the "
-			       "inclusive scan of the sums at b - 1)";
 		if (looks_like(got, x, n, INCL_SHIFTED_CARRY, c->set, right))
 			return "each section got the total of the sections 0 to b - 2: one "
 			       "section short (the inclusive scan of the sums at b - 1, or the "
@@ -365,25 +386,13 @@ static const char *hint_for(const struct call *c, const float *got, const float 
 			       "it: the second launch must scan every sum, SCAN_SECTIONS(n) of "
 			       "them, which may be more than its block has threads (walk through "
 			       "them a block's worth at a time, carrying the running total)";
-		if (first >= SCAN_SECTION && nunwritten == 0 && nnan == 0) {
-			bool inside = true;   /* every section right up to a constant? */
-			for (int s = first / SCAN_SECTION * SCAN_SECTION; s < n && inside;
-			     s += SCAN_SECTION) {
-				int e = s + SCAN_SECTION < n ? s + SCAN_SECTION : n;
-				double d = got[s] - right->want[s];
-				for (int i = s + 1; i < e && inside; i++)
-					inside = close_enough(got[i] - (float)d, right->want[i],
-							      tolerance(c->set, right->abssum[i],
-									right->terms[i]) +
-								      fabs(d) * ldexp(1.0, -23));
-			}
-			if (inside)
-				return "section 0 is right, and each later section is off by a "
-				       "constant: the carry it got is wrong (the scan of d_sums, or "
-				       "the element of d_sums added to each section)";
-		}
+		if (first % SCAN_SECTION == 0 && nunwritten == 0 && nnan == 0 &&
+		    off_by_a_constant(got, right, c->set, n, first))
+			return "section 0 is right, and each later section is off by a constant: "
+			       "the carry it got is wrong (the scan of d_sums, or the element of "
+			       "d_sums added to each section)";
 	}
-	bool only_last = n % SCAN_SECTION && first >= last_start;
+	bool only_last = n > SCAN_SECTION && n % SCAN_SECTION && first >= last_start;
 	if (only_last) {
 		snprintf(buf, len, "only the last, partial section (from out[%d]) is wrong: the "
 			 "threads past n must still take part in every step, with 0 (the "
