@@ -414,8 +414,10 @@ static const char *hint_for(const struct call *c, const float *got, const float 
 	if (c->part == PART_KS)
 		return "wrong values inside a section: in each step every thread must read its "
 		       "two values before any thread of the block overwrites them (a second "
-		       "buffer, or a __syncthreads() between the read and the write), and all "
-		       "threads must finish a step before the next begins";
+		       "buffer, or a __syncthreads() between the read and the write), all "
+		       "threads must finish a step before the next begins, and with two "
+		       "buffers every thread writes the other buffer at every step (those "
+		       "below the stride copy their value across)";
 	if (c->part == PART_BK)
 		return "wrong values inside a section: check the index each thread works on at "
 		       "each level of the up-sweep and the down-sweep, and the __syncthreads() "
