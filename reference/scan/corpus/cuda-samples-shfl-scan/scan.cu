@@ -1,66 +1,65 @@
 /*
  * Corpus case cuda-samples-shfl-scan (SOURCE): the CUDA samples' shuffle
- * scan: a warp scan with __shfl_up_sync, the warps' sums scanned by one warp,
- * the blocks' sums scanned by a second launch, and a uniform add; sized,
- * as the sample is, for n a multiple of the block.
+ * scan, rewritten with its sizes: a warp scan with __shfl_up_sync, the
+ * warps' totals scanned by one warp, the blocks' totals by a second launch
+ * of the same kernel (its last parameter left to its default), then a
+ * uniform add; sized, as the sample is, for n a multiple of the block.
  */
 #include "scan.h"
 
-__global__ void shfl_scan_test(const float *in, float *data, int width,
-			       float *partial_sums = NULL)
+__global__ void warp_block_scan(const float *src, float *dst, int width,
+				float *block_totals = NULL)
 {
-	extern __shared__ float sums[];
-	int id = ((blockIdx.x * blockDim.x) + threadIdx.x);
-	int lane_id = id % warpSize;
-	int warp_id = threadIdx.x / warpSize;
+	extern __shared__ float warp_totals[];
+	int g = blockIdx.x * blockDim.x + threadIdx.x;
+	int lane = g % warpSize;
+	int warp = threadIdx.x / warpSize;
+	int nwarps = blockDim.x / warpSize;
 
-	float value = in[id];
+	float v = src[g];
 #pragma unroll
-	for (int i = 1; i <= width; i *= 2) {
-		unsigned int mask = 0xffffffff;
-		float n = __shfl_up_sync(mask, value, i, width);
-		if (lane_id >= i)
-			value += n;
+	for (int d = 1; d <= width; d *= 2) {
+		float up = __shfl_up_sync(0xffffffffu, v, d, width);
+		if (lane >= d)
+			v += up;
 	}
 	if (threadIdx.x % warpSize == warpSize - 1)
-		sums[warp_id] = value;
+		warp_totals[warp] = v;
 	__syncthreads();
-	if (warp_id == 0 && lane_id < (blockDim.x / warpSize)) {
-		float warp_sum = sums[lane_id];
-		int mask = (1 << (blockDim.x / warpSize)) - 1;
-		for (int i = 1; i <= (blockDim.x / warpSize); i *= 2) {
-			float n = __shfl_up_sync(mask, warp_sum, i, (blockDim.x / warpSize));
-			if (lane_id >= i)
-				warp_sum += n;
+	if (warp == 0 && lane < nwarps) {
+		float w = warp_totals[lane];
+		int lanes = (1 << nwarps) - 1;   /* a shift by 32 at 1024 threads */
+		for (int d = 1; d <= nwarps; d *= 2) {
+			float up = __shfl_up_sync(lanes, w, d, nwarps);
+			if (lane >= d)
+				w += up;
 		}
-		sums[lane_id] = warp_sum;
+		warp_totals[lane] = w;
 	}
 	__syncthreads();
-	float blockSum = 0;
-	if (warp_id > 0)
-		blockSum = sums[warp_id - 1];
-	value += blockSum;
-	data[id] = value;
-	if (partial_sums != NULL && threadIdx.x == blockDim.x - 1)
-		partial_sums[blockIdx.x] = value;
+	if (warp > 0)
+		v += warp_totals[warp - 1];
+	dst[g] = v;
+	if (block_totals != NULL && threadIdx.x == blockDim.x - 1)
+		block_totals[blockIdx.x] = v;
 }
 
-__global__ void uniform_add(float *data, float *partial_sums, int len)
+__global__ void add_uniform(float *dst, const float *block_totals, int len)
 {
-	__shared__ float buf;
-	int id = ((blockIdx.x * blockDim.x) + threadIdx.x);
+	__shared__ float carry;
+	int g = blockIdx.x * blockDim.x + threadIdx.x;
 
-	if (id > len)
+	if (g > len)   /* returns before the barrier below */
 		return;
 	if (threadIdx.x == 0)
-		buf = partial_sums[blockIdx.x];
+		carry = block_totals[blockIdx.x];
 	__syncthreads();
-	data[id] += buf;
+	dst[g] += carry;
 }
 
-static unsigned int iDivUp(unsigned int dividend, unsigned int divisor)
+static unsigned int blocks_for(unsigned int count, unsigned int per)
 {
-	return ((dividend % divisor) == 0) ? (dividend / divisor) : (dividend / divisor + 1);
+	return count % per == 0 ? count / per : count / per + 1;
 }
 
 void scan_ks(const float *d_in, float *d_out, int n)
@@ -75,15 +74,14 @@ void scan_bk(const float *d_in, float *d_out, int n)
 
 void scan_multi(const float *d_in, float *d_out, float *d_sums, int n)
 {
-	int blockSize = SCAN_KS_THREADS;
-	int gridSize = n / blockSize;
-	int nWarps = blockSize / 32;
-	int shmem_sz = nWarps * sizeof(float);
-	int n_partialSums = n / blockSize;
-	int p_blockSize = n_partialSums < blockSize ? n_partialSums : blockSize;
-	int p_gridSize = iDivUp(n_partialSums, p_blockSize);
+	int threads = SCAN_KS_THREADS;
+	int blocks = n / threads;                      /* rounds down */
+	int smem = threads / 32 * sizeof(float);
+	int totals = n / threads;
+	int t_threads = totals < threads ? totals : threads;
+	int t_blocks = blocks_for(totals, t_threads);   /* 0 / 0 when n < threads */
 
-	shfl_scan_test<<<gridSize, blockSize, shmem_sz>>>(d_in, d_out, 32, d_sums);
-	shfl_scan_test<<<p_gridSize, p_blockSize, shmem_sz>>>(d_sums, d_sums, 32);
-	uniform_add<<<gridSize - 1, blockSize>>>(d_out + blockSize, d_sums, n);
+	warp_block_scan<<<blocks, threads, smem>>>(d_in, d_out, 32, d_sums);
+	warp_block_scan<<<t_blocks, t_threads, smem>>>(d_sums, d_sums, 32);
+	add_uniform<<<blocks - 1, threads>>>(d_out + threads, d_sums, n);
 }

@@ -1,37 +1,37 @@
 /*
- * Corpus case cudastudy-bk-inclusive (SOURCE): PMPP's Brent-Kung kernel as a
- * student wrote it while studying CUDA: the reduction tree, then the
- * distribution tree that makes it an inclusive scan; no identity is loaded
- * past the input's end.
+ * Corpus case cudastudy-bk-inclusive (SOURCE): the textbook Brent-Kung as a
+ * student wrote it: a reduction tree, then a distribution tree that makes
+ * the INCLUSIVE scan; past the input's end nothing is loaded.
  */
 #include "scan.h"
 
-__global__ void Brent_Kung_scan_kernel(const float *X, float *Y, int InputSize)
+__global__ void study_bk_kernel(const float *src, float *dst, int len)
 {
-	__shared__ float XY[SCAN_SECTION];
-	int i = 2 * blockIdx.x * blockDim.x + threadIdx.x;
+	__shared__ float sec[SCAN_SECTION];
+	int t = threadIdx.x;
+	int g = 2 * blockIdx.x * blockDim.x + t;
 
-	if (i < InputSize)
-		XY[threadIdx.x] = X[i];
-	if (i + blockDim.x < InputSize)
-		XY[threadIdx.x + blockDim.x] = X[i + blockDim.x];
-	for (unsigned int stride = 1; stride <= blockDim.x; stride *= 2) {
+	if (g < len)
+		sec[t] = src[g];
+	if (g + blockDim.x < len)
+		sec[t + blockDim.x] = src[g + blockDim.x];
+	for (unsigned int d = 1; d <= blockDim.x; d *= 2) {
 		__syncthreads();
-		int index = (threadIdx.x + 1) * 2 * stride - 1;
-		if (index < SCAN_SECTION)
-			XY[index] += XY[index - stride];
+		int k = (t + 1) * 2 * d - 1;
+		if (k < SCAN_SECTION)
+			sec[k] += sec[k - d];
 	}
-	for (int stride = SCAN_SECTION / 4; stride > 0; stride /= 2) {
+	for (int d = SCAN_SECTION / 4; d > 0; d /= 2) {
 		__syncthreads();
-		int index = (threadIdx.x + 1) * stride * 2 - 1;
-		if (index + stride < SCAN_SECTION)
-			XY[index + stride] += XY[index];
+		int k = (t + 1) * 2 * d - 1;
+		if (k + d < SCAN_SECTION)
+			sec[k + d] += sec[k];
 	}
 	__syncthreads();
-	if (i < InputSize)
-		Y[i] = XY[threadIdx.x];
-	if (i + blockDim.x < InputSize)
-		Y[i + blockDim.x] = XY[threadIdx.x + blockDim.x];
+	if (g < len)
+		dst[g] = sec[t];
+	if (g + blockDim.x < len)
+		dst[g + blockDim.x] = sec[t + blockDim.x];
 }
 
 void scan_ks(const float *d_in, float *d_out, int n)
@@ -41,7 +41,7 @@ void scan_ks(const float *d_in, float *d_out, int n)
 
 void scan_bk(const float *d_in, float *d_out, int n)
 {
-	Brent_Kung_scan_kernel<<<SCAN_SECTIONS(n), SCAN_BK_THREADS>>>(d_in, d_out, n);
+	study_bk_kernel<<<SCAN_SECTIONS(n), SCAN_BK_THREADS>>>(d_in, d_out, n);
 }
 
 void scan_multi(const float *d_in, float *d_out, float *d_sums, int n)

@@ -1,36 +1,34 @@
 /*
- * Corpus case gpugems-naive-plus-equals (SOURCE): the double-buffered
- * Hillis-Steele scan of GPU Gems 3, chapter 39, as a student typed it in,
- * with the book's well-known slip: each step adds to the buffer it writes
- * (+=) instead of storing the sum of two values of the one it reads.
+ * Corpus case gpugems-naive-plus-equals (SOURCE): the double-buffered naive
+ * scan of GPU Gems 3, chapter 39, with the printed listing's slip a student
+ * kept: each step adds into the half it writes (+=) instead of storing the
+ * sum of two values of the half it reads.
  */
 #include "scan.h"
 
-__global__ void naive_scan_kernel(float *g_odata, const float *g_idata, int n)
+__global__ void naive_halves_kernel(float *dst, const float *src, int len)
 {
-	extern __shared__ float temp[];
-	int thid = threadIdx.x, i = blockIdx.x * SCAN_SECTION + thid;
-	int pout = 0, pin = 1;
+	extern __shared__ float halves[];   /* two halves of SCAN_SECTION */
+	int t = threadIdx.x, g = blockIdx.x * SCAN_SECTION + t;
+	int wr = 0, rd = 1;
 
-	temp[pout * SCAN_SECTION + thid] = i < n ? g_idata[i] : 0.0f;
+	halves[wr * SCAN_SECTION + t] = g < len ? src[g] : 0.0f;
 	__syncthreads();
-	for (int offset = 1; offset < SCAN_SECTION; offset *= 2) {
-		pout = 1 - pout;
-		pin = 1 - pout;
-		if (thid >= offset)
-			temp[pout * SCAN_SECTION + thid] += temp[pin * SCAN_SECTION + thid - offset];
-		else
-			temp[pout * SCAN_SECTION + thid] += temp[pin * SCAN_SECTION + thid];
+	for (int d = 1; d < SCAN_SECTION; d <<= 1) {
+		wr = 1 - wr;
+		rd = 1 - wr;
+		float add = t >= d ? halves[rd * SCAN_SECTION + t - d] : halves[rd * SCAN_SECTION + t];
+		halves[wr * SCAN_SECTION + t] += add;
 		__syncthreads();
 	}
-	if (i < n)
-		g_odata[i] = temp[pout * SCAN_SECTION + thid];
+	if (g < len)
+		dst[g] = halves[wr * SCAN_SECTION + t];
 }
 
 void scan_ks(const float *d_in, float *d_out, int n)
 {
-	naive_scan_kernel<<<SCAN_SECTIONS(n), SCAN_KS_THREADS,
-			    2 * SCAN_SECTION * sizeof(float)>>>(d_out, d_in, n);
+	naive_halves_kernel<<<SCAN_SECTIONS(n), SCAN_KS_THREADS,
+			      2 * SCAN_SECTION * sizeof(float)>>>(d_out, d_in, n);
 }
 
 void scan_bk(const float *d_in, float *d_out, int n)

@@ -1,45 +1,42 @@
 /*
- * Corpus case gpugems-prescan-no-bounds (SOURCE): GPU Gems 3's work-efficient
- * prescan as a stream-compaction project copied it: two elements a thread,
- * loaded and stored with no test against n.
+ * Corpus case gpugems-prescan-no-bounds (SOURCE): GPU Gems 3's
+ * work-efficient prescan as a stream-compaction project kept it: two
+ * elements a thread, loaded and stored with no test against the length.
  */
 #include "scan.h"
 
-__global__ void prescan(float *g_odata, const float *g_idata, int n)
+__global__ void gems_prescan_kernel(float *dst, const float *src, int len)
 {
-	extern __shared__ float temp[];
-	int thid = threadIdx.x;
-	int offset = 1;
+	extern __shared__ float tmp[];
+	int t = threadIdx.x;
+	int step = 1;
+	const float *in = src + blockIdx.x * SCAN_SECTION;
+	float *out = dst + blockIdx.x * SCAN_SECTION;
 
-	g_idata += blockIdx.x * SCAN_SECTION;
-	g_odata += blockIdx.x * SCAN_SECTION;
-	temp[2 * thid] = g_idata[2 * thid];
-	temp[2 * thid + 1] = g_idata[2 * thid + 1];
-	for (int d = SCAN_SECTION >> 1; d > 0; d >>= 1) {
+	(void)len;   /* never tested */
+	tmp[2 * t] = in[2 * t];
+	tmp[2 * t + 1] = in[2 * t + 1];
+	for (int active = SCAN_SECTION >> 1; active > 0; active >>= 1) {
 		__syncthreads();
-		if (thid < d) {
-			int ai = offset * (2 * thid + 1) - 1;
-			int bi = offset * (2 * thid + 2) - 1;
-			temp[bi] += temp[ai];
-		}
-		offset *= 2;
+		if (t < active)
+			tmp[step * (2 * t + 2) - 1] += tmp[step * (2 * t + 1) - 1];
+		step *= 2;
 	}
-	if (thid == 0)
-		temp[SCAN_SECTION - 1] = 0;
-	for (int d = 1; d < SCAN_SECTION; d *= 2) {
-		offset >>= 1;
+	if (t == 0)
+		tmp[SCAN_SECTION - 1] = 0.0f;
+	for (int active = 1; active < SCAN_SECTION; active *= 2) {
+		step >>= 1;
 		__syncthreads();
-		if (thid < d) {
-			int ai = offset * (2 * thid + 1) - 1;
-			int bi = offset * (2 * thid + 2) - 1;
-			float t = temp[ai];
-			temp[ai] = temp[bi];
-			temp[bi] += t;
+		if (t < active) {
+			int a = step * (2 * t + 1) - 1, b = step * (2 * t + 2) - 1;
+			float keep = tmp[a];
+			tmp[a] = tmp[b];
+			tmp[b] += keep;
 		}
 	}
 	__syncthreads();
-	g_odata[2 * thid] = temp[2 * thid];
-	g_odata[2 * thid + 1] = temp[2 * thid + 1];
+	out[2 * t] = tmp[2 * t];
+	out[2 * t + 1] = tmp[2 * t + 1];
 }
 
 void scan_ks(const float *d_in, float *d_out, int n)
@@ -49,8 +46,8 @@ void scan_ks(const float *d_in, float *d_out, int n)
 
 void scan_bk(const float *d_in, float *d_out, int n)
 {
-	prescan<<<SCAN_SECTIONS(n), SCAN_BK_THREADS, SCAN_SECTION * sizeof(float)>>>(d_out, d_in,
-										       n);
+	gems_prescan_kernel<<<SCAN_SECTIONS(n), SCAN_BK_THREADS,
+			      SCAN_SECTION * sizeof(float)>>>(d_out, d_in, n);
 }
 
 void scan_multi(const float *d_in, float *d_out, float *d_sums, int n)

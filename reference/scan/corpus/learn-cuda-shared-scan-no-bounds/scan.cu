@@ -1,39 +1,42 @@
 /*
- * Corpus case learn-cuda-shared-scan-no-bounds (SOURCE): a learner's
- * three-step scan of any length (Kogge-Stone in shared memory a block, the
- * partial sums scanned, then added), with no bounds test in any kernel.
+ * Corpus case learn-cuda-shared-scan-no-bounds (SOURCE): a learner's scan of
+ * any length (Kogge-Stone a block, the block totals scanned, then added),
+ * rewritten with its defect: no kernel tests its index against the length.
  */
 #include "scan.h"
 
-#define BLOCK_DIM SCAN_SECTION
+#define TILE SCAN_SECTION
 
-__global__ void scan_kernel(const float *input, float *output, float *partialSums,
-			    unsigned int N)
+__global__ void tile_scan_kernel(const float *src, float *dst, float *totals, unsigned int len)
 {
-	unsigned int i = blockDim.x * blockIdx.x + threadIdx.x;
+	__shared__ float tile[TILE];
+	unsigned int t = threadIdx.x;
+	unsigned int g = blockIdx.x * blockDim.x + t;
 
-	__shared__ float buffer_s[BLOCK_DIM];
-	buffer_s[threadIdx.x] = input[i];
+	(void)len;   /* passed, never tested */
+	tile[t] = src[g];
 	__syncthreads();
-	for (unsigned int stride = 1; stride <= BLOCK_DIM / 2; stride *= 2) {
-		float v;
-		if (threadIdx.x >= stride)
-			v = buffer_s[threadIdx.x - stride];
+	for (unsigned int d = 1; d <= TILE / 2; d *= 2) {
+		float left;
+		if (t >= d)
+			left = tile[t - d];
 		__syncthreads();
-		if (threadIdx.x >= stride)
-			buffer_s[threadIdx.x] += v;
+		if (t >= d)
+			tile[t] += left;
 		__syncthreads();
 	}
-	if (partialSums != NULL && threadIdx.x == BLOCK_DIM - 1)
-		partialSums[blockIdx.x] = buffer_s[threadIdx.x];
-	output[i] = buffer_s[threadIdx.x];
+	if (totals != NULL && t == TILE - 1)
+		totals[blockIdx.x] = tile[t];
+	dst[g] = tile[t];
 }
 
-__global__ void add_kernel(float *output, float *partialSums, unsigned int N)
+__global__ void tile_add_kernel(float *dst, const float *totals, unsigned int len)
 {
-	unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned int g = blockIdx.x * blockDim.x + threadIdx.x;
+
+	(void)len;
 	if (blockIdx.x > 0)
-		output[i] += partialSums[blockIdx.x - 1];
+		dst[g] += totals[blockIdx.x - 1];
 }
 
 void scan_ks(const float *d_in, float *d_out, int n)
@@ -48,13 +51,11 @@ void scan_bk(const float *d_in, float *d_out, int n)
 
 void scan_multi(const float *d_in, float *d_out, float *d_sums, int n)
 {
-	const unsigned int numThreadsPerBlock = BLOCK_DIM;
-	const unsigned int numElementsPerBlock = numThreadsPerBlock;
-	const unsigned int numBlocks = (n + numElementsPerBlock - 1) / numElementsPerBlock;
+	const unsigned int blocks = (n + TILE - 1) / TILE;
 
-	scan_kernel<<<numBlocks, numThreadsPerBlock>>>(d_in, d_out, d_sums, n);
-	if (numBlocks > 1) {
-		scan_kernel<<<1, numThreadsPerBlock>>>(d_sums, d_sums, NULL, numBlocks);
-		add_kernel<<<numBlocks, numThreadsPerBlock>>>(d_out, d_sums, n);
+	tile_scan_kernel<<<blocks, TILE>>>(d_in, d_out, d_sums, n);
+	if (blocks > 1) {
+		tile_scan_kernel<<<1, TILE>>>(d_sums, d_sums, NULL, blocks);
+		tile_add_kernel<<<blocks, TILE>>>(d_out, d_sums, n);
 	}
 }

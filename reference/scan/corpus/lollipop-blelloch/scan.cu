@@ -1,50 +1,43 @@
 /*
- * Corpus case lollipop-blelloch (SOURCE): the work-efficient (Blelloch)
- * exclusive scan of a kernel library: interleaved pairs, an up-sweep with a
- * shrinking count of active threads, the root cleared by thread 0 right
- * after its own last write, then the down-sweep.
+ * Corpus case lollipop-blelloch (SOURCE): the work-efficient exclusive scan
+ * as a kernel library writes it: interleaved pairs, an up-sweep whose active
+ * threads halve each level, the root cleared by thread 0 straight after its
+ * own last write (no barrier needed), the down-sweep.
  */
 #include "scan.h"
 
-__global__ void prefix_sum_blelloch(const float *in, float *out, int n)
+__global__ void lib_exclusive_kernel(const float *src, float *dst, int len)
 {
-	extern __shared__ float temp[];
-	int tid = threadIdx.x, base = blockIdx.x * SCAN_SECTION;
-	int offset = 1;
+	extern __shared__ float tree[];
+	int t = threadIdx.x, first = blockIdx.x * SCAN_SECTION;
+	int lo = 2 * t, hi = 2 * t + 1;
+	int span = 1;
 
-	temp[2 * tid] = (base + 2 * tid < n) ? in[base + 2 * tid] : 0;
-	temp[2 * tid + 1] = (base + 2 * tid + 1 < n) ? in[base + 2 * tid + 1] : 0;
+	tree[lo] = first + lo < len ? src[first + lo] : 0.0f;
+	tree[hi] = first + hi < len ? src[first + hi] : 0.0f;
 
-	for (int d = SCAN_SECTION >> 1; d > 0; d >>= 1) {
+	for (int active = SCAN_SECTION / 2; active > 0; active /= 2, span *= 2) {
 		__syncthreads();
-		if (tid < d) {
-			int ai = offset * (2 * tid + 1) - 1;
-			int bi = offset * (2 * tid + 2) - 1;
-			temp[bi] += temp[ai];
-		}
-		offset *= 2;
+		if (t < active)
+			tree[span * (2 * t + 2) - 1] += tree[span * (2 * t + 1) - 1];
 	}
-
-	if (tid == 0)
-		temp[SCAN_SECTION - 1] = 0;
-
-	for (int d = 1; d < SCAN_SECTION; d *= 2) {
-		offset >>= 1;
+	if (t == 0)   /* the last level's only writer: no barrier before */
+		tree[SCAN_SECTION - 1] = 0.0f;
+	for (int active = 1; active < SCAN_SECTION; active *= 2) {
+		span /= 2;
 		__syncthreads();
-		if (tid < d) {
-			int ai = offset * (2 * tid + 1) - 1;
-			int bi = offset * (2 * tid + 2) - 1;
-			float t = temp[ai];
-			temp[ai] = temp[bi];
-			temp[bi] += t;
+		if (t < active) {
+			int l = span * (2 * t + 1) - 1, r = span * (2 * t + 2) - 1;
+			float left = tree[l];
+			tree[l] = tree[r];
+			tree[r] += left;
 		}
 	}
-
 	__syncthreads();
-	if (base + 2 * tid < n)
-		out[base + 2 * tid] = temp[2 * tid];
-	if (base + 2 * tid + 1 < n)
-		out[base + 2 * tid + 1] = temp[2 * tid + 1];
+	if (first + lo < len)
+		dst[first + lo] = tree[lo];
+	if (first + hi < len)
+		dst[first + hi] = tree[hi];
 }
 
 void scan_ks(const float *d_in, float *d_out, int n)
@@ -54,8 +47,8 @@ void scan_ks(const float *d_in, float *d_out, int n)
 
 void scan_bk(const float *d_in, float *d_out, int n)
 {
-	prefix_sum_blelloch<<<SCAN_SECTIONS(n), SCAN_BK_THREADS,
-			      SCAN_SECTION * sizeof(float)>>>(d_in, d_out, n);
+	lib_exclusive_kernel<<<SCAN_SECTIONS(n), SCAN_BK_THREADS,
+			       SCAN_SECTION * sizeof(float)>>>(d_in, d_out, n);
 }
 
 void scan_multi(const float *d_in, float *d_out, float *d_sums, int n)

@@ -1,35 +1,33 @@
 /*
- * Corpus case meng3540-ks-two-barriers (SOURCE): PMPP's Kogge-Stone as a
- * course group wrote it: one shared array, the sum of a step kept in a
- * register between two __syncthreads().
+ * Corpus case meng3540-ks-two-barriers (SOURCE): Kogge-Stone in one shared
+ * array, the new value of a step held in a register between two barriers,
+ * rewritten after a course group's kernel.
  */
 #include "scan.h"
 
-__global__ void ks_kernel(const float *X, float *Y, unsigned int N)
+__global__ void group_ks_kernel(const float *src, float *dst, unsigned int len)
 {
-	__shared__ float XY[SCAN_SECTION];
-	unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+	__shared__ float part[SCAN_SECTION];
+	unsigned int t = threadIdx.x;
+	unsigned int g = blockIdx.x * blockDim.x + t;
 
-	if (i < N)
-		XY[threadIdx.x] = X[i];
-	else
-		XY[threadIdx.x] = 0.0f;
-	for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
+	part[t] = g < len ? src[g] : 0.0f;
+	for (unsigned int d = 1; d < blockDim.x; d <<= 1) {
 		__syncthreads();
-		float sum;
-		if (threadIdx.x >= stride)
-			sum = XY[threadIdx.x] + XY[threadIdx.x - stride];
+		float acc;
+		if (t >= d)
+			acc = part[t - d] + part[t];
 		__syncthreads();
-		if (threadIdx.x >= stride)
-			XY[threadIdx.x] = sum;
+		if (t >= d)
+			part[t] = acc;
 	}
-	if (i < N)
-		Y[i] = XY[threadIdx.x];
+	if (g < len)
+		dst[g] = part[t];
 }
 
 void scan_ks(const float *d_in, float *d_out, int n)
 {
-	ks_kernel<<<SCAN_SECTIONS(n), SCAN_KS_THREADS>>>(d_in, d_out, n);
+	group_ks_kernel<<<SCAN_SECTIONS(n), SCAN_KS_THREADS>>>(d_in, d_out, n);
 }
 
 void scan_bk(const float *d_in, float *d_out, int n)

@@ -1,41 +1,36 @@
 /*
- * Corpus case roseborough-ks-double-buffer-stale (SOURCE): Kogge-Stone
- * with two buffers, written from PMPP's exercise: the steps alternate
- * between the buffers, but only the threads at or past the stride write the
- * other buffer, so the rest leave a stale value there.
+ * Corpus case roseborough-ks-double-buffer-stale (SOURCE): Kogge-Stone with
+ * two shared arrays taking turns, rewritten after a student's kernel: only
+ * the threads at or past the stride write the other array, so below the
+ * stride it keeps a value from two steps before.
  */
 #include "scan.h"
 
-__global__ void ks_double_kernel(const float *X, float *Y, unsigned int N)
+__global__ void pingpong_ks_kernel(const float *src, float *dst, unsigned int len)
 {
-	__shared__ float bufA[SCAN_SECTION];
-	__shared__ float bufB[SCAN_SECTION];
-	unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+	__shared__ float even[SCAN_SECTION];
+	__shared__ float odd[SCAN_SECTION];
+	unsigned int t = threadIdx.x;
+	unsigned int g = blockIdx.x * blockDim.x + t;
+	unsigned int steps = 0;
 
-	if (i < N)
-		bufA[threadIdx.x] = X[i];
-	else
-		bufA[threadIdx.x] = 0.0f;
-	unsigned int step = 0;
-	for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
+	even[t] = g < len ? src[g] : 0.0f;
+	for (unsigned int d = 1; d < blockDim.x; d <<= 1, steps++) {
 		__syncthreads();
-		if (step % 2 == 0 && threadIdx.x >= stride)
-			bufB[threadIdx.x] = bufA[threadIdx.x] + bufA[threadIdx.x - stride];
-		else if (threadIdx.x >= stride)
-			bufA[threadIdx.x] = bufB[threadIdx.x] + bufB[threadIdx.x - stride];
-		step += 1;
-	}
-	if (i < N) {
-		if (step % 2 == 0)
-			Y[i] = bufA[threadIdx.x];
+		if (t < d)
+			continue;   /* nothing to add: and nothing copied either */
+		if (steps % 2 == 0)
+			odd[t] = even[t - d] + even[t];
 		else
-			Y[i] = bufB[threadIdx.x];
+			even[t] = odd[t - d] + odd[t];
 	}
+	if (g < len)
+		dst[g] = steps % 2 == 0 ? even[t] : odd[t];
 }
 
 void scan_ks(const float *d_in, float *d_out, int n)
 {
-	ks_double_kernel<<<SCAN_SECTIONS(n), SCAN_KS_THREADS>>>(d_in, d_out, n);
+	pingpong_ks_kernel<<<SCAN_SECTIONS(n), SCAN_KS_THREADS>>>(d_in, d_out, n);
 }
 
 void scan_bk(const float *d_in, float *d_out, int n)
