@@ -189,6 +189,8 @@ flags_ref    = $(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) $(OBJCOPY)
 flags_emucxx = $(CXX) $(EMU_CXXFLAGS) $(shell pkg-config --cflags check 2>/dev/null)
 flags_judge  = $(CXX) $(JUDGE_CXXFLAGS) $(shell pkg-config --cflags check 2>/dev/null)
 flags_emurt  = $(CC) $(CXX) $(EMU_RT_FLAGS) -O2 | $(EMU_RT_ASAN_FLAGS) | $(EMU_RT_TRACE_FLAGS)
+# where the checkout and its build folder are: a copy (cp -a) writes its own toolchain.conf
+flags_checkout = $(CURDIR) $(abspath $(BUILD))
 escsq = $(subst ','\'',$(1))
 
 # --- the grader's own tests ------------------------------------------------
@@ -456,11 +458,12 @@ $(BUILD)/labs/%/link.rsp: $(COMMON_OBJS) Makefile | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' $(abspath $(COMMON_OBJS) $(call lab_objs,$*)) $(HARNESS_LIBS) > $@
 
-$(TOOLCHAIN): Makefile $(FLAGS_DIR)/nvcc $(FLAGS_DIR)/emucxx | $(DEPS_OK)
+$(TOOLCHAIN): Makefile $(FLAGS_DIR)/nvcc $(FLAGS_DIR)/emucxx $(FLAGS_DIR)/checkout | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) GEN $@
 	$(Q)mkdir -p $(@D)
-	$(Q)printf '%s\n' '[toolchain]' 'root = $(CURDIR)' 'nvcc = $(NVCC)' 'cxx = $(CXX)' \
+	$(Q)printf '%s\n' '[toolchain]' 'root = $(CURDIR)' 'build = $(abspath $(BUILD))' \
+		'nvcc = $(NVCC)' 'cxx = $(CXX)' \
 		'nm = $(NM)' 'readelf = $(READELF)' 'objdump = $(OBJDUMP)' 'nvcc_flags = $(NVCC_FLAGS)' \
 		'probe = $(abspath $(PROBE))' $(if $(NCU),'ncu = $(NCU)') \
 		$(if $(EMU),'emu_cxxflags = $(EMU_CXXFLAGS)' \

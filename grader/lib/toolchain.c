@@ -10,11 +10,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int toolchain_handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct toolchain *tc = user;
 	char **field = !strcmp(key, "root")         ? &tc->root
+		       : !strcmp(key, "build")      ? &tc->build
 		       : !strcmp(key, "nvcc")       ? &tc->nvcc
 		       : !strcmp(key, "cxx")        ? &tc->cxx
 		       : !strcmp(key, "nm")         ? &tc->nm
@@ -77,6 +79,18 @@ int toolchain_load(const char *build_dir, struct toolchain *tc)
 	free(path);
 	if (ret)
 		return -1;
+	/*
+	 * A build folder copied or moved with its checkout (cp -a) still names
+	 * the old one's paths: its cudalab would grade, and write new labs,
+	 * there. The folder the file was written for must be this one.
+	 */
+	struct stat was, is;
+	if (tc->build && (stat(tc->build, &was) || stat(build_dir, &is) || was.st_dev != is.st_dev ||
+			  was.st_ino != is.st_ino))
+		return error("%s/toolchain.conf was written for the build folder '%s', not this "
+			     "one (a copy or a move of a checkout): run make in this checkout",
+			     build_dir, tc->build);
+	free(tc->build);
 	tc->build = xstrdup(build_dir);
 	if (!tc->root || !tc->nvcc || !tc->probe)
 		return error("%s/toolchain.conf is incomplete: run make again", build_dir);

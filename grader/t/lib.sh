@@ -586,6 +586,7 @@ course_copy() {
 		case $(basename "$f") in bin | toolchain.conf) ;; *) ln -s "$f" "$c/build/" ;; esac
 	done &&
 	cp "$CUDALAB" "$c/build/bin/" &&
-	sed "s|^root = .*|root = $c/root|" "$BUILD/toolchain.conf" >"$c/build/toolchain.conf" &&
+	sed -e "s|^root = .*|root = $c/root|" -e "s|^build = .*|build = $c/build|" \
+		"$BUILD/toolchain.conf" >"$c/build/toolchain.conf" &&
 	echo "$c/build/bin/cudalab" >cudalab
 }

@@ -55,13 +55,14 @@ std::unordered_map<thread_pass_key, unsigned, thread_pass_hash> block_passes;
 /* Since the last cudaemu_trace_take: load requests and their sectors, then stores'. */
 unsigned long long totals[4];
 
-void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t pc);
+void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t pc, bool atomic);
 
-void trace_access(const void *addr, size_t n, bool store, uintptr_t pc, bool aligned = false)
+void trace_access(const void *addr, size_t n, bool store, uintptr_t pc, bool aligned = false,
+		  bool atomic = false)
 {
 	worker *w = self;
 	if (checks_on) {
-		check_access(addr, n, store, aligned, pc);
+		check_access(addr, n, store, aligned, pc, atomic);
 		return;   /* the safety stage's run counts no sectors */
 	}
 	if (!w || !w->in_block || !find(addr, n))
@@ -102,7 +103,9 @@ void trace_block_end(void)
  *    to be aligned that is not, which faults on a GPU;
  *  - racecheck: two threads that touch one word of shared memory, one of
  *    them writing, with no __syncthreads() between (no __syncwarp() either,
- *    for two lanes of one warp). Atomics are not plain accesses: exempt.
+ *    for two lanes of one warp). Two atomics on one word never race (a
+ *    private histogram's atomicAdd from every thread); an atomic and a
+ *    plain access do (bins read before the atomics are done).
  * Reports are printed as they are found (memcheck, at most 10 a launch) or
  * at the end of the launch (races, one per pair of lines, with a count).
  */
@@ -110,6 +113,7 @@ int check_memcheck_reports;          /* this launch's */
 
 struct word_shadow {
 	int wtid, rtid;                  /* last writer, a reader since; -1: none */
+	bool watomic;                    /* the last write was an atomic's */
 	unsigned wpass, wwarp, rpass, rwarp;   /* rwarp: the latest read's warp pass */
 	uintptr_t wpc, rpc;
 	bool rmany;                      /* more than one thread read it */
@@ -189,7 +193,7 @@ void memcheck_report(const worker *w, const void *p, size_t n, bool store, uintp
 }
 
 /* One access of the running block's: bounds and alignment, and races on shared memory. */
-void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t pc)
+void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t pc, bool atomic)
 {
 	worker *w = self;
 	if (!w || !w->in_block)
@@ -224,8 +228,8 @@ void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t p
 	for (uintptr_t word = (uintptr_t)p / 4; word <= ((uintptr_t)p + n - 1) / 4; word++) {
 		auto it = check_shadow.find(word);
 		if (it == check_shadow.end())
-			it = check_shadow.emplace(word, word_shadow{-1, -1, 0, 0, 0, 0, 0, 0, false, -1,
-								    NO_WARP}).first;
+			it = check_shadow.emplace(word, word_shadow{-1, -1, false, 0, 0, 0, 0, 0, 0,
+								    false, -1, NO_WARP}).first;
 		word_shadow &s = it->second;
 		/* whether thread o's access at (pass, warp pass) and this one had no barrier between */
 		auto unordered = [&](int o, unsigned opass, unsigned owarp) {
@@ -243,7 +247,7 @@ void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t p
 		 */
 		bool readers_unordered = s.rmany && s.rpass == check_pass &&
 					 (s.rwarp_of != warp || s.rwarp == wp);
-		if (unordered(s.wtid, s.wpass, s.wwarp)) {
+		if (unordered(s.wtid, s.wpass, s.wwarp) && !(atomic && s.watomic)) {
 			other = s.wtid, opc = s.wpc, owrite = true;
 		} else if (store && !s.rmany && unordered(s.rtid, s.rpass, s.rwarp)) {
 			other = s.rtid, opc = s.rpc;
@@ -255,8 +259,11 @@ void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t p
 			if (!r.count++)
 				r = {1, other, t, blockIdx};
 		}
-		if (store) {
+		if (!store && atomic) {
+			continue;   /* an atomic's own read: ordered against atomics */
+		} else if (store) {
 			s.wtid = t, s.wpass = check_pass, s.wwarp = wp, s.wpc = pc;
+			s.watomic = atomic;
 			s.rtid = -1, s.rmany = false;
 		} else if (s.rtid < 0 || s.rpass != check_pass) {
 			s.rtid = t, s.rpass = check_pass, s.rwarp = wp, s.rpc = pc, s.rmany = false;
@@ -352,26 +359,26 @@ extern "C" void __tsan_vptr_read(void **) {}
 #define ATOMIC_RMW(bits, T, op, builtin)                                                     \
 	extern "C" T __tsan_atomic##bits##_##op(volatile T *a, T v, int)                     \
 	{                                                                                    \
-		trace_access((const void *)a, sizeof(T), true, PC);                          \
+		trace_access((const void *)a, sizeof(T), true, PC, false, true);             \
 		return builtin(a, v, __ATOMIC_SEQ_CST);                                      \
 	}
 #define ATOMIC_CAS(bits, T, kind)                                                            \
 	extern "C" int __tsan_atomic##bits##_compare_exchange_##kind(volatile T *a, T *c, T v, \
 								    int, int)            \
 	{                                                                                    \
-		trace_access((const void *)a, sizeof(T), true, PC);                          \
+		trace_access((const void *)a, sizeof(T), true, PC, false, true);             \
 		return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST,         \
 						   __ATOMIC_SEQ_CST);                        \
 	}
 #define ATOMIC_HOOKS(bits, T)                                                                \
 	extern "C" T __tsan_atomic##bits##_load(const volatile T *a, int)                    \
 	{                                                                                    \
-		trace_access((const void *)a, sizeof(T), false, PC);                         \
+		trace_access((const void *)a, sizeof(T), false, PC, false, true);            \
 		return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                 \
 	}                                                                                    \
 	extern "C" void __tsan_atomic##bits##_store(volatile T *a, T v, int)                 \
 	{                                                                                    \
-		trace_access((const void *)a, sizeof(T), true, PC);                          \
+		trace_access((const void *)a, sizeof(T), true, PC, false, true);             \
 		__atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                    \
 	}                                                                                    \
 	ATOMIC_RMW(bits, T, exchange, __atomic_exchange_n)                                   \
@@ -386,7 +393,7 @@ extern "C" void __tsan_vptr_read(void **) {}
 	extern "C" T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int, \
 								int)                     \
 	{                                                                                    \
-		trace_access((const void *)a, sizeof(T), true, PC);                          \
+		trace_access((const void *)a, sizeof(T), true, PC, false, true);             \
 		__atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST,               \
 					    __ATOMIC_SEQ_CST);                               \
 		return c;                                                                    \
