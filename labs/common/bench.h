@@ -102,7 +102,10 @@ struct cl_bench_lab {
 	void (*poison)(void *ctx, enum cl_who who, uint64_t seed);
 	/* who's call of kernel on the current inputs into *c, with the
 	 * addresses of who's runner (cl_bench_at); for CL_CEILING, the call
-	 * itself, here, and *c left empty. */
+	 * itself, here, and *c left empty. A timed call's request is made
+	 * before inputs() writes its inputs (inside the timed window): a
+	 * value the call carries that depends on the seed (a host array) is
+	 * made by poison(), which is told the seed first. */
 	void (*call)(void *ctx, const char *kernel, enum cl_who who, struct cl_call *c);
 	/* who's output, as the timer sees it: floats. */
 	void (*output)(void *ctx, enum cl_who who, const float **out, size_t *n);

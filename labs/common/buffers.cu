@@ -167,6 +167,9 @@ static const char *error_hint(cudaError_t err, const char *buffers, const char *
 	case cudaErrorInvalidConfiguration:
 		return "a block has more than 1024 threads, or a grid or block dimension is 0 "
 		       "or too large";
+	case cudaErrorInvalidValue:
+		return "a grid dimension of 0 (a division that rounds down?) or an argument "
+		       "out of range";
 	case cudaErrorIllegalAddress:
 	case cudaErrorInvalidAddressSpace:
 	case cudaErrorMisalignedAddress:

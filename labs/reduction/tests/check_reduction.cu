@@ -419,7 +419,7 @@ static const struct cl_ledger *launch_only(const struct kernel *k, const struct 
 			     launch_err != cudaSuccess ? "the launch failed with"
 						       : "the kernel failed with",
 			     cudaGetErrorName(err), cudaGetErrorString(err), cfg,
-			     err == cudaErrorInvalidConfiguration
+			     err == cudaErrorInvalidConfiguration || err == cudaErrorInvalidValue
 				     ? "\nhint: a block has more than 1024 threads, or a grid or "
 				       "block dimension is 0 or too large"
 				     : "");

@@ -15,7 +15,14 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 		last_error = sticky_error;
 		return;
 	}
-	if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z || threads > 1024 || b.x > 1024 ||
+	/* CUDA 13 answers a grid with a dimension of 0 so (seen on an H200) */
+	if (!g.x || !g.y || !g.z) {
+		fail(cudaErrorInvalidValue, "launch of %s at %s:%d with grid (%u,%u,%u): a grid "
+		     "dimension of 0 launches nothing (rounded down?)", l->kernel, l->file, l->line,
+		     g.x, g.y, g.z);
+		return;
+	}
+	if (!b.x || !b.y || !b.z || threads > 1024 || b.x > 1024 ||
 	    b.y > 1024 || b.z > 64 || g.x > 2147483647u || g.y > 65535 || g.z > 65535) {
 		fail(cudaErrorInvalidConfiguration, "launch of %s at %s:%d with grid (%u,%u,%u) and "
 		     "block (%u,%u,%u): a block may have at most 1024 threads (z at most 64), no "
