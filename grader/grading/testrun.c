@@ -476,7 +476,7 @@ static void hint_uninitialised_shared(struct graded_test *t, struct graded_test 
 			       "fails as above; left as it was, it %s\nhint: the kernel reads "
 			       "shared memory that no thread of its block had written at that point: "
 			       "elements no thread writes (a tile's elements past the edge of the "
-			       "matrix must be set, to 0, before they are read), or a read before "
+			       "data must be set, to 0, before they are read), or a read before "
 			       "the write of another thread (a missing __syncthreads())", outcome);
 }
 
@@ -599,7 +599,6 @@ out:
 
 int testrun_tests(const struct grading *g, const char *binary)
 {
-	static const char *const reverse[] = {"CUDAEMU_REVERSE=1", "CUDAEMU_WORKERS=1", NULL};
 	struct result *r = g->r;
 	bool emulated = r->mode == MODE_EMULATED;
 	bool strict = g->cfg->strict_barriers && emulated;
@@ -607,6 +606,10 @@ int testrun_tests(const struct grading *g, const char *binary)
 					: NULL;
 	const char *const unpoisoned[] = {"CUDALAB_SHARED_POISON=0",
 					  strict ? "CUDAEMU_STRICT_BARRIERS=1" : NULL, NULL};
+	/* the lab's barrier rule holds in every rerun: without it, a barrier in
+	 * a branch would pass reversed, and the hint would blame thread order */
+	const char *const reverse[] = {"CUDAEMU_REVERSE=1", "CUDAEMU_WORKERS=1",
+				       strict ? "CUDAEMU_STRICT_BARRIERS=1" : NULL, NULL};
 
 	if (hold_back_absent(g))
 		return -1;

@@ -21,7 +21,8 @@ test_expect_success 'grade without a folder, or with an empty --student, is a us
 	grep -q "submission folder ./no/such/folder. does not exist" err
 '
 test_expect_success 'an unknown lab is a usage error that lists the labs' '
-	"$CUDALAB" test nolab --no-db 2>err; [ $? -eq 2 ] && grep -q "no lab .nolab.; the labs are: coalescing grid matmul occupancy" err
+	labs=$(cd "$T_ROOT/labs" && ls -d */lab.conf | sed "s|/lab.conf||" | sort | tr "\n" " ") &&
+	"$CUDALAB" test nolab --no-db 2>err; [ $? -eq 2 ] && grep -qF "no lab '"'"'nolab'"'"'; the labs are: ${labs% }" err
 '
 test_expect_success 'a submission folder that does not exist is a usage error' '
 	"$CUDALAB" grade matmul /nonexistent --student x 2>err; [ $? -eq 2 ] && grep -q "does not exist" err

@@ -315,27 +315,37 @@ static int compare_total(float got, const struct dataset *ds, enum set_kind kind
 /* ------------------------------------------------------------- one call */
 
 /*
+ * The call of launcher k on data set ds, its ledger open: in holds the
+ * inputs, out is poisoned, what names the call ("reduction_warp(n=31)").
+ */
+static void make_call(const struct kernel *k, const struct dataset *ds, struct cl_dbuf *in,
+		      struct cl_dbuf *out, char *what, size_t len)
+{
+	cl_dbuf_alloc(in, ds->n);
+	cl_dbuf_alloc(out, k->total ? 1 : ds->nblocks);
+	cl_dbuf_upload(in, ds->in);
+	cl_dbuf_poison(out);
+	CL_CUDA_CHECK(cudaDeviceSynchronize());
+
+	snprintf(what, len, "%s(n=%d)", k->name, ds->n);
+	cl_ledger_begin();
+	k->fn(in->d, out->d, ds->n);
+}
+
+/*
  * Calls launcher k once on data set ds and checks everything about the
  * call. Fails the test (ending this process) on the first problem found.
  */
 static void check_call(const struct kernel *k, const struct dataset *ds, enum set_kind kind)
 {
-	int n = ds->n, nout = k->total ? 1 : ds->nblocks;
+	int n = ds->n;
 	struct cl_dbuf in, out;
 	char cfg[160], what[96], msg[1200];
 	const char *outname = k->total ? "d_sum" : "d_partial";
 	float *h = (float *)malloc((size_t)n * sizeof(float));
 
 	ck_assert(h != NULL);
-	cl_dbuf_alloc(&in, n);
-	cl_dbuf_alloc(&out, nout);
-	cl_dbuf_upload(&in, ds->in);
-	cl_dbuf_poison(&out);
-	CL_CUDA_CHECK(cudaDeviceSynchronize());
-
-	snprintf(what, sizeof(what), "%s(n=%d)", k->name, n);
-	cl_ledger_begin();
-	k->fn(in.d, out.d, n);
+	make_call(k, ds, &in, &out, what, sizeof(what));
 	cl_finish_call(what, k->total ? "d_in or d_sum" : "d_in or d_partial", 0, cfg, sizeof(cfg));
 
 	snprintf(msg, sizeof(msg), "threads past n must not touch memory (test i < n before "
@@ -391,19 +401,10 @@ static bool kernel_fault(cudaError_t err)
 static const struct cl_ledger *launch_only(const struct kernel *k, const struct dataset *ds,
 					   char *cfg, size_t len)
 {
-	int n = ds->n, nout = k->total ? 1 : ds->nblocks;
 	struct cl_dbuf in, out;
 	char what[96];
 
-	cl_dbuf_alloc(&in, n);
-	cl_dbuf_alloc(&out, nout);
-	cl_dbuf_upload(&in, ds->in);
-	cl_dbuf_poison(&out);
-	CL_CUDA_CHECK(cudaDeviceSynchronize());
-
-	snprintf(what, sizeof(what), "%s(n=%d)", k->name, n);
-	cl_ledger_begin();
-	k->fn(in.d, out.d, n);
+	make_call(k, ds, &in, &out, what, sizeof(what));
 	cudaError_t launch_err = cudaGetLastError();
 	cudaError_t sync_err = cudaDeviceSynchronize();
 	const struct cl_ledger *l = cl_ledger_end();
