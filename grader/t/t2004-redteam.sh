@@ -251,6 +251,13 @@ for lab in $LABS; do
 	done
 done
 
+test_expect_success 'every case has its ATTACK note, naming its attack class first' '
+	for d in "$RT"/*/*/; do
+		[ -n "$(attack_class "$(basename "${d%/*/}")" "$(basename "$d")")" ] ||
+			{ say "$d: no ATTACK note whose first line is \"class: NAME\""; exit 1; }
+	done
+'
+
 # the counts, per attack class
 say "# red-team corpus ($as, $([ "$mode" = gpu ] && echo gpu || echo emulated)): $(wc -l <"$tally") cases," \
 	"$(grep -c ' honest$' "$tally") honest verdicts, $(grep -c ' open$' "$tally") known breakages," \

@@ -381,8 +381,10 @@ static bool from_host(const void *src, enum cudaMemcpyKind kind)
 	return !cudaemu_is_device(src);
 #else
 	struct cudaPointerAttributes a;
+	bool pending = cudaPeekAtLastError() != cudaSuccess;   /* the student's: kept */
 	if (cudaPointerGetAttributes(&a, src) != cudaSuccess) {
-		cudaGetLastError();
+		if (!pending)
+			cudaGetLastError();   /* ours, not the student's to answer for */
 		return true;
 	}
 	return a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged;
