@@ -93,8 +93,9 @@ JUDGE_DIR   := $(BUILD)/judge
 PROBE       := $(BUILD)/bin/cudalab-probe
 # Launches, allocations, frees and copies made by student code are recorded by the
 # harness (labs/common/launch.cu) through these link-time wraps.
-WRAPS := __cudaPushCallConfiguration __cudaLaunchKernel __cudaGetKernel cudaMalloc cudaMallocPitch cudaFree \
-	 cudaMemcpy cudaMemcpy2D
+# The emulator reports launches itself (cudaemu_on_launch): its builds wrap the rest.
+EMU_WRAPS := cudaMalloc cudaMallocPitch cudaFree cudaMemcpy cudaMemcpy2D
+WRAPS := __cudaPushCallConfiguration __cudaLaunchKernel __cudaGetKernel $(EMU_WRAPS)
 HARNESS_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread $(check_libs) \
 	       $(foreach w,$(WRAPS),-Wl,--wrap=$(w))
 
@@ -157,7 +158,6 @@ EMU_RUNTIME := $(BUILD)/emu/runtime.o $(BUILD)/emu/switch_x86_64.o
 EMU_COMMON_OBJS := $(patsubst %.cu,$(BUILD)/emu/%.o,$(COMMON_SRCS))
 EMU_LAUNCH_OBJ  := $(BUILD)/emu/labs/common/launch.o
 emu_lab_objs = $(patsubst %.cu,$(BUILD)/emu/%.o,$(call lab_calls,$(1)))
-EMU_WRAPS := cudaMalloc cudaMallocPitch cudaFree cudaMemcpy cudaMemcpy2D
 EMU_LIBS = -pthread $(check_libs) $(foreach w,$(EMU_WRAPS),-Wl,--wrap=$(w))
 EMU_RSPS := $(if $(EMU),$(LABS:%=$(BUILD)/labs/%/link-emu.rsp) $(LABS:%=$(BUILD)/labs/%/link-asan.rsp) \
 	    $(LABS:%=$(BUILD)/labs/%/link-safety.rsp))

@@ -601,15 +601,14 @@ int testrun_tests(const struct grading *g, const char *binary)
 {
 	struct result *r = g->r;
 	bool emulated = r->mode == MODE_EMULATED;
-	bool strict = g->cfg->strict_barriers && emulated;
-	const char *const *env = strict ? (const char *const[]){"CUDAEMU_STRICT_BARRIERS=1", NULL}
-					: NULL;
-	const char *const unpoisoned[] = {"CUDALAB_SHARED_POISON=0",
-					  strict ? "CUDAEMU_STRICT_BARRIERS=1" : NULL, NULL};
-	/* the lab's barrier rule holds in every rerun: without it, a barrier in
-	 * a branch would pass reversed, and the hint would blame thread order */
-	const char *const reverse[] = {"CUDAEMU_REVERSE=1", "CUDAEMU_WORKERS=1",
-				       strict ? "CUDAEMU_STRICT_BARRIERS=1" : NULL, NULL};
+	/* the lab's barrier rule, in the run and every rerun: without it, a
+	 * barrier in a branch would pass reversed, and the hint would blame
+	 * thread order (NULL: none, which ends each list below) */
+	const char *barriers = g->cfg->strict_barriers && emulated ? "CUDAEMU_STRICT_BARRIERS=1"
+								   : NULL;
+	const char *const env[] = {barriers, NULL};
+	const char *const unpoisoned[] = {"CUDALAB_SHARED_POISON=0", barriers, NULL};
+	const char *const reverse[] = {"CUDAEMU_REVERSE=1", "CUDAEMU_WORKERS=1", barriers, NULL};
 
 	if (hold_back_absent(g))
 		return -1;
