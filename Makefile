@@ -2,7 +2,7 @@
 # lab harnesses; the grader builds submissions. Output goes under build/.
 #
 #   make help            list the targets
-#   make test LAB=matmul [SUB=dir]
+#   make test LAB=matmul [SUB=dir] [STUDENT=name]
 #   make check           the project's own tests (no GPU needed)
 #   make check-gpu       the tests that need a GPU
 #   V=1                  show full commands
@@ -216,7 +216,8 @@ help:
 	@echo '  make check-gpu       end-to-end tests on a GPU: reference, stub and fixtures'
 	@echo '  make clean           remove build/'
 	@echo '  make format          clang-format the C sources'
-	@echo 'variables: LAB, SUB, V=1 (full commands), BUILD=dir, NVCC=path, CUDA_ARCHS="75 80 ...",'
+	@echo 'variables: LAB, SUB, STUDENT=name (make test: graded under name, not $$USER),'
+	@echo '           V=1 (full commands), BUILD=dir, NVCC=path, CUDA_ARCHS="75 80 ...",'
 	@echo '           LANES=N (make check-gpu: grade the fixtures with --lanes N),'
 	@echo '           JOBS=N (make check-gpu: grade N fixtures at once; 1: one after another),'
 	@echo '           SCRIPTS=N (make check: run N test scripts at once, default 2; 1: one after another)'
@@ -237,7 +238,9 @@ $(DEPS_OK): ci/debian-packages.txt ci/deps.sh
 # (docs/exit-codes.md) is said in words, or a student sees only "Error 1".
 # The page of each folder graded is its own: reports/<lab>.html for the
 # default one, reports/<lab>-<the folder's path, / as ->.html for SUB=dir.
-TEST_ARGS = $(LAB) $(if $(SUB),--sub $(SUB))
+# STUDENT=name: graded under that name, not $USER (the occupancy lab's
+# questions are per student: the name the course grades you under)
+TEST_ARGS = $(LAB) $(if $(SUB),--sub $(SUB))$(if $(STUDENT), --student '$(subst ','\'',$(STUDENT))')
 TEST_PAGE = $(abspath $(BUILD))/reports/$(LAB)$(if $(SUB),$(subst /,-,$(abspath $(SUB)))).html
 # The first make test builds the grader and every lab's harness: once, and
 # as many steps at a time as the machine has CPUs (one at a time, it took 7

@@ -111,7 +111,10 @@ int batch_collect(const char *lab, const struct strlist *files, char *const *dir
 		for (int i = 0; i < n; i++) {
 			char *p = xasprintf("%s/%s", real, list[i]->d_name);
 			int seen = lstat(p, &st);
-			bool folder = list[i]->d_name[0] != '.' && !seen && S_ISDIR(st.st_mode);
+			/* no student's: a dot-folder, or the __MACOSX/ of a zip made on a Mac
+			 * (its ._ files are Finder's attributes of the files beside it) */
+			bool folder = list[i]->d_name[0] != '.' && !seen && S_ISDIR(st.st_mode) &&
+				      strcmp(list[i]->d_name, "__MACOSX");
 			/* what may be a student's folder and is not graded is said, with why */
 			if (list[i]->d_name[0] != '.' && (seen || S_ISLNK(st.st_mode))) {
 				char *name = visible_str(list[i]->d_name, true);

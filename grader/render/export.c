@@ -262,10 +262,13 @@ static const char *gs_visibility(json_t *t)
  * back), has no score and no status at all: it was neither passed nor failed,
  * and its points are not counted yet (doc_test_view). Any other test not run
  * lost its points (the submission did not build, or the part it times
- * failed): failed.
+ * failed): failed. In a provisional run (a pre-check, whose score
+ * Gradescope records as 0: export_gradescope) no test has a score: each
+ * passes or fails and says what it is worth in the course's grading.
  */
 static json_t *gs_test(json_t *doc, json_t *t, const char *number)
 {
+	bool provisional = json_is_true(json_object_get(doc, "provisional"));
 	/* pending a GPU run, or graded later by the course: as every medium says (doc.h) */
 	struct test_view v = doc_test_view(doc, t);
 	const char *status = v.status, *msg = v.message, *kind = v.kind;
@@ -288,13 +291,20 @@ static json_t *gs_test(json_t *doc, json_t *t, const char *number)
 	else if (pending)
 		strbuf_addf(&out, "\nworth %s%s points: not counted in this provisional score",
 			    maxs, bonus ? " bonus" : "");
+	else if (provisional)
+		strbuf_addf(&out, "\nworth %s%s points in the course's grading (%g of them in this "
+			    "pre-check)", maxs, bonus ? " bonus" : "", isfinite(points) ? points : 0);
 	else if (bonus)
 		strbuf_addf(&out, "\nbonus: %s points above the maximum at most", maxs);
 
 	json_t *o = json_pack("{s:s, s:s}", "name", name, "number", number);
 	if (!pending) {
-		json_object_set_new(o, "score", gs_num(points));
-		json_object_set_new(o, "max_score", gs_num(bonus ? 0 : max));
+		/* a pre-check's points are no one's: its tests pass or fail, and
+		 * say what they are worth in the course's grading */
+		if (!provisional) {
+			json_object_set_new(o, "score", gs_num(points));
+			json_object_set_new(o, "max_score", gs_num(bonus ? 0 : max));
+		}
 		json_object_set_new(o, "status", json_string(!strcmp(status, "pass") ? "passed"
 										   : "failed"));
 	}
@@ -416,8 +426,9 @@ static char *gs_output(json_t *doc)
 			md_inline(&sb, doc_str(doc, "status_reason"));
 			strbuf_addstr(&sb, ". ");
 		}
-		strbuf_addstr(&sb, "The course grades this submission again on a GPU; the score "
-				   "may change.\n");
+		strbuf_addstr(&sb, "The course grades this submission again on a GPU, and that "
+				   "grade is the one that counts: the score Gradescope records for "
+				   "this run is 0, and the points above are the pre-check's.\n");
 	}
 	if (strcmp(doc_str(build, "status"), "ok")) {
 		strbuf_addstr(&sb, "\n**Did not build** (");
@@ -506,8 +517,11 @@ char *export_gradescope(json_t *doc, long long run)
 	json_decref(parts);
 
 	char *output = gs_output(doc);
+	/* a pre-check is never a grade: what Gradescope records (and an LMS it
+	 * publishes to) is 0; its points are in the output and extra_data */
+	bool provisional = json_is_true(json_object_get(doc, "provisional"));
 	json_t *r = json_pack("{s:o, s:o, s:s, s:s, s:s, s:s, s:o, s:o}", "score",
-			      gs_num(doc_final_score(doc)), "execution_time",
+			      gs_num(provisional ? 0 : doc_final_score(doc)), "execution_time",
 			      gs_num(doc_num(doc, "seconds")), "output", output, "output_format",
 			      "md", "visibility", "visible", "stdout_visibility", "hidden",
 			      "extra_data", gs_extra_data(doc, run), "tests", tests);

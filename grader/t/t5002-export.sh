@@ -50,13 +50,16 @@ valid_gradescope() {
 	python3 "$T_ROOT/grader/t/helpers/json-schema-check.py" \
 		"$T_ROOT/grader/t/schemas/gradescope-results.schema.json" "$@"
 }
-# an emulated run: a pre-check, said in the output and in extra_data; a
-# "build" test, then every test passed or failed with its points
+# an emulated run: a pre-check, said in the output and in extra_data, its
+# score recorded as 0; a "build" test, then every test passed or failed,
+# with no score: its points in its output and extra_data
 gs_emulated='(.tests | length) == 14 and .tests[0].name == "build" and .tests[0].status == "passed" and
 	([.tests[1:][] | select((.status == "passed" or .status == "failed") and
-		(.score | type) == "number" and (.max_score | type) == "number" and
+		(has("score") or has("max_score") | not) and (.extra_data.points | type) == "number" and
+		(.output | test("worth [0-9.]+ points in the course.s grading")) and
 		(.number | test("^[0-9]+[.][0-9]+$")) and .visibility == "visible")] | length) == 13 and
-	([.tests[].score // 0] | add) == .score and .stdout_visibility == "hidden" and
+	.score == 0 and ([.tests[].extra_data.points // 0] | add) == .extra_data.final_score and
+	.stdout_visibility == "hidden" and
 	.output_format == "md" and (.output | contains("A pre-check, not a grade")) and
 	.extra_data.provisional == true and .extra_data.mode == "emulated" and
 	(.extra_data.run | type) == "number" and (.extra_data.seed | test("^[0-9]+$")) and
@@ -66,7 +69,10 @@ test_expect_success 'gradescope: results.json valid against its specification, p
 	[ "$(ls gs | wc -l)" = 3 ] && [ -f "gs/lee, ann.json" ] &&
 	valid_gradescope gs/*.json &&
 	for f in gs/*.json; do jq -e "$gs_emulated" "$f" >/dev/null || { cat "$f"; exit 1; }; done &&
-	"$CUDALAB" export grid --format gradescope --student ada | jq -e ".score == 43" >/dev/null
+	# a pre-check records 0: its own score is in extra_data and the output
+	"$CUDALAB" export grid --format gradescope --student ada |
+		jq -e ".score == 0 and .extra_data.final_score == 43 and
+			([.tests[] | select(has(\"score\") or has(\"max_score\"))] | length) == 0" >/dev/null
 '
 # a submission that did not build: the build test failed with the compiler's
 # errors in a code block, every test failed with 0 points; bonus tests are
@@ -228,7 +234,7 @@ test_expect_success 'deadline: times from a file, extensions, the penalty stored
 	grep -q "^bob,43,43,0,34.4,2,8.6,2026-12-06T09:00:00Z," late.csv &&
 	grep -q "^cy,43,43,0,0,5,43," late.csv &&
 	"$late" export grid --format gradescope --student bob >bob.json &&
-	jq -e ".score == 34.4 and (.output | contains(\"2 day(s) late\"))" bob.json >/dev/null &&
+	jq -e ".score == 0 and .extra_data.final_score == 34.4 and (.output | contains(\"2 day(s) late\"))" bob.json >/dev/null &&
 	{ "$late" grade grid late/bob --student zed --json one.json -q >/dev/null; [ $? = 4 ]; } &&
 	jq -e ".late.applied == false and .final_score == 43" one.json >/dev/null &&
 	validate_doc one.json &&

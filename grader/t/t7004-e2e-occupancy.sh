@@ -72,15 +72,19 @@ test_expect_success 'the key of a student is what the grader expects from them' 
 '
 # the questions are per student: answers right for one are wrong for another,
 # and a bare score would say the reference (or a copied sheet) is wrong
-test_expect_success 'answers for another student'"'"'s questions: each wrong one says whose they are' '
+test_expect_success 'answers for another student'"'"'s questions: format and each wrong one say whose they are' '
 	grade_fixture "$T_ROOT/reference/occupancy" z.json --student zed &&
 	[ "$(cat z.json.exit)" = 1 ] &&
 	[ "$(jq "[.tests[] | select(.part == \"calculator\" and .status != \"pass\")] | length" z.json)" = 0 ] &&
-	jq -r ".tests[] | select(.part == \"questions\" and .status == \"fail\") | .message" z.json >msg &&
+	jq -r ".tests[] | select(.part == \"questions\" and .name != \"format\" and .status == \"fail\") | .message" z.json >msg &&
 	[ "$(grep -c "^hint: answers.txt answers the questions of student .fixture-occupancy. (its line .student = fixture-occupancy.), but this run grades .zed., whose questions have other numbers" msg)" = \
-		"$(jq "[.tests[] | select(.part == \"questions\" and .status == \"fail\")] | length" z.json)" ] &&
+		"$(jq "[.tests[] | select(.part == \"questions\" and .name != \"format\" and .status == \"fail\")] | length" z.json)" ] &&
 	[ -s msg ] && grep -q "cudalab questions occupancy --student zed. prints them$" msg &&
 	grep -q "^    hint: answers.txt answers the questions of student .fixture-occupancy." z.json.txt &&
+	# and the visible format test, seen before the due date, says whose sheet it is
+	jq -r ".tests[] | select(.name == \"format\") | .status + \" \" + .message" z.json >fmt &&
+	grep -q "^fail answers.txt is the sheet of .fixture-occupancy. (its line .student = fixture-occupancy.), but this run grades .zed., whose questions have other numbers" fmt &&
+	grep -q "(make test LAB=occupancy STUDENT=fixture-occupancy)$" fmt &&
 	jq -r ".tests[] | select(.part == \"questions\" and .status == \"fail\") | .message" b.json |
 		grep -q "of student .ada.*but this run grades .bob." &&
 	# the student graded is the one the sheet names: the usual hint

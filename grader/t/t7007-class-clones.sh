@@ -22,10 +22,12 @@ students() {
 	sqlite3 "$CUDALAB_DB" "SELECT group_concat(name) FROM (SELECT name FROM students ORDER BY name)"
 }
 
-test_expect_success 'a folder of handout clones is graded as a class, each under its name' '
+test_expect_success 'a folder of handout clones is graded as a class, each under its name; __MACOSX/ is none' '
 	clone ada "$T_ROOT/reference/matmul" &&
 	clone bob "$T_ROOT/student_template/matmul" &&
 	clone cy "$T_ROOT/reference/matmul/fixtures/no-compile" &&
+	# the class unzipped from a zip made on a Mac: its __MACOSX/ is no student
+	mkdir -p clones/__MACOSX/ada && printf "\0\5" >clones/__MACOSX/ada/._matmul.cu &&
 	"$CUDALAB" grade matmul clones/ -j 2 >out 2>err; rc=$?
 	cat out err && [ $rc = 4 ] &&
 	row ada | grep -q " 50 / 50 .*incomplete *ok *emulated" &&

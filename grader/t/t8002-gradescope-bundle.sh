@@ -5,7 +5,9 @@
 # packages are here already, so nothing is downloaded), then run on the
 # reference and on the stub, each a submission with its metadata: the
 # results.json valid against Gradescope's specification, the student and
-# the submission time from the metadata, and the score a pre-check.
+# the submission time from the metadata, and the score a pre-check (recorded
+# as 0); then a zip of a folder made on a Mac, and a layout it cannot read,
+# which is told what it holds.
 . "$(dirname "$0")/lib.sh"
 cpu_only
 grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
@@ -61,11 +63,11 @@ ada='{"id": 123456, "created_at": "2026-11-20T14:22:32.365935-07:00",
 		"total_points": "50.0"}, "submission_method": "upload",
 	"users": [{"email": "ada@example.edu", "id": 1234, "name": "Ada L", "sid": "s123"}],
 	"previous_submissions": []}'
-test_expect_success 'run_autograder: the reference, a pre-check of full marks for the student of the metadata' '
+test_expect_success 'run_autograder: the reference, a pre-check of full marks (recorded as 0) for the student of the metadata' '
 	mkdir ref && cp "$T_ROOT/reference/matmul/matmul.cu" ref/ &&
 	submit ref "$ada" && r=$ag/results/results.json &&
 	valid_gradescope "$r" &&
-	jq -e ".score == 50 and .extra_data.student == \"s123\" and .extra_data.mode == \"emulated\" and
+	jq -e ".score == 0 and .extra_data.final_score == 50 and .extra_data.student == \"s123\" and .extra_data.mode == \"emulated\" and
 		.extra_data.provisional and .extra_data.submitted_at == \"2026-11-20T21:22:32Z\" and
 		(.output | contains(\"A pre-check, not a grade\")) and
 		([.tests[] | select(.status == \"failed\")] | length) == 0 and
@@ -89,5 +91,26 @@ test_expect_success 'run_autograder: a submission without the lab'"'"'s file did
 	jq -e ".score == 0 and .extra_data.student == \"submission-78\" and
 		.tests[0].status == \"failed\" and (.tests[0].output | contains(\"matmul.cu\"))" "$r" >/dev/null ||
 		{ cat "$r"; exit 1; }
+'
+test_expect_success 'run_autograder: a zip of a folder made on a Mac is graded in that folder' '
+	mkdir -p mac/handin mac/__MACOSX/handin &&
+	cp "$T_ROOT/reference/matmul/matmul.cu" mac/handin/ &&
+	printf "\0\5\26\7" >mac/__MACOSX/handin/._matmul.cu && printf x >mac/.DS_Store &&
+	submit mac "$ada" && r=$ag/results/results.json && valid_gradescope "$r" &&
+	jq -e ".extra_data.final_score == 50 and (.output | contains(\"Where are your files\") | not)" \
+		"$r" >/dev/null || { cat "$r"; exit 1; }
+'
+# what a submission of two folders (one a name with backquotes, which
+# become no Markdown) and a file is told
+cat >"$T_TMP/layout.jq" <<'EOF'
+.score == 0 and .tests[0].status == "failed" and
+(.output | startswith("**Where are your files?** This lab grades `matmul.cu`, at the top") and
+	contains("your submission holds `README`, `x`, `a`, `b`. Submit the files themselves"))
+EOF
+test_expect_success 'run_autograder: any other layout gets a results.json saying what it found and what is expected' '
+	mkdir -p two/a two/b "two/\`x\`" && cp "$T_ROOT/reference/matmul/matmul.cu" two/a/ &&
+	touch two/b/notes.txt && printf x >two/README &&
+	submit two "$ada" && r=$ag/results/results.json && valid_gradescope "$r" &&
+	jq -e -f layout.jq "$r" >/dev/null || { cat "$r"; exit 1; }
 '
 test_done

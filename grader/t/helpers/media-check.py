@@ -7,7 +7,8 @@
 # GPU run, graded later), out of how many. Every medium must list the
 # report's tests, no other, with the same points; the maximum where the
 # medium gives one (Gradescope gives none for a test not counted yet, and
-# gives a bonus test's as 0: extra credit). Prints each disagreement, and
+# gives a bonus test's as 0: extra credit; a pre-check's tests say theirs
+# in their output, having no score). Prints each disagreement, and
 # exits 1 when there is one.
 import csv
 import html
@@ -52,14 +53,27 @@ def from_report(path):
 
 
 def from_gradescope(path):
+    """A pre-check's tests carry no score: their output says what they got and are worth."""
+    doc = json.load(open(path, encoding="utf-8"))
+    provisional = doc.get("extra_data", {}).get("provisional")
     tests = {}
-    for t in json.load(open(path, encoding="utf-8"))["tests"]:
+    for t in doc["tests"]:
         if t["name"] == "build":
             continue
         part, name = t["name"].split(": ", 1)
         bonus = name.endswith(" (bonus)")
         most = t.get("max_score")
-        tests[(part, bare(name))] = (t.get("score"), None if bonus or most is None else most)
+        key = (part, bare(name))
+        m = re.search(
+            rf"worth ({NUM}) (?:bonus )?points in the course's grading \(({NUM}) of them",
+            t.get("output", ""),
+        )
+        if provisional and "score" in t:
+            problem(f"{path}: {part}/{name} has a score in a pre-check")
+        if provisional and m:
+            tests[key] = (float(m.group(2)), float(m.group(1)))
+        else:
+            tests[key] = (t.get("score"), None if bonus or most is None else most)
     return tests
 
 

@@ -43,9 +43,20 @@ START_TEST(test_export_gradescope_pending_and_bonus)
 	ck_assert(strstr(json_string_value(json_object_get(r, "output")), "pre-check"));
 	t = json_array_get(json_object_get(r, "tests"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(t, "name")), "build");
+	/* a pre-check records 0, whatever it scored: never a grade to publish */
+	ck_assert_double_eq(json_number_value(json_object_get(r, "score")), 0);
+	ck_assert_double_eq(
+	    json_number_value(json_object_get(json_object_get(r, "extra_data"), "final_score")), 4);
+	ck_assert(strstr(json_string_value(json_object_get(r, "output")), "records for this run is 0"));
 	t = json_array_get(json_object_get(r, "tests"), 1);
 	ck_assert_str_eq(json_string_value(json_object_get(t, "status")), "passed");
 	ck_assert_str_eq(json_string_value(json_object_get(t, "number")), "1.1");
+	/* its tests pass or fail, and carry no points: they say what they are worth */
+	ck_assert_ptr_null(json_object_get(t, "score"));
+	ck_assert_ptr_null(json_object_get(t, "max_score"));
+	ck_assert_msg(strstr(json_string_value(json_object_get(t, "output")),
+			     "worth 4 points in the course's grading (4 of them in this pre-check)"),
+		      "%s", json_string_value(json_object_get(t, "output")));
 	/* the bonus test not run here: pending, no score, no status */
 	t = json_array_get(json_object_get(r, "tests"), 2);
 	ck_assert_str_eq(json_string_value(json_object_get(t, "number")), "2.1");
@@ -60,6 +71,10 @@ START_TEST(test_export_gradescope_pending_and_bonus)
 	json_object_set_new(doc, "mode", json_string("gpu"));
 	text = export_gradescope(doc, 7);
 	r = json_loads(text, 0, NULL);
+	ck_assert_double_eq(json_number_value(json_object_get(r, "score")), 4);
+	ck_assert_double_eq(
+	    json_number_value(json_object_get(json_array_get(json_object_get(r, "tests"), 1),
+					      "score")), 4);
 	t = json_array_get(json_object_get(r, "tests"), 2);
 	ck_assert_str_eq(json_string_value(json_object_get(t, "status")), "failed");
 	ck_assert_double_eq(json_real_value(json_object_get(t, "max_score")), 0);

@@ -202,6 +202,16 @@ static void check_answer_format(void)
 	fclose(f);
 	for (int k = 0; k < OCC_NQUESTIONS; k++)
 		ck_assert_msg(seen[k], "answers.txt has no line '%s = ...'", occ_q_keys[k]);
+	/* a sheet for another name: every answer is checked against this
+	 * student's numbers, so it is said here, where it is seen in time */
+	const char *whose = cl_answer_given("student");
+	ck_assert_msg(!whose || !strcmp(whose, cl_student),
+		      "answers.txt is the sheet of '%s' (its line 'student = %s'), but this run "
+		      "grades '%s', whose questions have other numbers: the answers will be checked "
+		      "against those. `cudalab questions occupancy --student %s` prints them; if the "
+		      "course grades you as '%s', test under that name (make test LAB=occupancy "
+		      "STUDENT=%s)",
+		      whose, whose, cl_student, cl_student, whose, whose);
 }
 
 START_TEST(test_occupancy_questions_format)
