@@ -6,7 +6,8 @@
 # document), <lab>.html (the run's page), junit-<lab>.xml (JUnit, for the
 # CI's test view), summary.md
 # (a score table, also appended to $GITHUB_STEP_SUMMARY where that is set),
-# and the gradebook. With a GPU the grading is full; without one the
+# and the gradebook; its last line is "cudalab score: X / Y (P%)", the labs'
+# final scores together (GitLab's coverage keyword reads P). With a GPU the grading is full; without one the
 # correctness tests run on the CPU emulator and timing is reported as not run.
 # Exit status: 0 when every lab built and lost no points in what could run
 # (no GPU is never a failure); 1 when a lab did not build or lost points;
@@ -102,4 +103,15 @@ cat "$details" >>"$summary"
 [ -z "${GITHUB_STEP_SUMMARY:-}" ] || cat "$summary" >>"$GITHUB_STEP_SUMMARY"
 echo
 cat "$summary"
+# one line of the whole score: GitLab's coverage keyword reads its
+# percentage into the pipeline and the merge request (.gitlab-ci.yml)
+shopt -s nullglob
+docs=("$out"/*.json)
+if [ ${#docs[@]} -gt 0 ]; then
+	echo
+	jq -rs '(map(.final_score // 0) | add) as $got | (map(.max_score // 0) | add) as $most |
+		(any(.provisional) | if . then ", provisional: feedback, not a grade" else "" end) as $p |
+		"cudalab score: \($got) / \($most)\($p) (\(if $most > 0 then
+			($got * 1000 / $most | round / 10) else 0 end)%)"' "${docs[@]}"
+fi
 exit $status

@@ -54,6 +54,27 @@ test_expect_success 'gitlab: one job without a GPU by default, one on the tagged
 	yaml_query "$gl" "d[\"cudalab\"][\"rules\"][0][\"if\"]" | grep -q "CUDALAB_RUNNER_TAG == null" &&
 	yaml_query "$gl" "d[\"variables\"][\"CUDALAB_IMAGE\"]" | grep -q "^nvidia/cuda:13"
 '
+test_expect_success 'github: the token may read the repository, nothing more' '
+	[ "$(yaml_query "$gh" "d[\"permissions\"]")" = "{'"'"'contents'"'"': '"'"'read'"'"'}" ] &&
+	[ "$(yaml_query "$gh" "[j.get(\"permissions\") for j in d[\"jobs\"].values()]")" = None ]
+'
+# the coverage regex GitLab applies to the job log, on lines as grade-push.sh
+# writes them (Python's re and GitLab's RE2 agree on this syntax)
+test_expect_success 'gitlab: the score line grade-push.sh ends with is the job'"'"'s coverage' '
+	yaml_query "$gl" "d[\".cudalab\"][\"coverage\"]" >re &&
+	python3 -c "import re, sys
+pat = open(\"re\").read().strip()
+assert pat.startswith(\"/\") and pat.endswith(\"/\"), pat
+r = re.compile(pat[1:-1], re.M)
+for line, want in ((\"cudalab score: 93 / 93, provisional: feedback, not a grade (100%)\", \"100\"),
+                   (\"cudalab score: 12.5 / 43 (29.1%)\", \"29.1\"), (\"| grid | 0 / 43 |\", None)):
+    m = r.search(\"x\\n\" + line + \"\\n\")
+    got = m.group(1) if m else None
+    assert got == want, (line, got)
+" &&
+	grep -q "cudalab score: " "$T_ROOT/ci/grade-push.sh" &&
+	[ "$(yaml_query "$gl" "d[\".cudalab\"][\"artifacts\"][\"expose_as\"]")" = "cudalab results" ]
+'
 test_expect_success 'gitlab: its script calls scripts the handout has; JUnit goes to the test view' '
 	yaml_query "$gl" "d[\".cudalab\"][\"script\"]" | commands_exist &&
 	[ "$(yaml_query "$gl" "d[\".cudalab\"][\"artifacts\"][\"reports\"][\"junit\"]")" = "cudalab-results/junit-*.xml" ] &&

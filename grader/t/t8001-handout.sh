@@ -89,7 +89,8 @@ test_expect_success 'the handout cannot produce an answer key: no key program, n
 '
 test_expect_success 'the student'"'"'s make test: the hidden answer checks are graded later, neither failed nor passed' '
 	cd copy && cp "$T_ROOT/reference/occupancy/occupancy.cu" "$T_ROOT/reference/occupancy/answers.txt" occupancy/ &&
-	{ make -s test LAB=occupancy >occ.txt 2>&1; [ $? -ne 0 ]; } &&
+	# graded under the name its sheet was made for (STUDENT=; else $USER)
+	{ make -s test LAB=occupancy STUDENT=fixture-occupancy >occ.txt 2>&1; [ $? -ne 0 ]; } &&
 	grep -q "^make test: cudalab test exited 4 " occ.txt &&
 	grep -q "^not graded here: 6 points in 6 tests (questions/threads, questions/blocks, questions/warps, questions/occupancy, questions/limit, questions/best)$" occ.txt &&
 	grep -q "their results are shown after the due date" occ.txt &&
@@ -117,7 +118,11 @@ test_expect_success 'the student'"'"'s make test: the hidden answer checks are g
 	# the course grades the same files: all 16 points
 	mkdir occ-course && cp occupancy/occupancy.cu occupancy/answers.txt occ-course/ &&
 	"$CUDALAB" grade occupancy occ-course --student fixture-occupancy --json c.json -q >/dev/null &&
-	jq -e ".score == 16 and .status == \"complete\" and ([.tests[] | select(.held_back)] | length == 0)" c.json >/dev/null
+	jq -e ".score == 16 and .status == \"complete\" and ([.tests[] | select(.held_back)] | length == 0)" c.json >/dev/null &&
+	# under another name ($USER), the visible format test says the sheet is not theirs
+	{ USER=zed make -s test LAB=occupancy >occ2.txt 2>&1; [ $? -ne 0 ]; } &&
+	grep -q "^questions  format     FAIL" occ2.txt &&
+	grep -q "but this run grades .zed., whose questions have other numbers" occ2.txt
 '
 # the matmul solution (its timer's reference runner linked with the reference's objects
 # as the handout has them) is graded once, by ci/grade-push.sh below
@@ -140,7 +145,9 @@ test_expect_success 'ci/grade-push.sh: a solution passes with timing pending a G
 		xmllint --noout --schema "$T_ROOT/grader/t/schemas/junit.xsd" cudalab-results/junit-$l.xml &&
 			jq -e ".student == \"ada\"" cudalab-results/$l.json >/dev/null || exit 1
 	done &&
-	grep -q "<testsuite name=\"grid.ada\" tests=\"14\" failures=\"0\"" cudalab-results/junit-grid.xml
+	grep -q "<testsuite name=\"grid.ada\" tests=\"14\" failures=\"0\"" cudalab-results/junit-grid.xml &&
+	# its last line, the whole score (GitLab'"'"'s coverage: t0002)
+	[ "$(tail -n 1 push.txt)" = "cudalab score: 93 / 93, provisional: feedback, not a grade (100%)" ]
 '
 test_expect_success 'ci/grade-push.sh fails the job for lost points and for a build that failed' '
 	cd copy && cp "$T_ROOT/reference/grid/fixtures/no-bounds/grid.cu" grid/ &&
