@@ -167,6 +167,35 @@ test_expect_success 'github: actionlint finds nothing in the workflow, and finds
 	sed "s/vars.CUDALAB_RUNNER/vars.CUDALAB_RUNNER.nope(/" "$gh" >planted.yml &&
 	! "$actionlint" planted.yml >lint.out 2>&1 && grep -q "planted.yml:" lint.out
 '
+# ci/deps.sh on hosts that are not this one: os-release files, a dpkg that
+# knows nothing (RHEL has none), and pkg-config finding no module (an empty
+# search path) where a library is to be missing
+deps_host() {   # deps_host ID ID_LIKE [no-libs]: ci/deps.sh's exit code, its words in out
+	printf "ID=%s\nID_LIKE=\"%s\"\n" "$1" "$2" >os-release &&
+	mkdir -p nodpkg empty && printf "#!/bin/sh\nexit 1\n" >nodpkg/dpkg-query && chmod +x nodpkg/dpkg-query &&
+	if [ "${3:-}" = no-libs ]; then
+		PKG_CONFIG_LIBDIR=$PWD/empty PKG_CONFIG_PATH= PATH=$PWD/nodpkg:$PATH CUDALAB_DEPS_SAY=1 \
+			CUDALAB_OS_RELEASE=$PWD/os-release bash "$T_ROOT/ci/deps.sh" >out 2>&1
+	else
+		PATH=$PWD/nodpkg:$PATH CUDALAB_DEPS_SAY=1 CUDALAB_OS_RELEASE=$PWD/os-release \
+			bash "$T_ROOT/ci/deps.sh" >out 2>&1
+	fi
+}
+libs_dev="check libsubunit-dev libsqlite3-dev libinih-dev libjansson-dev libxml2-dev nettle-dev libseccomp-dev"
+libs_rpm="check-devel subunit-devel sqlite-devel inih-devel jansson-devel libxml2-devel nettle-devel libseccomp-devel"
+test_expect_success 'deps: a RHEL-family host with every library builds, dpkg or not' '
+	deps_host rocky "rhel centos fedora" && [ ! -s out ] &&
+	deps_host almalinux "rhel centos fedora" && deps_host fedora "" || { cat out; false; }
+'
+test_expect_success 'deps: what is missing, in the host'"'"'s own words (dnf on RHEL, apt-get on Debian)' '
+	{ deps_host rocky "rhel centos fedora" no-libs; [ $? = 1 ]; } &&
+	grep -qx "    sudo dnf install $libs_rpm" out && grep -q "EPEL" out && ! grep -q apt-get out &&
+	{ deps_host ubuntu debian no-libs; [ $? = 1 ]; } &&
+	grep -qx "    sudo apt-get install $libs_dev" out && ! grep -q dnf out &&
+	{ deps_host alpine "" no-libs; [ $? = 1 ]; } &&
+	grep -q "^deps: missing: pc:check pc:libsubunit" out &&
+	grep -q "their Debian packages: $libs_dev)" out || { cat out; false; }
+'
 test_expect_success 'a file that is not YAML is refused by the same reader' '
 	printf "jobs:\n  grade: [unclosed\n" >bad.yml &&
 	! yaml_query bad.yml "d" >/dev/null 2>&1
