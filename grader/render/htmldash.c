@@ -327,10 +327,8 @@ int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, char 
 			}
 		}
 	}
-	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			   "<title>cudalab: ");
-	strbuf_add_html(&sb, lab);
-	strbuf_addf(&sb, ", the class</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", html_style);
+	html_open(&sb, NULL, (const char *const[]){lab, "the class", NULL});
+	strbuf_addstr(&sb, "<h1>");
 	strbuf_add_html(&sb, *title ? title : lab);
 	strbuf_addstr(&sb, ": the class</h1>\n");
 	strbuf_addf(&sb, "<p class=\"summary\">%zu students, each by their latest run of <code>", n);
@@ -346,7 +344,8 @@ int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, char 
 	add_failures(&sb, fails, nfails);
 	add_kernels(&sb, stats, nstats);
 	strbuf_addstr(&sb, "<p><small>Made by <code>cudalab report --class</code> from the "
-			   "runs' result documents.</small></p>\n</body>\n</html>\n");
+			   "runs' result documents.</small></p>\n");
+	html_close(&sb);
 	*page = strbuf_detach(&sb);
 	for (i = 0; i < nstats; i++)
 		free(stats[i].ratios);

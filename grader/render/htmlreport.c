@@ -331,7 +331,20 @@ void html_add_plot(struct strbuf *sb, const char *script, const char *data, cons
 
 	strbuf_addstr(sb, "<figure class=\"plot\">\n");
 	if (!gnuplot_svg(script, data, &svg, &why)) {
-		strbuf_addstr(sb, svg);
+		/* named by its caption, not by gnuplot's own <title>Gnuplot</title> */
+		const char *gtitle = strstr(svg, "<title>Gnuplot</title>");
+		strbuf_addstr(sb, "<svg role=\"img\" aria-label=\"");
+		strbuf_add_html(sb, caption);
+		strbuf_addstr(sb, "\"");
+		if (gtitle) {
+			strbuf_add(sb, svg + 4, (size_t)(gtitle - svg) - 4);
+			strbuf_addstr(sb, "<title>");
+			strbuf_add_html(sb, caption);
+			strbuf_addstr(sb, "</title>");
+			strbuf_addstr(sb, gtitle + strlen("<title>Gnuplot</title>"));
+		} else {
+			strbuf_addstr(sb, svg + 4);
+		}
 		free(svg);
 	} else {
 		strbuf_addstr(sb, "<p class=\"warn\">The plot could not be drawn: ");
@@ -662,7 +675,32 @@ const char html_style[] =
 	"tr.pass td.verdict{color:#060}\n"
 	"tr.fail td.verdict,tr.crash td.verdict,tr.timeout td.verdict{color:#a00;font-weight:bold}\n"
 	".warn{color:#a00;font-weight:bold}\n"
-	"figure.plot svg{max-width:100%;height:auto}\n";
+	"figure.plot svg{max-width:100%;height:auto}\n"
+	/* a phone: a table wider than the screen scrolls in its place, the text
+	 * keeps its size */
+	"@media (max-width:40em){body{margin:.5em auto;padding:0 .5em}"
+	"table{display:block;overflow-x:auto;max-width:100%}}\n"
+	/* a long word (a student's id, a path) breaks rather than widen the page */
+	"h1,h2,h3,p,li,figcaption{overflow-wrap:anywhere}\n";
+
+void html_open(struct strbuf *sb, const char *extra_style, const char *const *title)
+{
+	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+			  "<title>cudalab: ");
+	for (size_t i = 0; title[i]; i++) {
+		if (i)
+			strbuf_addstr(sb, ", ");
+		strbuf_add_html(sb, title[i]);
+	}
+	strbuf_addf(sb, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<main>\n", html_style,
+		    extra_style ? extra_style : "");
+}
+
+void html_close(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "</main>\n</body>\n</html>\n");
+}
 
 int html_report(json_t *doc, long long run_id, char **page)
 {
@@ -674,12 +712,11 @@ int html_report(json_t *doc, long long run_id, char **page)
 	if (!json_is_object(doc))
 		return error("not a result document: not a JSON object");
 	snprintf(run, sizeof(run), run_id > 0 ? "%lld" : "-", run_id);
-	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			   "<title>cudalab: ");
-	strbuf_add_html(&sb, doc_str(doc, "student"));
-	strbuf_addstr(&sb, ", ");
-	strbuf_add_html(&sb, doc_str(doc, "lab"));
-	strbuf_addf(&sb, ", run %s</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", run, html_style);
+	char *run_title = xasprintf("run %s", run);
+	html_open(&sb, NULL,
+		  (const char *const[]){doc_str(doc, "student"), doc_str(doc, "lab"), run_title, NULL});
+	free(run_title);
+	strbuf_addstr(&sb, "<h1>");
 	strbuf_add_html(&sb, doc_str(doc, "lab_title"));
 	strbuf_addstr(&sb, ": ");
 	strbuf_add_html(&sb, doc_str(doc, "student"));
@@ -710,7 +747,8 @@ int html_report(json_t *doc, long long run_id, char **page)
 	strbuf_addstr(&sb, "<p><small>Made by <code>cudalab report</code> from the run's result "
 			   "document (schema ");
 	strbuf_add_html(&sb, doc_str(doc, "schema"));
-	strbuf_addstr(&sb, ").</small></p>\n</body>\n</html>\n");
+	strbuf_addstr(&sb, ").</small></p>\n");
+	html_close(&sb);
 	*page = strbuf_detach(&sb);
 	return 0;
 }

@@ -51,5 +51,13 @@ int gnuplot_svg(const char *script, const char *data, char **svg, char **why);
 void html_add_plot(struct strbuf *sb, const char *script, const char *data, const char *caption);
 /* The pages' style sheet. */
 extern const char html_style[];
+/*
+ * A page's start: its head (the phone's width as the page's, a title of
+ * "cudalab: " and the NULL-ended title parts joined by ", ", each escaped;
+ * html_style and extra_style), then <body> and the <main> landmark the page
+ * writes into. html_close ends both.
+ */
+void html_open(struct strbuf *sb, const char *extra_style, const char *const *title);
+void html_close(struct strbuf *sb);
 
 #endif

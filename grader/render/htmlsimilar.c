@@ -15,8 +15,10 @@
 static const char similar_style[] =
 	"table.side{width:100%;table-layout:fixed}\n"
 	"table.side td{width:50%;overflow-x:auto}\n"
-	"pre.code{font-size:80%;white-space:pre;line-height:1.25}\n"
-	"pre.code .ln{color:#999;user-select:none}\n"
+	"pre.code{font-size:80%;white-space:pre;line-height:1.25;overflow-x:auto}\n"
+	/* 7:1 on white, above 4.5:1 on every mark's colour */
+	"pre.code .ln{color:#595959;user-select:none}\n"
+	"pre.code:focus{outline:2px solid #06c}\n"
 	".r0{background:#ffe08a}.r1{background:#a8e6ff}.r2{background:#c6f5b0}\n"
 	".r3{background:#ffc2d9}.r4{background:#dcc8ff}.r5{background:#ffd0a8}\n"
 	".r6{background:#b8f0e0}.r7{background:#e8e8a0}\n";
@@ -48,7 +50,12 @@ static void add_side(struct strbuf *sb, const struct sim_class *c, const struct 
 		const char *s = c->files[f].text;
 		strbuf_addstr(sb, "<p><code>");
 		strbuf_add_html(sb, c->files[f].name);
-		strbuf_addstr(sb, "</code></p>\n<pre class=\"code\">");
+		/* a scrolling block: reached with the keyboard (tab), named */
+		strbuf_addstr(sb, "</code></p>\n<pre class=\"code\" tabindex=\"0\" aria-label=\"");
+		strbuf_add_html(sb, c->files[f].name);
+		strbuf_addstr(sb, " of ");
+		strbuf_add_html(sb, c->students[sub]);
+		strbuf_addstr(sb, "\">");
 		for (size_t line = 1; *s; line++) {
 			size_t n = strcspn(s, "\n");
 			char *text = xstrndup(s, n);
@@ -82,11 +89,8 @@ char *html_similar(const struct sim_class *c, const char *lab, const char *title
 	struct strbuf sb = STRBUF_INIT;
 	size_t shown = top && top < c->npairs ? top : c->npairs;
 
-	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			   "<title>cudalab: ");
-	strbuf_add_html(&sb, lab);
-	strbuf_addf(&sb, ", submissions alike</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<h1>",
-		    html_style, similar_style);
+	html_open(&sb, similar_style, (const char *const[]){lab, "submissions alike", NULL});
+	strbuf_addstr(&sb, "<h1>");
 	strbuf_add_html(&sb, title && *title ? title : lab);
 	strbuf_addstr(&sb, ": submissions alike</h1>\n<p class=\"summary\">");
 	strbuf_addf(&sb, "%zu submissions of <code>", c->nsubs);
@@ -105,7 +109,8 @@ char *html_similar(const struct sim_class *c, const char *lab, const char *title
 			 "share of both submissions' tokens in runs alike. A pair alike is a "
 			 "question for a person, not a verdict.</p>\n", c->npairs, shown);
 	if (!shown) {
-		strbuf_addstr(&sb, "<p>No two submissions share a run of tokens.</p>\n</body>\n</html>\n");
+		strbuf_addstr(&sb, "<p>No two submissions share a run of tokens.</p>\n");
+		html_close(&sb);
 		return strbuf_detach(&sb);
 	}
 	strbuf_addstr(&sb, "<table>\n<tr><th>rank</th><th>score</th><th>student</th><th>student</th>"
@@ -146,6 +151,6 @@ char *html_similar(const struct sim_class *c, const char *lab, const char *title
 		add_side(&sb, c, p, false);
 		strbuf_addstr(&sb, "</tr></table>\n");
 	}
-	strbuf_addstr(&sb, "</body>\n</html>\n");
+	html_close(&sb);
 	return strbuf_detach(&sb);
 }

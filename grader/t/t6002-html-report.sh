@@ -28,7 +28,11 @@ test_expect_success 'the grid reference, graded emulated, has a page' '
 		>grade.out 2>&1; [ $? = 4 ] &&
 	"$CUDALAB" report --run 1 >path && f=$(cat path) &&
 	[ "$f" = "report-_script_alert_1___script_-grid-1.html" ] && [ -f "$f" ] &&
-	well_formed "$f" || { cat grade.out; false; }
+	well_formed "$f" &&
+	# a phone'"'"'s width is the page'"'"'s (t6004 renders it at 390 px); one main landmark
+	grep -qxF "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" "$f" &&
+	[ "$(grep -c "^<main>$" "$f")" = 1 ] && [ "$(grep -c "^</main>$" "$f")" = 1 ] ||
+		{ cat grade.out; false; }
 '
 test_expect_success 'the page holds each test, its verdict, and the score as db show writes it' '
 	f=report-_script_alert_1___script_-grid-1.html &&
@@ -74,7 +78,11 @@ test_expect_success 'a timed run gets gnuplot'"'"'s plot: bars, the ceiling and 
 	[ "$(grep -c "<svg" timed.html)" = 1 ] && grep -q "</svg>" timed.html &&
 	[ "$(grep -c "<polygon" timed.html)" -ge 2 ] &&
 	grep -qF "cuBLAS" timed.html && grep -qF "device FP32 peak (51000 GFLOP/s)" timed.html &&
-	grep -qF "speed:time_2048" timed.html && ! grep -q "could not be drawn" timed.html
+	grep -qF "speed:time_2048" timed.html && ! grep -q "could not be drawn" timed.html &&
+	# the plot is named by its caption, for a screen reader, not "Gnuplot"
+	cap=$(sed -n "s/.*<figcaption>\(.*\)<\/figcaption>.*/\1/p" timed.html) && [ -n "$cap" ] &&
+	grep -qF "<svg role=\"img\" aria-label=\"$cap\"" timed.html &&
+	grep -qF "<title>$cap</title>" timed.html && ! grep -q "<title>Gnuplot</title>" timed.html
 '
 test_expect_success 'without gnuplot the page says why, and holds everything else' '
 	PATH=/nonexistent "$CUDALAB" report --doc timed.json --out bare.html >/dev/null &&

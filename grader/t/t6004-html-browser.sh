@@ -68,9 +68,10 @@ shoot() {
 		{ say "the screenshot of $page is blank: $3 colours, ink on $4 per mille"; return 1; }
 }
 
-# dom PAGE: the DOM of PAGE once rendered (Chromium's --dump-dom) into PAGE.dom
+# dom PAGE: the DOM of PAGE once rendered (Chromium's --dump-dom) into PAGE.dom,
+# in a window DOM_W px wide (default 1024: a laptop; 390: a phone)
 dom() {
-	browse --dump-dom --window-size=1024,1400 "file://$PWD/$1" >"$1.dom" && [ -s "$1.dom" ] ||
+	browse --dump-dom --window-size="${DOM_W:-1024},1400" "file://$PWD/$1" >"$1.dom" && [ -s "$1.dom" ] ||
 		{ say "no DOM of $1"; return 1; }
 }
 
@@ -213,6 +214,13 @@ test_expect_success 'the run'"'"'s page has its plot, drawn and painted, within 
 test_expect_success 'the dashboard has its two plots, drawn and painted, within the window' '
 	command -v gnuplot >/dev/null || { echo "no gnuplot here (Debian: gnuplot-nox)"; exit 77; }
 	probe class.html && plots class.html 2 class.html.png && within class.html
+'
+test_expect_success 'on a phone (390 px) the pages fit the screen: wide tables scroll in their place' '
+	grep -qF "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" run.html &&
+	cp run.html phone-run.html && cp class.html phone-class.html &&
+	DOM_W=390 probe phone-run.html && within phone-run.html &&
+	DOM_W=390 probe phone-class.html && within phone-class.html &&
+	shoot phone-run.html 390 844 && shoot phone-class.html 390 844
 '
 test_expect_success 'a student id, a compiler warning and a message that are <script> stay text on the run'"'"'s page' '
 	dom run.html && { [ -s run.html.probe ] || probe run.html; } && escaped run.html &&
