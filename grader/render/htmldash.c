@@ -11,6 +11,7 @@
 #include "htmlreport.h"
 #include "result.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +22,10 @@ char *collapse_numbers(const char *s)
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "");
-	for (; s && *s; s++) {
-		if (*s >= '0' && *s <= '9') {
+	for (const char *start = s; s && *s; s++) {
+		/* a digit inside a name (matmul_k1, float4) is the name's: k1 is not k5 */
+		bool in_name = s > start && (isalnum((unsigned char)s[-1]) || s[-1] == '_');
+		if (*s >= '0' && *s <= '9' && !in_name) {
 			while (s[1] >= '0' && s[1] <= '9')
 				s++;
 			strbuf_addstr(&sb, "#");
@@ -171,20 +174,27 @@ static void add_distribution(struct strbuf *sb, const struct dash_run *runs, siz
 	}
 	strbuf_addstr(sb, "<h2>Scores</h2>\n");
 	strbuf_addstr(&data, "");
-	for (int b = 0; b < 10; b++)
+	int most = 1;
+	for (int b = 0; b < 10; b++) {
 		strbuf_addf(&data, "%.6g %d\n", (b + 0.5) * width, bins[b]);
+		most = bins[b] > most ? bins[b] : most;
+	}
+	/* whole students on the axis: a tic a student, or (more than ten) whole numbers */
 	strbuf_addf(&script,
 		    HTML_PLOT_TERMINAL
 		    "set style fill solid 0.8 border -1\n"
 		    "set boxwidth %.6g\n"
 		    "set xrange [0:%.6g]\n"
-		    "set yrange [0:*]\n"
+		    "set yrange [0:%d]\n"
 		    "set xtics %.6g\n"
+		    "%s"
+		    "set format y '%%.0f'\n"
 		    "set grid ytics\n"
 		    "set xlabel 'score (late penalty taken)'\n"
 		    "set ylabel 'students'\n"
 		    "plot 'data' using 1:2 with boxes notitle\n",
-		    width * 0.95, max, width);
+		    width * 0.95, max, most + (most + 9) / 10, width,
+		    most <= 10 ? "set ytics 1\n" : "set ytics autofreq\n");
 	html_add_plot(sb, script.buf, data.buf, "The class's scores, ten bins up to the lab's points");
 	strbuf_addstr(sb, "<table>\n<tr><th>scores</th><th>students</th></tr>\n");
 	for (int b = 0; b < 10; b++)
@@ -204,10 +214,12 @@ static void add_pass_rates(struct strbuf *sb, const struct test_stat *stats, siz
 		strbuf_addstr(sb, "<p>No tests.</p>\n");
 		return;
 	}
+	/* a test no one's submission ran has no rate: no bar (its row says -) */
 	strbuf_addstr(&data, "");
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&data, "%zu %.6g\n", i + 1,
-			    stats[i].ran ? 100.0 * stats[i].passed / stats[i].ran : 0);
+		if (stats[i].ran)
+			strbuf_addf(&data, "%zu %.6g\n", i + 1,
+				    100.0 * stats[i].passed / stats[i].ran);
 	/* the tests by their number in the table: no name of theirs reaches gnuplot */
 	strbuf_addf(&script,
 		    HTML_PLOT_TERMINAL
@@ -221,7 +233,11 @@ static void add_pass_rates(struct strbuf *sb, const struct test_stat *stats, siz
 		    "set ylabel 'passed of those that ran (%%)'\n"
 		    "plot 'data' using 1:2 with boxes notitle\n",
 		    n + 0.6);
-	html_add_plot(sb, script.buf, data.buf, "Each test's pass rate over the class");
+	if (data.len)
+		html_add_plot(sb, script.buf, data.buf,
+			      "Each test's pass rate over the class, of those it ran for");
+	else
+		strbuf_addstr(sb, "<p>No test ran for any student: no pass rate to plot.</p>\n");
 	strbuf_addstr(sb, "<table class=\"pass-rates\">\n<tr><th>#</th><th>part</th><th>test</th>"
 			  "<th>passed</th><th>ran</th><th>pass rate</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {

@@ -126,7 +126,8 @@ def check_score(c, where, text, run):
 
 
 def collapse(s):
-    s = re.sub(r"[0-9]+", "#", s if s else "(no message)")
+    """Each number made '#', but a digit inside a name (matmul_k1) kept."""
+    s = re.sub(r"(?<![A-Za-z0-9_])[0-9]+", "#", s if s else "(no message)")
     return s[:397] + "..." if len(s) > 400 else s
 
 

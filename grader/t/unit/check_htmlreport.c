@@ -90,6 +90,10 @@ START_TEST(test_htmldash_collapse_numbers)
 	/* a run of digits is one '#': messages that differ in their numbers' lengths are alike */
 	collapses_to("C[12,3] = 7.5, expected 1024", "C[#,#] = #.#, expected #");
 	collapses_to("2048", "#");
+	/* a number inside a name is the name's: matmul_k1 and matmul_k5 stay apart */
+	collapses_to("matmul_k1(n=33): C[1,2] wrong", "matmul_k1(n=#): C[#,#] wrong");
+	collapses_to("float4 load at 0x7f10", "float4 load at #x7f10");
+	collapses_to("12abc", "#abc");
 }
 END_TEST
 
