@@ -485,6 +485,12 @@ out:
 	return ret;
 }
 
+double slurm_poll_wait(double prev, bool changed)
+{
+	double next = changed || prev <= 0 ? SLURM_POLL_FIRST : prev * 1.5;
+	return next > SLURM_POLL_MOST ? SLURM_POLL_MOST : next;
+}
+
 void spool_status_free(struct entry_status *st, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

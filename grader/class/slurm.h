@@ -75,6 +75,17 @@ int spool_status(const struct spool *sp, struct entry_status *st);
 void spool_status_free(struct entry_status *st, size_t n);
 
 /*
+ * Seconds to wait before asking again, after a wait of prev seconds (0:
+ * none yet) that changed something or not: SLURM_POLL_FIRST after a
+ * change, half as long again after each wait that changed nothing, never
+ * more than SLURM_POLL_MOST. A following of hours asks squeue about twice
+ * a minute, not thirty times.
+ */
+#define SLURM_POLL_FIRST 2.0
+#define SLURM_POLL_MOST 30.0
+double slurm_poll_wait(double prev, bool changed);
+
+/*
  * The job script: bash, readable and copyable, that grades the submissions
  * of task SLURM_ARRAY_TASK_ID (its first argument: submissions per task)
  * with `cudalab grade`, passing its other arguments on; into SPOOL/grade.sbatch.

@@ -19,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FOLLOW_POLL_SECONDS 2
 
 struct counts {
 	size_t done, pending, running, missing;
@@ -61,7 +60,7 @@ int collect_follow(const struct spool *sp)
 	struct entry_status *st = xcalloc(sp->n ? sp->n : 1, sizeof(*st));
 	bool tty = isatty(STDERR_FILENO) && !progress_quiet;
 	struct counts last = {(size_t)-1, 0, 0, 0};
-	double start = now_seconds();
+	double start = now_seconds(), wait = 0;
 	int ret = 0;
 
 	for (;;) {
@@ -72,12 +71,16 @@ int collect_follow(const struct spool *sp)
 		struct counts c = count(st, sp->n);
 		bool over = !c.pending && !c.running;
 		spool_status_free(st, sp->n);
-		if (!progress_quiet && (tty || memcmp(&c, &last, sizeof(c)) || over))
+		bool changed = memcmp(&c, &last, sizeof(c));
+		if (!progress_quiet && (tty || changed || over))
 			show(&c, sp->n, start, tty, over);
 		last = c;
 		if (over)
 			break;
-		sleep(FOLLOW_POLL_SECONDS);
+		/* squeue is the cluster's: asked less often while nothing changes */
+		wait = slurm_poll_wait(wait, changed);
+		struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+		nanosleep(&ts, NULL);
 	}
 	free(st);
 	return ret;

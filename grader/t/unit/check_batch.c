@@ -3,6 +3,7 @@
  * not given, inside a Slurm job and outside one, from the environment alone.
  */
 #include "batch.h"
+#include "slurm.h"
 #include "unit.h"
 
 #include <stdio.h>
@@ -69,6 +70,27 @@ START_TEST(test_batch_gpus_in_a_slurm_job)
 END_TEST
 
 /* Outside Slurm: the list where it is set (none when empty), else the nodes that open. */
+/* Following an array: squeue asked less often while nothing changes, never less than twice a minute. */
+START_TEST(test_slurm_poll_backs_off)
+{
+	double w = slurm_poll_wait(0, false);
+	ck_assert_double_eq(w, SLURM_POLL_FIRST);
+	int polls = 1;
+	double waited = w;
+	while (waited < 3600) {
+		double next = slurm_poll_wait(w, false);
+		ck_assert(next >= w && next <= SLURM_POLL_MOST);
+		w = next;
+		waited += w;
+		polls++;
+	}
+	/* an hour of nothing changing: about two polls a minute, where a fixed 2 s made 1800 */
+	ck_assert_int_lt(polls, 140);
+	ck_assert_double_eq(w, SLURM_POLL_MOST);
+	ck_assert_double_eq(slurm_poll_wait(w, true), SLURM_POLL_FIRST);
+}
+END_TEST
+
 START_TEST(test_batch_gpus_outside_slurm)
 {
 	struct batch_opts bo;
@@ -141,6 +163,7 @@ Suite *batch_suite(void)
 
 	tcase_add_test(tc, test_batch_gpus_in_a_slurm_job);
 	tcase_add_test(tc, test_batch_gpus_outside_slurm);
+	tcase_add_test(tc, test_slurm_poll_backs_off);
 	tcase_add_test(tc, test_batch_progress_line);
 	suite_add_tcase(s, tc);
 	return s;
