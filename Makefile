@@ -41,7 +41,7 @@ CXX      ?= g++
 NM       ?= nm
 READELF  ?= readelf
 OBJDUMP  ?= objdump
-PKGS     := check inih jansson libseccomp libxml-2.0 nettle sqlite3
+PKGS     := check inih jansson libseccomp libxml-2.0 nettle sqlite3 yaml-0.1
 
 # GPU architectures of the trusted harness objects and of the reference's
 # (machine code only, no PTX); a submission is compiled for the GPU it runs

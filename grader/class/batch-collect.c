@@ -97,6 +97,11 @@ int batch_collect(const char *lab, const struct strlist *files, char *const *dir
 			return -1;
 		if (!realpath(dirs[d], real))
 			return error("submission folder '%s': %s", dirs[d], strerror(errno));
+		if (gsexport_is(real)) {   /* Gradescope's export: its metadata names whose */
+			if (gsexport_collect(real, lab, files, subs, nsubs))
+				return -1;
+			continue;
+		}
 		if ((sub = submission_in(real, lab, files))) {
 			/* a clone's lab folder is the clone's student's, by add_submission */
 			add_submission(subs, nsubs, sub, lab);

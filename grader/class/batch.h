@@ -34,6 +34,20 @@ int batch_collect(const char *lab, const struct strlist *files, char *const *dir
 void batch_free(struct batch_sub *subs, size_t n);
 
 /*
+ * A Gradescope submission export (gsexport.c): a folder holding
+ * submission_metadata.yml and a submission_<id>/ folder for each
+ * submission. Each is its submitters' (a group's, each member's): the
+ * student is the submitter's sid, else email, else name, the submission
+ * time its :created_at. In its folder the lab's files are found at the top,
+ * in <lab>/, or in the one folder it holds (a zip of a folder; __MACOSX/
+ * and dot-files aside). gsexport_collect adds them to subs; 0, or -1 with
+ * an error for a metadata file it cannot read.
+ */
+bool gsexport_is(const char *dir);
+int gsexport_collect(const char *dir, const char *lab, const struct strlist *files,
+		     struct batch_sub **subs, size_t *n);
+
+/*
  * Sets the submission times of subs from a CSV file of "student,time" lines
  * (an LMS export: a header line, '#' comments and quotes are fine). Students
  * it lacks are warned of. Returns 0, or -1 with an error naming the line.

@@ -32,7 +32,8 @@ struct lab_deadline {
 };
 
 /*
- * A time: "YYYY-MM-DD HH:MM[:SS]" (or with a "T") and a zone ("Z", "+01:00",
+ * A time: "YYYY-MM-DD HH:MM[:SS[.FRACTION]]" (or with a "T"; the fraction
+ * dropped) and a zone ("Z", "+01:00",
  * "-0500"; none: the local zone, TZ), or "YYYY-MM-DD" (the end of that day).
  * Returns 0, or -1 for anything else ("now" too: a deadline or a time from
  * a file is never the moment it is read).

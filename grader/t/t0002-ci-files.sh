@@ -181,8 +181,8 @@ deps_host() {   # deps_host ID ID_LIKE [no-libs]: ci/deps.sh's exit code, its wo
 			bash "$T_ROOT/ci/deps.sh" >out 2>&1
 	fi
 }
-libs_dev="check libsubunit-dev libsqlite3-dev libinih-dev libjansson-dev libxml2-dev nettle-dev libseccomp-dev"
-libs_rpm="check-devel subunit-devel sqlite-devel inih-devel jansson-devel libxml2-devel nettle-devel libseccomp-devel"
+libs_dev="check libsubunit-dev libsqlite3-dev libinih-dev libjansson-dev libxml2-dev nettle-dev libyaml-dev libseccomp-dev"
+libs_rpm="check-devel subunit-devel sqlite-devel inih-devel jansson-devel libxml2-devel nettle-devel libyaml-devel libseccomp-devel"
 test_expect_success 'deps: a RHEL-family host with every library builds, dpkg or not' '
 	deps_host rocky "rhel centos fedora" && [ ! -s out ] &&
 	deps_host almalinux "rhel centos fedora" && deps_host fedora "" || { cat out; false; }

@@ -1,0 +1,1 @@
+/work/main/labs/matmul/matmul.h
