@@ -290,18 +290,22 @@ struct task_trace {
 	char task[64], host[256];
 	long long started, ended_at;
 	int exit_code;   /* -1: it never said it ended */
+	int setup_rc;    /* the site's set-up failed with it: nothing graded (0: it did not) */
 	bool seen;
 };
 
 static void read_trace(const struct spool *sp, long index, struct task_trace *t)
 {
-	char *path = xasprintf("%s/state/%ld", sp->path, index), *text = read_file(path, NULL);
+	char *path = xasprintf("%s/state/%ld", sp->path, index), *text;
 
+	report_quiet = true;   /* no state yet: its task never started */
+	text = read_file(path, NULL);
+	report_quiet = false;
 	*t = (struct task_trace){.exit_code = -1};
 	for (char *line = text; line && *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != 0)) {
 		if (sscanf(line, "started %63s %255s %lld", t->task, t->host, &t->started) == 3)
 			t->seen = true;
-		else
+		else if (sscanf(line, "setup-failed %d", &t->setup_rc) != 1)
 			sscanf(line, "ended %d %lld", &t->exit_code, &t->ended_at);
 	}
 	free(text);
@@ -419,7 +423,10 @@ static char *why_missing(const struct spool *sp, const struct spool_entry *e, co
 		return strbuf_detach(&sb);
 	}
 	char *log = NULL, *tail = log_tail(sp, t.task, &log);
-	if (t.exit_code < 0 && words)
+	if (t.setup_rc)
+		strbuf_addf(&sb, "its task %s on %s graded nothing: the site's set-up (--setup, the "
+				 "spool's setup.sh) failed (exit %d)", t.task, t.host, t.setup_rc);
+	else if (t.exit_code < 0 && words)
 		strbuf_addf(&sb, "its task %s on %s %s (%s)", t.task, t.host, words, acct->state);
 	else if (t.exit_code < 0)
 		strbuf_addf(&sb, "its task %s on %s began grading it and never finished: ended by its "
@@ -436,7 +443,7 @@ static char *why_missing(const struct spool *sp, const struct spool_entry *e, co
 	else
 		strbuf_addf(&sb, "cudalab grade ended (exit %d) in task %s on %s without writing its "
 				 "result document", t.exit_code, t.task, t.host);
-	if (tail && t.exit_code >= 0)
+	if (tail && (t.exit_code >= 0 || t.setup_rc))
 		strbuf_addf(&sb, ": \"%s\"", tail);
 	if (log)
 		strbuf_addf(&sb, "; its log: %s", log);
@@ -512,6 +519,30 @@ static void add_quoted(struct strbuf *sb, const char *s)
 	strbuf_addstr(sb, "'");
 }
 
+int slurm_keep_setup(const struct spool *sp, const char *path)
+{
+	struct stat st;
+	size_t len;
+	char *text, *dst;
+	int ret;
+
+	if (stat(path, &st) < 0)
+		return error("--setup '%s': %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode) || st.st_size > 64 * 1024)
+		return error("--setup '%s': not a file of bash of at most 64 KiB", path);
+	if (!(text = read_file(path, &len)))
+		return error("--setup '%s': cannot read it", path);
+	if (memchr(text, '\0', len)) {
+		free(text);
+		return error("--setup '%s': not text", path);
+	}
+	dst = spool_file(sp->path, "setup.sh");
+	ret = write_file_atomic(dst, text, len);
+	free(dst);
+	free(text);
+	return ret;
+}
+
 int slurm_write_job_script(const struct spool *sp, const char *cudalab)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -549,6 +580,24 @@ int slurm_write_job_script(const struct spool *sp, const char *cudalab)
 		      "trap 'stopped=1; [ -z \"$child\" ] || kill -TERM \"$child\" 2>/dev/null' TERM\n"
 		      "task=${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}\n"
 		      "first=$((SLURM_ARRAY_TASK_ID * per))\n"
+		      "# the site's set-up (cudalab slurm --setup FILE): module load, PATH\n"
+		      "# (set -u off while it runs: module scripts read variables that may be unset);\n"
+		      "# where it fails, each submission of the task says so, for collect\n"
+		      "if [ -f \"$spool/setup.sh\" ]; then\n"
+		      "\tset +u\n"
+		      "\t. \"$spool/setup.sh\"\n"
+		      "\trc=$?\n"
+		      "\tset -u\n"
+		      "\tif [ $rc != 0 ]; then\n"
+		      "\t\techo \"cudalab: setup.sh failed (exit $rc): no grading\" >&2\n"
+		      "\t\twhile IFS=$'\\t' read -r i _; do\n"
+		      "\t\t\t[ \"$i\" -ge \"$first\" ] && [ \"$i\" -lt $((first + per)) ] || continue\n"
+		      "\t\t\tprintf 'started %s %s %s\\nsetup-failed %s\\n' \"$task\" \"$(hostname)\" \\\n"
+		      "\t\t\t\t\"$(date +%s)\" \"$rc\" >\"$spool/state/$i\"\n"
+		      "\t\tdone <\"$spool/roster.tsv\"\n"
+		      "\t\texit 1\n"
+		      "\tfi\n"
+		      "fi\n"
 		      "while IFS=$'\\t' read -r i student dir at; do\n"
 		      "\t[ \"$i\" -ge \"$first\" ] && [ \"$i\" -lt $((first + per)) ] || continue\n"
 		      "\t[ -z \"${stopped:-}\" ] || exit 143\n"

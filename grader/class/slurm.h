@@ -91,6 +91,13 @@ double slurm_poll_wait(double prev, bool changed);
  * with `cudalab grade`, passing its other arguments on; into SPOOL/grade.sbatch.
  */
 int slurm_write_job_script(const struct spool *sp, const char *cudalab);
+/*
+ * The site's set-up (module load, PATH), a bash file, kept in the spool as
+ * setup.sh, which every task sources before it grades; a task whose
+ * set-up fails grades nothing, and says so in its log. 0, or -1 with an
+ * error for a file that cannot be read or is not a small text file.
+ */
+int slurm_keep_setup(const struct spool *sp, const char *path);
 
 struct slurm_submit {
 	const char *array;           /* "0-29", "3,5": task ids */

@@ -38,6 +38,9 @@ static const struct cmd_opt slurm_opts[] = {
 	 "what a task asks for (default gpu:1; none: nothing, for an\n"
 	 "emulated pre-check on CPU nodes)"),
 	CMD_OPT('M', "times", 0, "FILE", "when each student submitted, CSV 'student,time' (as grade)"),
+	CMD_OPT('U', "setup", 0, "FILE",
+	 "the site's set-up, sourced by bash in every task before it\n"
+	 "grades (module load cuda/13.0, a PATH); kept in the spool"),
 	CMD_OPT_SHOWN_AS('E', "emulate", 0, NULL,
 	 "passed to every grading",
 	 "--emulate, --no-emulate, --lanes N, --slots N"),
@@ -76,7 +79,7 @@ static const struct cmd_spec slurm_cmd = {
 };
 
 struct slurm_opts {
-	const char *spool, *db_path, *times, *gres;
+	const char *spool, *db_path, *times, *gres, *setup;
 	unsigned per_task, throttle, minutes;
 	bool throttle_set, resume, no_wait, no_collect, no_submit;
 	struct strlist grade_args;
@@ -191,7 +194,7 @@ static int submit_and_follow(const struct spool *sp, struct slurm_opts *o, const
 		.grade_args = o->grade_args.v,
 		.ngrade_args = o->grade_args.n,
 	};
-	if (slurm_write_job_script(sp, exe))
+	if ((o->setup && slurm_keep_setup(sp, o->setup)) || slurm_write_job_script(sp, exe))
 		return EXIT_USAGE;
 	if (o->no_submit) {
 		struct strlist argv = STRLIST_INIT;
@@ -254,6 +257,9 @@ int cmd_slurm(int argc, char **argv)
 			break;
 		case 'M':
 			o.times = optarg;
+			break;
+		case 'U':
+			o.setup = optarg;
 			break;
 		case 'W':
 			o.no_wait = true;

@@ -42,8 +42,11 @@ first_job() { head -n 1 "$spool/jobs" | cut -d" " -f1; }
 # task's grading must leave nothing
 own=$(own_tmpdir own) || exit 1
 test_expect_success 'a class of 8 is graded through a job array, each task on a GPU of its own' '
+	# the site'"'"'s set-up (module load, a PATH), which every task sources first
+	printf "%s\n" "[ -n \"\${SLURM_ARRAY_TASK_ID:-}\" ] || exit 9" \
+		"echo \"set up \$SLURM_ARRAY_TASK_ID\" >>$PWD/setup-marks" >site.sh &&
 	TMPDIR=$own "$CUDALAB" slurm grid class/ --spool "$spool" --db "$db" --emulate --throttle 2 \
-		-- --cpus-per-task=1 >out 2>err &
+		--setup site.sh -- --cpus-per-task=1 >out 2>err &
 	pid=$! &&
 	# the victim: its task is cancelled while it grades (as a time limit or scancel would);
 	# waited for as long as the class runs, however slow the machine
@@ -57,7 +60,8 @@ test_expect_success 'a class of 8 is graded through a job array, each task on a 
 	grep -q "^#SBATCH\|cudalab\" grade" "$spool/grade.sbatch" &&
 	grep -q "slurm: job $job: 8 tasks grading grid.s 8 submissions, 2 at once" err &&
 	grep -q "slurm: 7/8 graded, 0 running, 0 pending, 1 failed" err &&
-	[ "$(runs)" = 7 ] && [ "$(runs $victim)" = 0 ]
+	[ "$(runs)" = 7 ] && [ "$(runs $victim)" = 0 ] &&
+	cmp -s site.sh "$spool/setup.sh" && [ "$(sort -u setup-marks | wc -l)" = 8 ]
 '
 test_expect_success 'each got its verdict, stored once with the spool file it came from' '
 	for s in ada bob cy "dee lee"; do grep -q "^$s .*incomplete" out || return 1; done &&
@@ -100,6 +104,18 @@ test_expect_success '--resume grades the one without a result, and only it' '
 	[ "$(sqlite3 "$db" "SELECT count(DISTINCT score) FROM runs r JOIN submissions s ON s.id = r.submission_id JOIN students st ON st.id = s.student_id WHERE st.name IN (\"ada\", \"$victim\")")" = 1 ] &&
 	"$CUDALAB" collect grid "$spool" --db "$db" 2>err4; cat err4;
 	grep -q "collected 0 new runs into $db (8 collected before)" err4 && [ "$(runs)" = 8 ]
+'
+test_expect_success 'a task whose set-up fails grades nothing, and collect says why' '
+	mkdir -p one/ivy && cp "$T_ROOT/reference/grid/grid.cu" "$T_ROOT/reference/grid/answers.txt" one/ivy/ &&
+	printf "false\n" >broken.sh &&
+	"$CUDALAB" slurm grid one/ --spool "$PWD/spool-broken" --db broken.db --emulate \
+		--setup broken.sh >out5 2>err5; rc=$?
+	cat err5 && [ $rc = 4 ] &&
+	grep -q "^  ivy: its task [0-9_]* on $(hostname) graded nothing: the site.s set-up (--setup, the spool.s setup.sh) failed (exit 1): .cudalab: setup.sh failed (exit 1): no grading." err5 &&
+	! grep -q "^error: cannot open" err5 &&
+	[ "$(sqlite3 broken.db "SELECT count(*) FROM runs")" = 0 ] &&
+	test_must_fail_with 2 "$CUDALAB" slurm grid one/ --spool "$PWD/spool-nosetup" --setup nothere.sh &&
+	grep -q "^error: --setup .nothere.sh.: No such file or directory" err
 '
 test_expect_success 'a spool already holding a class is refused, as is resume with folders' '
 	test_must_fail_with 2 "$CUDALAB" slurm grid class/ --spool "$spool" --db "$db" &&
