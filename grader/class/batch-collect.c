@@ -18,7 +18,7 @@
 
 /* ---------------------------------------------------------- submissions */
 
-static bool holds_lab_file(const char *dir, const struct strlist *files)
+bool batch_holds_lab_file(const char *dir, const struct strlist *files)
 {
 	struct stat st;
 	for (size_t i = 0; i < files->n; i++) {
@@ -74,12 +74,12 @@ static void add_submission(struct batch_sub **subs, size_t *n, const char *dir, 
  */
 static char *submission_in(const char *dir, const char *lab, const struct strlist *files)
 {
-	if (holds_lab_file(dir, files))
+	if (batch_holds_lab_file(dir, files))
 		return xstrdup(dir);
 	char *in = xasprintf("%s/%s", dir, lab);
 	struct stat st;
 	/* lstat: a link is not followed here, as no sub-folder of a class is */
-	if (!lstat(in, &st) && S_ISDIR(st.st_mode) && holds_lab_file(in, files))
+	if (!lstat(in, &st) && S_ISDIR(st.st_mode) && batch_holds_lab_file(in, files))
 		return in;
 	free(in);
 	return NULL;

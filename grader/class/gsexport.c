@@ -50,19 +50,6 @@ static yaml_node_t *map_get(yaml_document_t *d, yaml_node_t *m, const char *key)
 	return NULL;
 }
 
-static bool holds_any(const char *dir, const struct strlist *files)
-{
-	struct stat st;
-	for (size_t i = 0; i < files->n; i++) {
-		char *p = xasprintf("%s/%s", dir, files->v[i]);
-		bool there = !lstat(p, &st);
-		free(p);
-		if (there)
-			return true;
-	}
-	return false;
-}
-
 /* Whether path is a folder itself (not a link to one). */
 static bool is_folder(const char *path)
 {
@@ -78,10 +65,10 @@ static bool is_folder(const char *path)
  */
 static char *files_in(const char *dir, const char *lab, const struct strlist *files)
 {
-	if (holds_any(dir, files))
+	if (batch_holds_lab_file(dir, files))
 		return xstrdup(dir);
 	char *in = xasprintf("%s/%s", dir, lab);
-	if (is_folder(in) && holds_any(in, files))
+	if (is_folder(in) && batch_holds_lab_file(in, files))
 		return in;
 	free(in);
 	DIR *d = opendir(dir);
@@ -99,12 +86,13 @@ static char *files_in(const char *dir, const char *lab, const struct strlist *fi
 		closedir(d);
 	if (n == 1 && is_folder(one)) {
 		char *deeper = xasprintf("%s/%s", one, lab);
-		if (!holds_any(one, files) && is_folder(deeper) && holds_any(deeper, files)) {
+		if (!batch_holds_lab_file(one, files) && is_folder(deeper) &&
+		    batch_holds_lab_file(deeper, files)) {
 			free(one);
 			return deeper;
 		}
 		free(deeper);
-		if (holds_any(one, files))
+		if (batch_holds_lab_file(one, files))
 			return one;
 	}
 	free(one);
