@@ -70,7 +70,7 @@ START_TEST(test_batch_gpus_in_a_slurm_job)
 END_TEST
 
 /* Outside Slurm: the list where it is set (none when empty), else the nodes that open. */
-/* Following an array: squeue asked less often while nothing changes, never less than twice a minute. */
+/* Following an array: squeue asked less often while nothing changes, at least twice a minute. */
 START_TEST(test_slurm_poll_backs_off)
 {
 	double w = slurm_poll_wait(0, false);
