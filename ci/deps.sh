@@ -79,6 +79,10 @@ if [ -r "$release" ]; then
 	*" rhel "* | *" fedora "* | *" centos "* | *" rocky "* | *" almalinux "*) family=rhel ;;
 	esac
 fi
+# no os-release at all: the package manager this host has
+if [ ! -r "$release" ]; then
+	if command -v apt-get >/dev/null; then family=debian; elif command -v dnf >/dev/null; then family=rhel; fi
+fi
 
 if [ $family = debian ]; then
 	if [ "$(id -u)" -eq 0 ] && [ -z "${CUDALAB_DEPS_SAY:-}" ] && command -v apt-get >/dev/null; then
