@@ -42,6 +42,7 @@ struct test_stat {
 	int passed, ran;
 	double *ratios;            /* a timed kernel's measured ratios */
 	size_t nratios;
+	size_t *missed, nmissed;   /* the runs (indexes) it ran for and did not pass */
 };
 
 /* One failure message, its numbers collapsed, and how often it was given. */
@@ -49,7 +50,17 @@ struct failure {
 	char *text;
 	const char *part, *name;   /* where it was first seen */
 	int count;
+	size_t *runs, nruns;       /* the runs (indexes) that were given it, each once */
 };
+
+/* Adds run r to the list (runs, n) unless it is its last already. */
+static void add_run(size_t **runs, size_t *n, size_t r)
+{
+	if (*n && (*runs)[*n - 1] == r)
+		return;
+	*runs = xrealloc(*runs, (*n + 1) * sizeof(**runs));
+	(*runs)[(*n)++] = r;
+}
 
 static struct test_stat *find_test(struct test_stat **stats, size_t *n, json_t *t)
 {
@@ -63,7 +74,7 @@ static struct test_stat *find_test(struct test_stat **stats, size_t *n, json_t *
 	return &(*stats)[(*n)++];
 }
 
-static void count_failure(struct failure **fails, size_t *n, json_t *t)
+static void count_failure(struct failure **fails, size_t *n, json_t *t, size_t run)
 {
 	const char *msg = doc_str(t, "message");
 	char *text = collapse_numbers(*msg ? msg : "(no message)");
@@ -74,12 +85,14 @@ static void count_failure(struct failure **fails, size_t *n, json_t *t)
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*fails)[i].text, text)) {
 			(*fails)[i].count++;
+			add_run(&(*fails)[i].runs, &(*fails)[i].nruns, run);
 			free(text);
 			return;
 		}
 	*fails = xrealloc(*fails, (*n + 1) * sizeof(**fails));
 	(*fails)[(*n)++] = (struct failure){
 		.text = text, .part = doc_str(t, "part"), .name = doc_str(t, "name"), .count = 1};
+	add_run(&(*fails)[*n - 1].runs, &(*fails)[*n - 1].nruns, run);
 }
 
 static int by_count(const void *a, const void *b)
@@ -105,6 +118,33 @@ static void add_cell(struct strbuf *sb, const char *text)
 	strbuf_addstr(sb, "<td>");
 	strbuf_add_html(sb, text);
 	strbuf_addstr(sb, "</td>");
+}
+
+/*
+ * The drill-down: a cell with how many students, opening (a <details>, no
+ * script) to each of them, linked to their page.
+ */
+static void add_who(struct strbuf *sb, const struct dash_run *runs, const size_t *idx, size_t n)
+{
+	if (!n) {
+		strbuf_addstr(sb, "<td class=\"num\">0</td>");
+		return;
+	}
+	strbuf_addf(sb, "<td class=\"who\"><details><summary>%zu</summary>", n);
+	for (size_t i = 0; i < n; i++) {
+		const struct dash_run *r = &runs[idx[i]];
+		if (i)
+			strbuf_addstr(sb, ", ");
+		if (r->link) {
+			strbuf_addstr(sb, "<a href=\"");
+			strbuf_add_html(sb, r->link);
+			strbuf_addstr(sb, "\">");
+		}
+		strbuf_add_html(sb, doc_str(r->doc, "student"));
+		if (r->link)
+			strbuf_addstr(sb, "</a>");
+	}
+	strbuf_addstr(sb, "</details></td>");
 }
 
 /* A run's standing, said plainly: whether its score is a grade. */
@@ -205,7 +245,8 @@ static void add_distribution(struct strbuf *sb, const struct dash_run *runs, siz
 	strbuf_release(&script);
 }
 
-static void add_pass_rates(struct strbuf *sb, const struct test_stat *stats, size_t n)
+static void add_pass_rates(struct strbuf *sb, const struct test_stat *stats, size_t n,
+			   const struct dash_run *runs)
 {
 	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
 
@@ -239,7 +280,7 @@ static void add_pass_rates(struct strbuf *sb, const struct test_stat *stats, siz
 	else
 		strbuf_addstr(sb, "<p>No test ran for any student: no pass rate to plot.</p>\n");
 	strbuf_addstr(sb, "<table class=\"pass-rates\">\n<tr><th>#</th><th>part</th><th>test</th>"
-			  "<th>passed</th><th>ran</th><th>pass rate</th></tr>\n");
+			  "<th>passed</th><th>ran</th><th>pass rate</th><th>did not pass</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(sb, "<tr class=\"rate\"><td class=\"num\">%zu</td>", i + 1);
 		add_cell(sb, stats[i].part);
@@ -250,14 +291,17 @@ static void add_pass_rates(struct strbuf *sb, const struct test_stat *stats, siz
 			strbuf_addf(sb, "%.0f%%", 100.0 * stats[i].passed / stats[i].ran);
 		else
 			strbuf_addstr(sb, "-");
-		strbuf_addstr(sb, "</td></tr>\n");
+		strbuf_addstr(sb, "</td>");
+		add_who(sb, runs, stats[i].missed, stats[i].nmissed);
+		strbuf_addstr(sb, "</tr>\n");
 	}
 	strbuf_addstr(sb, "</table>\n");
 	strbuf_release(&data);
 	strbuf_release(&script);
 }
 
-static void add_failures(struct strbuf *sb, struct failure *fails, size_t n)
+static void add_failures(struct strbuf *sb, struct failure *fails, size_t n,
+			 const struct dash_run *runs)
 {
 	strbuf_addstr(sb, "<h2>Commonest failures</h2>\n");
 	if (!n) {
@@ -269,7 +313,7 @@ static void add_failures(struct strbuf *sb, struct failure *fails, size_t n)
 			  "number made <code>#</code>, so that those differing only in numbers "
 			  "count as one; the ten given most often.</p>\n"
 			  "<table class=\"failures\">\n<tr><th>times</th><th>message</th>"
-			  "<th>first seen in</th></tr>\n");
+			  "<th>first seen in</th><th>students</th></tr>\n");
 	for (size_t i = 0; i < n && i < 10; i++) {
 		strbuf_addf(sb, "<tr><td class=\"num\">%d</td><td><pre>", fails[i].count);
 		strbuf_add_html(sb, fails[i].text);
@@ -277,7 +321,9 @@ static void add_failures(struct strbuf *sb, struct failure *fails, size_t n)
 		strbuf_add_html(sb, fails[i].part);
 		strbuf_addstr(sb, "/");
 		strbuf_add_html(sb, fails[i].name);
-		strbuf_addstr(sb, "</td></tr>\n");
+		strbuf_addstr(sb, "</td>");
+		add_who(sb, runs, fails[i].runs, fails[i].nruns);
+		strbuf_addstr(sb, "</tr>\n");
 	}
 	strbuf_addstr(sb, "</table>\n");
 }
@@ -334,8 +380,10 @@ int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, char 
 				s->ran++;
 			if (!strcmp(status, "pass"))
 				s->passed++;
-			else if (strcmp(status, "not-run"))
-				count_failure(&fails, &nfails, t);
+			else if (strcmp(status, "not-run")) {
+				count_failure(&fails, &nfails, t, r);
+				add_run(&s->missed, &s->nmissed, r);
+			}
 			if (json_is_true(json_object_get(tm, "measured")) &&
 			    !isnan(doc_num(tm, "ratio"))) {
 				s->ratios = xrealloc(s->ratios, (s->nratios + 1) * sizeof(double));
@@ -356,18 +404,22 @@ int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, char 
 				 "GPU).</p>\n", provisional);
 	add_students(&sb, runs, n);
 	add_distribution(&sb, runs, n);
-	add_pass_rates(&sb, stats, nstats);
-	add_failures(&sb, fails, nfails);
+	add_pass_rates(&sb, stats, nstats, runs);
+	add_failures(&sb, fails, nfails, runs);
 	add_kernels(&sb, stats, nstats);
 	strbuf_addstr(&sb, "<p><small>Made by <code>cudalab report --class</code> from the "
 			   "runs' result documents.</small></p>\n");
 	html_close(&sb);
 	*page = strbuf_detach(&sb);
-	for (i = 0; i < nstats; i++)
+	for (i = 0; i < nstats; i++) {
 		free(stats[i].ratios);
+		free(stats[i].missed);
+	}
 	free(stats);
-	for (i = 0; i < nfails; i++)
+	for (i = 0; i < nfails; i++) {
 		free(fails[i].text);
+		free(fails[i].runs);
+	}
 	free(fails);
 	return 0;
 }

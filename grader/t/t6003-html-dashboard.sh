@@ -101,7 +101,9 @@ test_expect_success 'without gnuplot the page says so and keeps its tables' '
 test_expect_success '--pages elsewhere: the links lead there, relatively' '
 	mkdir -p there && "$CUDALAB" report grid --class --out there/dash.html --pages pages >/dev/null &&
 	grep -o "<a href=\"[^\"]*\"" there/dash.html | sed "s/.*href=\"//; s/\"$//" >links &&
-	[ "$(wc -l <links)" = 5 ] && ! grep -v "^\.\./pages/" links &&
+	[ "$(sort -u links | wc -l)" = 5 ] && ! grep -v "^\.\./pages/" links &&
+	# (a student'"'"'s page is linked from their row, and from each drill-down that names them)
+	[ "$(wc -l <links)" -gt 5 ] &&
 	(cd there && while read -r l; do [ -f "$l" ] || exit 1; done <../links) &&
 	test_must_fail_with 2 "$CUDALAB" report nolab --class &&
 	test_must_fail_with 2 "$CUDALAB" report grid --class --student ada &&

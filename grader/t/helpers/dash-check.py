@@ -14,7 +14,8 @@ file cannot be read.
 Checked, for each student's latest run (the gradebook's max(runs.id)):
 the row's run, score (final, maximum, bonus, late penalty), mode, build,
 late days and penalty; the score bins; each test's passed and ran counts
-and rate; each grouped failure message's count; each timed kernel's
+and rate, and who did not pass it; each grouped failure message's count and
+students; each timed kernel's
 measured count, min, median and max ratio. On each student's page: the
 score, each test's verdict and points, each timed kernel's milliseconds,
 ratio and rates.
@@ -57,6 +58,8 @@ class Tables(html.parser.HTMLParser):
     def handle_endtag(self, tag):
         if tag == "h2":
             self.in_h2 = False
+        elif tag == "summary" and self.cell is not None:
+            self.cell.append("\n")   # a drill-down: its count, then its students
         elif tag in ("td", "th") and self.cell is not None:
             self.tables[-1]["rows"][-1]["cells"].append("".join(self.cell).strip())
             self.cell = None
@@ -172,6 +175,12 @@ def main():
         if r["href"]:
             pages[run["id"]] = os.path.join(os.path.dirname(dash), r["href"])
     c.same("pages linked", str(len(pages)), str(len(runs)))
+    order = [int(r["cells"][1]) for r in rows if r["cells"][1].isdigit()]
+
+    def who(rids):
+        """a drill-down cell: how many, then each student, in the page's order"""
+        rids = [rid for rid in order if rid in rids]
+        return "%d\n%s" % (len(rids), ", ".join(runs[rid]["student"] for rid in rids)) if rids else "0"
 
     # the score bins
     top = max((r["max_score"] for r in runs.values()), default=0) or 1
@@ -192,8 +201,11 @@ def main():
     shown = table(tables, "Tests", "pass-rates") or []
     c.same("tests listed", str(len(shown)), str(len(stat)))
     for r in shown:
-        _, part, name, passed, ran, rate = r["cells"]
+        _, part, name, passed, ran, rate, missed = r["cells"]
         s = stat.get((part, name), [None, None])
+        c.same("test %s/%s did not pass" % (part, name), missed,
+               who({t["run_id"] for t in tests if (t["part"], t["name"]) == (part, name)
+                    and t["status"] not in ("pass", "not-run")}))
         c.same("test %s/%s passed" % (part, name), passed, str(s[0]))
         c.same("test %s/%s ran" % (part, name), ran, str(s[1]))
         if s[1]:
@@ -207,6 +219,9 @@ def main():
             fails[k] = fails.get(k, 0) + 1
     for r in table(tables, "Commonest failures") or []:
         c.same("failure %r" % r["cells"][1][:60], r["cells"][0], str(fails.get(r["cells"][1])))
+        c.same("failure %r students" % r["cells"][1][:60], r["cells"][3],
+               who({t["run_id"] for t in tests if t["status"] in ("fail", "crash", "timeout")
+                    and collapse(t["message"]) == r["cells"][1]}))
 
     # the timed kernels over the class
     ratios = {}
