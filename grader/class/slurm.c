@@ -506,18 +506,6 @@ void spool_status_free(struct entry_status *st, size_t n)
 
 /* ------------------------------------------------------ the job script */
 
-/* s in single quotes, for bash */
-static void add_quoted(struct strbuf *sb, const char *s)
-{
-	strbuf_addstr(sb, "'");
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_add(sb, s, 1);
-	}
-	strbuf_addstr(sb, "'");
-}
 
 int slurm_keep_setup(const struct spool *sp, const char *path)
 {
@@ -559,11 +547,11 @@ int slurm_write_job_script(const struct spool *sp, const char *cudalab)
 		    "# \"Grading on a cluster\".\n"
 		    "set -u\n"
 		    "spool=", sp->lab);
-	add_quoted(&sb, sp->path);
+	strbuf_add_shell_quoted(&sb, sp->path);
 	strbuf_addstr(&sb, "\ncudalab=");
-	add_quoted(&sb, cudalab);
+	strbuf_add_shell_quoted(&sb, cudalab);
 	strbuf_addstr(&sb, "\nlab=");
-	add_quoted(&sb, sp->lab);
+	strbuf_add_shell_quoted(&sb, sp->lab);
 	strbuf_addstr(&sb,
 		      "\nper=${1:-1}\n"
 		      "shift\n"
@@ -650,11 +638,7 @@ char *slurm_shell_line(const struct strlist *argv)
 	for (size_t i = 0; i < argv->n; i++) {
 		if (i)
 			strbuf_addstr(&sb, " ");
-		if (argv->v[i][strspn(argv->v[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-						    "0123456789-_=.,/:%+@")])
-			add_quoted(&sb, argv->v[i]);
-		else
-			strbuf_addstr(&sb, argv->v[i]);
+		strbuf_add_shell_word(&sb, argv->v[i]);
 	}
 	return strbuf_detach(&sb);
 }

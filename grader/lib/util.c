@@ -583,3 +583,24 @@ char *path_lookup(const char *name)
 	free(copy);
 	return found;
 }
+
+void strbuf_add_shell_quoted(struct strbuf *sb, const char *s)
+{
+	strbuf_addstr(sb, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_add(sb, s, 1);
+	}
+	strbuf_addstr(sb, "'");
+}
+
+void strbuf_add_shell_word(struct strbuf *sb, const char *s)
+{
+	if (!*s || s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789-_=.,/:%+@")])
+		strbuf_add_shell_quoted(sb, s);
+	else
+		strbuf_addstr(sb, s);
+}

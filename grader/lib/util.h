@@ -51,6 +51,10 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 /* Returns the string (never NULL) and leaves sb empty. */
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
+/* s in single quotes, for bash ('\'' for a quote). */
+void strbuf_add_shell_quoted(struct strbuf *sb, const char *s);
+/* s for bash: as it is where it needs no quoting, else quoted. */
+void strbuf_add_shell_word(struct strbuf *sb, const char *s);
 /* Whether c may be part of a C identifier (a letter, a digit or '_'). */
 bool ident_char(char c);
 

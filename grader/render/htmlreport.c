@@ -702,6 +702,35 @@ void html_close(struct strbuf *sb)
 	strbuf_addstr(sb, "</main>\n</body>\n</html>\n");
 }
 
+/*
+ * The command that grades the run's submission again as this run was
+ * graded: its folder, student and seed (the same inputs), and where it ran
+ * on the CPU emulator, --emulate. Each word quoted for the shell where it
+ * needs it (a student's id is theirs to choose), then escaped for HTML.
+ */
+static void add_reproduce(struct strbuf *sb, json_t *doc)
+{
+	json_t *seed = json_object_get(doc, "seed");
+	struct strbuf cmd = STRBUF_INIT;
+
+	if (!*doc_str(doc, "submission"))
+		return;
+	strbuf_addstr(&cmd, "cudalab grade ");
+	strbuf_add_shell_word(&cmd, doc_str(doc, "lab"));
+	strbuf_addstr(&cmd, " ");
+	strbuf_add_shell_word(&cmd, doc_str(doc, "submission"));
+	strbuf_addstr(&cmd, " --student ");
+	strbuf_add_shell_word(&cmd, doc_str(doc, "student"));
+	if (json_is_integer(seed) && json_integer_value(seed) >= 0)
+		strbuf_addf(&cmd, " --seed %" JSON_INTEGER_FORMAT, json_integer_value(seed));
+	if (!strcmp(doc_str(doc, "mode"), "emulated"))
+		strbuf_addstr(&cmd, " --emulate");
+	strbuf_addstr(sb, "<tr><th>reproduce</th><td><code>");
+	strbuf_add_html(sb, cmd.buf);
+	strbuf_addstr(sb, "</code></td></tr>\n");
+	strbuf_release(&cmd);
+}
+
 int html_report(json_t *doc, long long run_id, char **page)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -737,7 +766,9 @@ int html_report(json_t *doc, long long run_id, char **page)
 	add_row(&sb, "status", doc_str(doc, "status"));
 	strbuf_addstr(&sb, "<tr><th>score</th><td class=\"score\"><strong>");
 	strbuf_add_html(&sb, score_text(score, &view));
-	strbuf_addstr(&sb, "</strong></td></tr>\n</table>\n");
+	strbuf_addstr(&sb, "</strong></td></tr>\n");
+	add_reproduce(&sb, doc);
+	strbuf_addstr(&sb, "</table>\n");
 	add_standing(&sb, doc);
 	add_files(&sb, doc);
 	add_build(&sb, doc);

@@ -47,6 +47,18 @@ test_expect_success 'the page holds each test, its verdict, and the score as db 
 	grep -qF "PROVISIONAL: emulated on the CPU, not a grade" "$f" &&
 	grep -qF "$(jq -r ".files[0].sha256" r.json)" "$f"
 '
+test_expect_success 'the page gives the command that grades it again, the same: folder, student, seed' '
+	f=report-_script_alert_1___script_-grid-1.html &&
+	python3 -c "import html, re, sys
+m = re.search(r\"<tr><th>reproduce</th><td><code>(.*?)</code>\", open(sys.argv[1]).read())
+print(html.unescape(m.group(1)))" "$f" >cmd && cat cmd &&
+	grep -q "^cudalab grade grid $T_ROOT/reference/grid --student .<script>alert(1)</script>. --seed [0-9]* --emulate$" cmd &&
+	# run as the page gives it (the student id quoted for the shell), into a gradebook of its own
+	sed "s|^cudalab |\"\$CUDALAB\" |" cmd >cmd.sh &&
+	{ CUDALAB=$CUDALAB CUDALAB_DB=$PWD/again.db bash -c "$(cat cmd.sh) -q --json again.json" >/dev/null 2>&1; [ $? = 4 ]; } &&
+	[ "$(jq -c "[.student, .seed, [.tests[] | .status]]" again.json)" = \
+		"$(jq -c "[.student, .seed, [.tests[] | .status]]" r.json)" ]
+'
 test_expect_success 'a student id that is markup stays text' '
 	escaped report-_script_alert_1___script_-grid-1.html
 '
