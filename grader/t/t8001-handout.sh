@@ -153,6 +153,8 @@ test_expect_success 'ci/grade-push.sh fails the job for lost points and for a bu
 	cd copy && cp "$T_ROOT/reference/grid/fixtures/no-bounds/grid.cu" grid/ &&
 	test_must_fail_with 1 bash ci/grade-push.sh grid &&
 	grep -q "^| grid | .* | ok | CPU emulator (provisional) | [0-9]* test(s) lost points" cudalab-results/summary.md &&
+	# the score line: grid'"'"'s alone, not the earlier run'"'"'s matmul left in the folder
+	tail -n 1 out | grep -q "^cudalab score: [0-9.]* / 43, provisional: feedback, not a grade ([0-9.]*%)$" &&
 	printf "this is not C\n" >grid/grid.cu &&
 	test_must_fail_with 1 bash ci/grade-push.sh grid &&
 	grep -q "^| grid | 0 / 43 | compile-error | .* | did not build" cudalab-results/summary.md &&
