@@ -72,7 +72,7 @@ static void add_submission(struct batch_sub **subs, size_t *n, const char *dir, 
  * files; its <lab>/ folder when that does (a clone of the student
  * repository `make handout` makes); NULL for neither.
  */
-static char *submission_in(const char *dir, const char *lab, const struct strlist *files)
+char *batch_submission_in(const char *dir, const char *lab, const struct strlist *files)
 {
 	if (batch_holds_lab_file(dir, files))
 		return xstrdup(dir);
@@ -102,7 +102,7 @@ int batch_collect(const char *lab, const struct strlist *files, char *const *dir
 				return -1;
 			continue;
 		}
-		if ((sub = submission_in(real, lab, files))) {
+		if ((sub = batch_submission_in(real, lab, files))) {
 			/* a clone's lab folder is the clone's student's, by add_submission */
 			add_submission(subs, nsubs, sub, lab);
 			free(sub);
@@ -135,7 +135,7 @@ int batch_collect(const char *lab, const struct strlist *files, char *const *dir
 				 * neither is a submission that lacks its files, and
 				 * its grading says so
 				 */
-				char *in = submission_in(p, lab, files);
+				char *in = batch_submission_in(p, lab, files);
 				add_sub(subs, nsubs, in ? in : p, list[i]->d_name);
 				free(in);
 			}

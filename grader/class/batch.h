@@ -46,6 +46,8 @@ void batch_free(struct batch_sub *subs, size_t n);
 bool gsexport_is(const char *dir);
 /* Whether dir holds one of the lab's files (a link counts: intake refuses it). */
 bool batch_holds_lab_file(const char *dir, const struct strlist *files);
+/* Where dir's submission is: dir when it holds a lab file, its <lab>/ when that does; NULL. */
+char *batch_submission_in(const char *dir, const char *lab, const struct strlist *files);
 int gsexport_collect(const char *dir, const char *lab, const struct strlist *files,
 		     struct batch_sub **subs, size_t *n);
 

@@ -65,12 +65,9 @@ static bool is_folder(const char *path)
  */
 static char *files_in(const char *dir, const char *lab, const struct strlist *files)
 {
-	if (batch_holds_lab_file(dir, files))
-		return xstrdup(dir);
-	char *in = xasprintf("%s/%s", dir, lab);
-	if (is_folder(in) && batch_holds_lab_file(in, files))
+	char *in = batch_submission_in(dir, lab, files);
+	if (in)
 		return in;
-	free(in);
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char *one = NULL;
@@ -84,19 +81,10 @@ static char *files_in(const char *dir, const char *lab, const struct strlist *fi
 	}
 	if (d)
 		closedir(d);
-	if (n == 1 && is_folder(one)) {
-		char *deeper = xasprintf("%s/%s", one, lab);
-		if (!batch_holds_lab_file(one, files) && is_folder(deeper) &&
-		    batch_holds_lab_file(deeper, files)) {
-			free(one);
-			return deeper;
-		}
-		free(deeper);
-		if (batch_holds_lab_file(one, files))
-			return one;
-	}
+	if (n == 1 && is_folder(one))
+		in = batch_submission_in(one, lab, files);
 	free(one);
-	return xstrdup(dir);
+	return in ? in : xstrdup(dir);
 }
 
 /* A submission's student: the submitter's sid, else email, else name; NULL. */
