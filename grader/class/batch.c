@@ -104,6 +104,13 @@ static _Noreturn void work(const struct toolchain *tc, const struct lab_config *
 	g.student = sub->student;
 	g.gpu = gpu;
 	g.in_class = !bo->own_gradings;
+	if (g.in_class) {
+		/* the CPUs over the gradings at once, the emulated ones' workers
+		 * (a class of 16 on 16 CPUs ran 16 threads in each) */
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		unsigned jobs = bo->jobs ? bo->jobs : 1;
+		g.cpus = cpus > (long)jobs ? (unsigned)(cpus / jobs) : 1;
+	}
 	g.require_gpu = bo->gpus_known && g.emulate != 1;
 	if (sub->submitted_at) {
 		g.submitted_at = sub->submitted_at;

@@ -348,6 +348,12 @@ int grade_submission(const struct toolchain *tc, const struct lab_config *cfg,
 	/* the probe ran with the build: the GPU's locks are keyed on what it found */
 	g.gpu_key = gpulock_key(r->gpu.uuid, g.gpu);
 	g.lanes = grading_lanes(o, r->mode, cfg->nparts);
+	unsigned workers = grading_emu_workers(o, r->mode, g.lanes);
+	if (workers) {
+		char entry[40];
+		snprintf(entry, sizeof(entry), "CUDAEMU_WORKERS=%u", workers);
+		grading_setenv(&g, entry);
+	}
 	if (o->require_gpu && cfg->needs_gpu && r->build == BUILD_OK && r->mode != MODE_GPU) {
 		error("no GPU answered (%s) on a machine that has one: a fault of the machine, not "
 		      "of the submission, which is not graded", r->gpu.reason ? r->gpu.reason : "?");

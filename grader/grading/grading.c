@@ -101,6 +101,14 @@ char **grading_env(const struct grading *g, const char *const *extra)
 	return env.v;
 }
 
+void grading_setenv(struct grading *g, const char *entry)
+{
+	char **env = grading_env(g, (const char *const[]){entry, NULL});
+
+	grading_free_env(g->env);
+	g->env = env;
+}
+
 void grading_free_env(char **env)
 {
 	for (char **e = env; e && *e; e++)
@@ -439,6 +447,16 @@ int grading_lanes(const struct grade_opts *o, enum run_mode mode, size_t nparts)
 	if (o->lanes != LANES_DEFAULT)
 		return o->lanes;
 	return mode == MODE_GPU || o->in_class ? 1 : (int)nparts;
+}
+
+unsigned grading_emu_workers(const struct grade_opts *o, enum run_mode mode, int lanes)
+{
+	if (mode != MODE_EMULATED || !o->cpus)
+		return 0;
+	/* each lane its share (a process per test, lanes 0: the lot, as the
+	 * harness runs no more of them at once than there are CPUs) */
+	unsigned share = lanes > 1 ? o->cpus / (unsigned)lanes : o->cpus;
+	return share ? share : 1;
 }
 
 void lab_run_limits(const struct lab_config *cfg, double slow, struct run_spec *spec)

@@ -56,6 +56,11 @@ struct grade_opts {
 	int lanes;                 /* lanes of the test binary (harness.cu): 0 a process
 				      per test, LANES_DEFAULT: grading_lanes() */
 	bool in_class;             /* one of many gradings side by side (batch.c) */
+	unsigned cpus;             /* the CPUs an emulated grading's tests share, its
+				      lanes alike (CUDAEMU_WORKERS); 0: the emulator's
+				      default. batch.c: the machine's over the gradings
+				      at once, so a class does not run a worker thread per
+				      CPU in each of them */
 	const char *gpu;           /* the GPU, as CUDA_VISIBLE_DEVICES names it; NULL:
 				      the first of the grader's own (gpulock_gpu_name) */
 	bool require_gpu;          /* no GPU for a lab that needs one: a failure of the system */
@@ -121,6 +126,10 @@ void grading_close(struct grading *g);
  * the CPU. The one place the default is decided.
  */
 int grading_lanes(const struct grade_opts *o, enum run_mode mode, size_t nparts);
+/* The emulator's workers for each test process of a grading in lanes
+ * lanes (CUDAEMU_WORKERS): o->cpus shared among them; 0: not emulated, or
+ * no share given (the emulator's own default). */
+unsigned grading_emu_workers(const struct grade_opts *o, enum run_mode mode, int lanes);
 
 /*
  * Every child's environment on one GPU (gpu as CUDA_VISIBLE_DEVICES names
@@ -137,6 +146,8 @@ bool grading_env_allowed(const char *entry);
  * grading_free_env.
  */
 char **grading_env(const struct grading *g, const char *const *extra);
+/* Sets entry ("NAME=value") in the environment of g's children from now on. */
+void grading_setenv(struct grading *g, const char *entry);
 void grading_free_env(char **env);
 
 /*

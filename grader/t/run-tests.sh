@@ -21,6 +21,7 @@ cd "$(dirname "$0")"
 mode=cpu
 case ${1:-} in --cpu) shift ;; --gpu) mode=gpu; shift ;; esac
 export CUDALAB_TEST_MODE=$mode
+JOBS_GIVEN=${CUDALAB_TEST_JOBS:-}
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(t[0-9][0-9][0-9][0-9]-*.sh)
 out=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-run-tests.XXXXXX")
@@ -73,10 +74,20 @@ for t in "${tests[@]}"; do
 done
 
 if [ $mode = gpu ]; then
+	# side by side, the scripts share the CPUs: each class of theirs grades
+	# its share at once (CUDALAB_TEST_JOBS, make check-gpu JOBS=N, else
+	# the CPUs over the scripts), not one grading per CPU each, which
+	# buried a 16-CPU machine under 400 runnable threads
+	if [ -z "${CUDALAB_TEST_JOBS:-}" ] && [ ${#beside[@]} -gt 1 ]; then
+		cpus=$(nproc 2>/dev/null || echo 1)
+		share=$((cpus / ${#beside[@]}))
+		export CUDALAB_TEST_JOBS=$((share > 0 ? share : 1))
+	fi
 	for t in "${beside[@]}"; do
 		run "$t" &
 	done
 	wait
+	[ -n "${JOBS_GIVEN:-}" ] || unset CUDALAB_TEST_JOBS
 	for t in "${beside[@]}"; do
 		tally "$t"
 	done

@@ -23,6 +23,15 @@ START_TEST(test_grading_lanes_default)
 	ck_assert_int_eq(grading_lanes(&o, MODE_EMULATED, 5), 0);
 	o.lanes = 4;
 	ck_assert_int_eq(grading_lanes(&o, MODE_GPU, 5), 4);
+
+	/* the emulator's workers: the grading's CPUs over its lanes, at least 1 */
+	ck_assert_uint_eq(grading_emu_workers(&o, MODE_EMULATED, 5), 0);   /* no share */
+	o.cpus = 16;
+	ck_assert_uint_eq(grading_emu_workers(&o, MODE_EMULATED, 1), 16);
+	ck_assert_uint_eq(grading_emu_workers(&o, MODE_EMULATED, 5), 3);
+	ck_assert_uint_eq(grading_emu_workers(&o, MODE_EMULATED, 0), 16);
+	ck_assert_uint_eq(grading_emu_workers(&o, MODE_EMULATED, 32), 1);
+	ck_assert_uint_eq(grading_emu_workers(&o, MODE_GPU, 1), 0);
 }
 END_TEST
 
@@ -83,6 +92,12 @@ START_TEST(test_grading_env_has_one_gpu)
 	ck_assert_uint_eq(count_prefix(env, "CUDA_VISIBLE_DEVICES=", &v), 1);
 	ck_assert_str_eq(v, "CUDA_VISIBLE_DEVICES=7");
 	grading_free_env(env);
+	/* set for the children from now on: replaces, never doubles */
+	grading_setenv(&g, "CUDAEMU_WORKERS=2");
+	grading_setenv(&g, "CUDAEMU_WORKERS=3");
+	ck_assert_uint_eq(count_prefix(g.env, "CUDAEMU_WORKERS=", &v), 1);
+	ck_assert_str_eq(v, "CUDAEMU_WORKERS=3");
+	ck_assert_uint_eq(count_prefix(g.env, "CUDA_VISIBLE_DEVICES=", &v), 1);
 	/* the grader's own tools outside the sandbox keep their files in the work folder */
 	ck_assert_uint_eq(count_prefix(g.tool_env, "TMPDIR=", &v), 1);
 	ck_assert_str_eq(v + strlen("TMPDIR="), g.workdir);
