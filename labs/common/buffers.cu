@@ -180,6 +180,9 @@ static const char *error_hint(cudaError_t err, const char *buffers, const char *
 			 "arithmetic and the bounds check", buffers);
 		return buf;
 	case cudaErrorLaunchOutOfResources:
+		if (detail && strstr(detail, "no memory left"))
+			return "the program had used up its memory limit before this launch: "
+			       "memory allocated on the host and kept fills it";
 		return "the block needs more registers or shared memory than an SM has";
 	default:
 		return NULL;
