@@ -44,10 +44,8 @@
 
 void batch_defaults(struct batch_opts *bo)
 {
-	if (!bo->jobs) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		bo->jobs = cpus > 0 ? (unsigned)cpus : 1;
-	}
+	if (!bo->jobs)
+		bo->jobs = usable_cpus();
 	bo->gpus_known = gpus_discover(&bo->gpus, bo->no_gpu_why, sizeof(bo->no_gpu_why));
 }
 
@@ -107,9 +105,8 @@ static _Noreturn void work(const struct toolchain *tc, const struct lab_config *
 	if (g.in_class) {
 		/* the CPUs over the gradings at once, the emulated ones' workers
 		 * (a class of 16 on 16 CPUs ran 16 threads in each) */
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		unsigned jobs = bo->jobs ? bo->jobs : 1;
-		g.cpus = cpus > (long)jobs ? (unsigned)(cpus / jobs) : 1;
+		unsigned cpus = usable_cpus(), jobs = bo->jobs ? bo->jobs : 1;
+		g.cpus = cpus > jobs ? cpus / jobs : 1;
 	}
 	g.require_gpu = bo->gpus_known && g.emulate != 1;
 	if (sub->submitted_at) {

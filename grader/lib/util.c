@@ -1,6 +1,7 @@
 /*
  * util.c - reporting, allocation, strings. Knows nothing about grading.
  */
+#define _GNU_SOURCE 1
 #include "util.h"
 
 #include <ctype.h>
@@ -8,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <sched.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <sys/random.h>
@@ -436,6 +438,17 @@ int remove_tree(const char *path)
 	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
 		return error("cannot remove '%s': %s", path, strerror(errno));
 	return 0;
+}
+
+unsigned usable_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
 }
 
 double now_seconds(void)

@@ -109,6 +109,9 @@ int list_folders(const char *path, struct strlist *names);
 /* rm -rf, for work directories the grader made itself. */
 int remove_tree(const char *path);
 double now_seconds(void);
+/* The CPUs this process may run on (its affinity: a Slurm task's, a cpuset's),
+ * else the machine's online ones; at least 1. */
+unsigned usable_cpus(void);
 /*
  * A class's progress line: the bar "###..." (PROGRESS_BAR_WIDTH characters)
  * for finished of todo, into bar (at least PROGRESS_BAR_WIDTH + 1 bytes);

@@ -26,6 +26,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sched.h>
 #include <unistd.h>
 
 #define CL_MAX_PARTS 32
@@ -80,7 +81,10 @@ int cl_part_wanted(const char *name, const char *const *parts, size_t nparts)
 
 int cl_cpu_threads(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	long n = sched_getaffinity(0, sizeof(set), &set) ? 0 : CPU_COUNT(&set);
+	if (n < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);   /* those it may run on, else all */
 	return n < 1 ? 1 : n > 16 ? 16 : (int)n;
 }
 

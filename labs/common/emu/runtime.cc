@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <ucontext.h>
+#include <sched.h>
 #include <unistd.h>
 
 #ifdef CUDAEMU_ASAN
