@@ -5,6 +5,7 @@
  * labs or of the gradebook.
  */
 #include "slurm.h"
+#include "safety.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -609,6 +610,35 @@ int slurm_write_job_script(const struct spool *sp, const char *cudalab)
 	return ret;
 }
 
+void slurm_task_needs(const struct lab_config *cfg, bool emulated, struct slurm_needs *n)
+{
+	double slow = emulated ? cfg->emulation_slowdown : 1, s = cfg->build_timeout;
+	size_t at_once;
+
+	if (emulated) {
+		/* the tests, then those that failed again in the AddressSanitizer
+		 * build, then the safety run: each within the run's limit */
+		s += 3 * cfg->run_timeout * slow;
+		at_once = cfg->nparts ? cfg->nparts : 1;   /* a lane per part */
+	} else {
+		/* the tests (and the safety stage beside them, which starts no run
+		 * after SAFETY_BUDGET), the timed kernels, a profile */
+		s += cfg->run_timeout + SAFETY_BUDGET + SAFETY_TIMEOUT;
+		s += cfg->ntimings * cfg->timing_timeout;
+		if (cfg->nsectors)
+			s += cfg->run_timeout;
+		at_once = 1 + SAFETY_TOOLS;   /* one lane, and the sanitizers beside it */
+	}
+	s += 60;   /* the probe, the sandbox, the gradebook */
+	n->seconds = (unsigned)s;
+	/* each program at the memory limit, and 1 GiB for the grader, the
+	 * judge and the driver */
+	n->mem_mb = cfg->memory_limit
+			    ? (unsigned)((at_once * cfg->memory_limit >> 20) + 1024)
+			    : 0;
+	n->cpus = at_once > 8 ? 8 : at_once < 2 ? 2 : (unsigned)at_once;
+}
+
 void slurm_sbatch_argv(const struct spool *sp, const struct slurm_submit *s, struct strlist *argv)
 {
 	strlist_push(argv, "sbatch");
@@ -622,6 +652,10 @@ void slurm_sbatch_argv(const struct spool *sp, const struct slurm_submit *s, str
 		strlist_pushf(argv, "--gres=%s", s->gres);
 	if (s->minutes)
 		strlist_pushf(argv, "--time=%u", s->minutes);
+	if (s->mem_mb)
+		strlist_pushf(argv, "--mem=%uM", s->mem_mb);
+	if (s->cpus)
+		strlist_pushf(argv, "--cpus-per-task=%u", s->cpus);
 	strlist_pushf(argv, "--output=%s/logs/%%A_%%a.log", sp->path);
 	for (size_t i = 0; i < s->nsbatch_args; i++)
 		strlist_push(argv, s->sbatch_args[i]);

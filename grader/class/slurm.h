@@ -19,6 +19,7 @@
 #ifndef SLURM_H
 #define SLURM_H
 
+#include "config.h"
 #include "util.h"
 
 #include <time.h>
@@ -102,12 +103,27 @@ int slurm_keep_setup(const struct spool *sp, const char *path);
 struct slurm_submit {
 	const char *array;           /* "0-29", "3,5": task ids */
 	unsigned per_task, throttle, minutes;
+	unsigned mem_mb, cpus;       /* --mem, --cpus-per-task; 0: not asked */
 	const char *gres;            /* "gpu:1"; NULL: none */
 	char *const *sbatch_args;    /* passed as they are (partition, account...) */
 	size_t nsbatch_args;
 	char *const *grade_args;     /* passed to every `cudalab grade` */
 	size_t ngrade_args;
 };
+
+/*
+ * What one grading of the lab can need at most, from lab.conf's own limits,
+ * which the grader keeps itself: a task's time, memory and CPUs are these
+ * (times the submissions it grades, for the time) and a margin, so that
+ * Slurm never ends a grading the grader would have finished, and a course
+ * asks for no more than that. Emulated: no GPU (--gres none).
+ */
+struct slurm_needs {
+	unsigned seconds;     /* the wall time of a grading, every limit reached */
+	unsigned mem_mb;      /* its programs at once, each at the memory limit; 0: no limit */
+	unsigned cpus;
+};
+void slurm_task_needs(const struct lab_config *cfg, bool emulated, struct slurm_needs *n);
 
 /* The sbatch command that submits the array s (into argv), and as one shell line. */
 void slurm_sbatch_argv(const struct spool *sp, const struct slurm_submit *s, struct strlist *argv);

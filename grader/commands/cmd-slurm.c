@@ -12,13 +12,15 @@
 #include <errno.h>
 #include <getopt.h>   /* optind */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define DEFAULT_THROTTLE 16
-#define DEFAULT_MINUTES 30   /* a task's backstop per submission: cudalab's own clocks come first */
+/* a task's time: what its gradings need at most (slurm_task_needs), and a quarter more */
+#define TIME_MARGIN 1.25
 
 static const struct cmd_opt slurm_opts[] = {
 	CMD_OPT('s', "spool", 0, "DIR", "the spool folder, new (or the one to resume)"),
@@ -33,7 +35,8 @@ static const struct cmd_opt slurm_opts[] = {
 	 "tasks running at once, sbatch's %N (default " TEXT_OF(DEFAULT_THROTTLE) "; 0: no limit)"),
 	CMD_OPT('t', "time", 0, "MIN",
 	 "each task's time limit in minutes, a backstop to cudalab's own\n"
-	 "limits (default " TEXT_OF(DEFAULT_MINUTES) " per submission it grades)"),
+	 "limits (default: what lab.conf's limits let a grading take, and a\n"
+	 "quarter more, per submission the task grades)"),
 	CMD_OPT('g', "gres", 0, "SPEC",
 	 "what a task asks for (default gpu:1; none: nothing, for an\n"
 	 "emulated pre-check on CPU nodes)"),
@@ -83,6 +86,7 @@ struct slurm_opts {
 	unsigned per_task, throttle, minutes;
 	bool throttle_set, resume, no_wait, no_collect, no_submit;
 	struct strlist grade_args;
+	struct slurm_needs needs;   /* of one grading, from lab.conf */
 };
 
 /* The new spool of a class: its submissions, with absolute folders and their times. */
@@ -182,12 +186,15 @@ static int submit_and_follow(const struct spool *sp, struct slurm_opts *o, const
 	else
 		for (const char *p = array; *p; p++)
 			tasks += *p == ',';
-	unsigned minutes = o->minutes ? o->minutes : DEFAULT_MINUTES * o->per_task;
+	unsigned minutes = o->minutes ? o->minutes
+			   : (unsigned)ceil(o->needs.seconds * TIME_MARGIN * o->per_task / 60);
 	struct slurm_submit s = {
 		.array = array,
 		.per_task = o->per_task,
 		.throttle = o->throttle_set ? o->throttle : DEFAULT_THROTTLE,
 		.minutes = minutes,
+		.mem_mb = o->needs.mem_mb,
+		.cpus = o->needs.cpus,
 		.gres = o->gres && strcmp(o->gres, "none") ? o->gres : o->gres ? NULL : "gpu:1",
 		.sbatch_args = sbatch_args,
 		.nsbatch_args = nsbatch,
@@ -211,8 +218,9 @@ static int submit_and_follow(const struct spool *sp, struct slurm_opts *o, const
 	if (slurm_submit(sp, &s, &job))
 		return EXIT_USAGE;
 	fprintf(stderr, "slurm: job %s: %zu task%s grading %s's %zu submission%s, %u at once, "
-			"%u min each at most; spool %s\n", job, tasks, tasks == 1 ? "" : "s", sp->lab,
-		sp->n, sp->n == 1 ? "" : "s", s.throttle, minutes, sp->path);
+			"each at most %u min, %u CPUs and %u MB (0: the site's default); spool %s\n",
+		job, tasks, tasks == 1 ? "" : "s", sp->lab, sp->n, sp->n == 1 ? "" : "s",
+		s.throttle, minutes, s.cpus, s.mem_mb, sp->path);
 	if (o->no_wait) {
 		fprintf(stderr, "slurm: follow and collect it with: cudalab collect %s %s --wait\n",
 			sp->lab, sp->path);
@@ -333,6 +341,8 @@ int cmd_slurm(int argc, char **argv)
 		code = EXIT_INTERNAL;
 		goto out;
 	}
+	slurm_task_needs(&cfg, (o.gres && !strcmp(o.gres, "none")) ||
+				       strlist_has(&o.grade_args, "--emulate"), &o.needs);
 	if (!o.resume && new_spool(lab, &cfg, argv + optind + 1, (size_t)(mine - optind - 1), &o)) {
 		config_free(&cfg);
 		goto out;

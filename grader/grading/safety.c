@@ -27,12 +27,6 @@
 #include <unistd.h>
 
 static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
-/* seconds one sanitizer run may take: the reference's safety tests take about
- * 2 s on an H100; a kernel that never ends is not waited for again */
-#define SAFETY_TIMEOUT 60
-/* seconds after which the stage starts no more runs: those its runs did not
- * finish cost a SAFETY_TIMEOUT each, and no submission more than three */
-#define SAFETY_BUDGET (3 * SAFETY_TIMEOUT)
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 
 /* ------------------------------------------------------------ running */

@@ -8,6 +8,15 @@
 
 #include "grading.h"
 
+/* seconds one sanitizer run may take: the reference's safety tests take about
+ * 2 s on an H100; a kernel that never ends is not waited for again */
+#define SAFETY_TIMEOUT 60
+/* seconds after which the stage starts no more runs: those its runs did not
+ * finish cost a SAFETY_TIMEOUT each, and no submission more than three */
+#define SAFETY_BUDGET (3 * SAFETY_TIMEOUT)
+/* the sanitizer tools a GPU's safety runs use, side by side */
+#define SAFETY_TOOLS 3
+
 /* One report of a sanitizer tool, in a student's words. */
 struct safety_finding {
 	char *test;      /* the Check test it was found in */

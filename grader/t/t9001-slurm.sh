@@ -117,6 +117,26 @@ test_expect_success 'a task whose set-up fails grades nothing, and collect says 
 	test_must_fail_with 2 "$CUDALAB" slurm grid one/ --spool "$PWD/spool-nosetup" --setup nothere.sh &&
 	grep -q "^error: --setup .nothere.sh.: No such file or directory" err
 '
+test_expect_success 'a task asks for what lab.conf lets a grading take: time, memory, CPUs' '
+	mkdir -p mm/ada && cp "$T_ROOT/reference/matmul/matmul.cu" mm/ada/ &&
+	"$CUDALAB" slurm matmul mm/ --spool "$PWD/spool-needs" --no-submit -- --mem=2G >line 2>err &&
+	cat line &&
+	# on a GPU: the build, the tests, the safety stage, 5 timed kernels, and a quarter more
+	conf=$T_ROOT/labs/matmul/lab.conf &&
+	b=$(sed -n "s/^build_timeout *= *//p" "$conf") r=$(sed -n "s/^run_timeout *= *//p" "$conf") &&
+	t=$(sed -n "s/^timing_timeout *= *//p" "$conf") &&
+	n=$(grep -c "^\[timing " "$conf") &&
+	want=$(( ((b + r + 240 + n * ${t:-30} + 60) * 5 + 239) / 240 )) &&
+	grep -q -- " --time=$want --mem=[0-9]*M --cpus-per-task=4 " line &&
+	mem=$(sed "s/.* --mem=\([0-9]*\)M .*/\1/" line) &&
+	[ "$mem" -ge $((4 * 4096 + 1024)) ] &&
+	# the course'"'"'s own options after them, so that sbatch takes those
+	grep -q -- "--cpus-per-task=4 .* --mem=2G .*grade.sbatch" line &&
+	# three submissions a task: three gradings'"'"' time
+	"$CUDALAB" slurm matmul mm/ --spool "$PWD/spool-needs3" --no-submit --per-task 3 >line3 2>err &&
+	want3=$(( ((b + r + 240 + n * ${t:-30} + 60) * 15 + 239) / 240 )) &&
+	grep -q -- " --time=$want3 " line3
+'
 test_expect_success 'a spool already holding a class is refused, as is resume with folders' '
 	test_must_fail_with 2 "$CUDALAB" slurm grid class/ --spool "$spool" --db "$db" &&
 	grep -q "already holds a class" err &&

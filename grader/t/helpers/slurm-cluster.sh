@@ -139,7 +139,7 @@ MinJobAge=300
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 GresTypes=gpu$shard_type
-NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=4000 Gres=gpu:$ngpu$shard_gres State=UNKNOWN
+NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=65536 Gres=gpu:$ngpu$shard_gres State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 {
