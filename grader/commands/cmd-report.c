@@ -52,8 +52,19 @@ static const struct cmd_spec report_cmd = {
 };
 
 /* The stored document of run (or of student's latest run of lab when run is 0). */
+/* the runs a page's history lists at most */
+#define HISTORY_MAX 50
+
+/* The student's runs of the lab, newest first, into *hist (none: n 0). */
+static int load_history(struct db *db, json_t *doc, struct run_summary **hist, size_t *n)
+{
+	*hist = NULL;
+	*n = 0;
+	return db_list_runs(db, doc_str(doc, "student"), doc_str(doc, "lab"), HISTORY_MAX, hist, n);
+}
+
 static json_t *load_run(const char *db_path, const char *lab, const char *student,
-			long long *run)
+			long long *run, struct run_summary **hist, size_t *nhist)
 {
 	json_t *doc = NULL;
 	json_error_t jerr;
@@ -78,6 +89,10 @@ static json_t *load_run(const char *db_path, const char *lab, const char *studen
 	doc = json_loads(json, 0, &jerr);
 	if (!doc)
 		error("run %lld: its result document does not parse: %s", *run, jerr.text);
+	else if (load_history(db, doc, hist, nhist)) {
+		json_decref(doc);
+		doc = NULL;
+	}
 out:
 	free(json);
 	free(ids);
@@ -202,11 +217,16 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 		file = xasprintf("%s/%s-%lld.html", dir, name, ids[i]);
 		runs[i].link = xasprintf("%s/%s-%lld.html", url, name, ids[i]);
 		free(name);
-		if (html_report(runs[i].doc, ids[i], &page) ||
+		struct run_summary *hist;
+		size_t nhist;
+		if (load_history(db, runs[i].doc, &hist, &nhist) ||
+		    html_report_history(runs[i].doc, ids[i], hist, nhist, &page) ||
 		    write_file_atomic(file, page, strlen(page))) {
+			db_free_runs(hist, nhist);
 			free(file);
 			goto out;
 		}
+		db_free_runs(hist, nhist);
 		free(file);
 		free(page);
 		page = NULL;
@@ -239,6 +259,8 @@ int cmd_report(int argc, char **argv)
 	char *page = NULL, *path = NULL, *end;
 	json_t *doc;
 	json_error_t jerr;
+	struct run_summary *hist = NULL;
+	size_t nhist = 0;
 	int c, code = EXIT_INTERNAL;
 
 	while ((c = cmd_getopt(&report_cmd, argc, argv)) >= 0) {
@@ -290,11 +312,11 @@ int cmd_report(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	} else {
-		doc = load_run(db_path, lab, student, &run);
+		doc = load_run(db_path, lab, student, &run, &hist, &nhist);
 		if (!doc)
 			return EXIT_USAGE;
 	}
-	if (html_report(doc, run, &page))
+	if (html_report_history(doc, run, hist, nhist, &page))
 		goto out;
 	if (out) {
 		path = xstrdup(out);
@@ -314,5 +336,6 @@ out:
 	free(path);
 	free(page);
 	json_decref(doc);
+	db_free_runs(hist, nhist);
 	return code;
 }

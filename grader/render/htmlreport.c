@@ -731,7 +731,43 @@ static void add_reproduce(struct strbuf *sb, json_t *doc)
 	strbuf_release(&cmd);
 }
 
+/* The student's runs of this lab, newest first, this one marked. */
+static void add_history(struct strbuf *sb, const struct run_summary *hist, size_t n,
+			long long run_id)
+{
+	char score[SCORE_TEXT_MAX];
+
+	if (n < 2)
+		return;   /* this run alone: nothing to compare it with */
+	strbuf_addstr(sb, "<h2>History</h2>\n<p>Every run of this lab for this student in the "
+			  "gradebook, newest first.</p>\n<table>\n<tr><th>run</th><th>started</th>"
+			  "<th>mode</th><th>status</th><th>score</th></tr>\n");
+	for (size_t i = 0; i < n; i++) {
+		struct score_view v = run_score_view(&hist[i]);
+		bool this = hist[i].id == run_id;
+
+		strbuf_addf(sb, "<tr%s><td class=\"num\">%s%lld%s</td><td>",
+			    this ? " aria-current=\"page\"" : "", this ? "<strong>" : "", hist[i].id,
+			    this ? " (this run)</strong>" : "");
+		strbuf_add_html(sb, hist[i].started_at ? hist[i].started_at : "");
+		strbuf_addstr(sb, "</td><td>");
+		strbuf_add_html(sb, mode_text(hist[i].mode ? hist[i].mode : ""));
+		strbuf_addstr(sb, "</td><td>");
+		strbuf_add_html(sb, hist[i].status ? hist[i].status : "");
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		strbuf_add_html(sb, score_text(score, &v));
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
 int html_report(json_t *doc, long long run_id, char **page)
+{
+	return html_report_history(doc, run_id, NULL, 0, page);
+}
+
+int html_report_history(json_t *doc, long long run_id, const struct run_summary *hist,
+			size_t nhist, char **page)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct score_view view = doc_score_view(doc);
@@ -775,6 +811,7 @@ int html_report(json_t *doc, long long run_id, char **page)
 	add_tests(&sb, doc);
 	add_timing(&sb, doc);
 	add_sectors(&sb, doc);
+	add_history(&sb, hist, nhist, run_id);
 	strbuf_addstr(&sb, "<p><small>Made by <code>cudalab report</code> from the run's result "
 			   "document (schema ");
 	strbuf_add_html(&sb, doc_str(doc, "schema"));

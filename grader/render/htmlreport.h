@@ -5,6 +5,7 @@
 #ifndef HTMLREPORT_H
 #define HTMLREPORT_H
 
+#include "db.h"
 #include "util.h"
 
 #include <jansson.h>
@@ -32,6 +33,12 @@ char *safe_name(const char *s);
  * so in its place. -1 with an error only for the grader's own failures.
  */
 int html_report(json_t *doc, long long run_id, char **page);
+/*
+ * The same, with the student's runs of the lab (newest first, as
+ * db_list_runs gives them; this one among them) as a history table.
+ */
+int html_report_history(json_t *doc, long long run_id, const struct run_summary *hist,
+			size_t nhist, char **page);
 
 /*
  * Runs gnuplot on script, in a fresh folder holding data as the file

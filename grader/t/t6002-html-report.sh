@@ -71,6 +71,30 @@ test_expect_success 'LAB --student finds the latest run; --out names the page' '
 	test_must_fail_with 2 "$CUDALAB" report grid --student nobody &&
 	test_must_fail_with 2 "$CUDALAB" report --run 1 --doc r.json
 '
+# history_rows PAGE: the rows of PAGE's history as RUN|SCORE, in its order,
+# "*" before the run marked as the page's own
+history_rows() {
+	python3 - "$1" <<-'PY'
+	import html, re, sys
+	t = open(sys.argv[1]).read().split("<h2>History</h2>")[1].split("</table>")[0]
+	for cur, run, score in re.findall(r'<tr( aria-current="page")?><td class="num">(?:<strong>)?(\d+).*?<td class="num">(.*?)</td></tr>', t):
+	    print(("*" if cur else "") + run + "|" + html.unescape(score))
+	PY
+}
+test_expect_success 'a student'"'"'s page lists their runs of the lab, newest first, this one marked' '
+	"$CUDALAB" grade grid "$T_ROOT/student_template/grid" --student "$evil" -q >stub.out 2>&1
+	[ $? = 4 ] || { cat stub.out; false; }
+	"$CUDALAB" report --run 2 --out two.html >/dev/null && well_formed two.html &&
+	"$CUDALAB" report --run 1 --out one.html >/dev/null &&
+	s1=$("$CUDALAB" db show --run 1 | jq -r .score_text) &&
+	s2=$("$CUDALAB" db show --run 2 | jq -r .score_text) && [ "$s1" != "$s2" ] &&
+	history_rows two.html >two.rows && cat two.rows &&
+	[ "$(cat two.rows)" = "$(printf "*2|%s\n1|%s" "$s2" "$s1")" ] &&
+	history_rows one.html >one.rows && [ "$(cat one.rows)" = "$(printf "2|%s\n*1|%s" "$s2" "$s1")" ] &&
+	escaped two.html &&
+	# a page from a document alone (--doc) has no gradebook, and no history
+	"$CUDALAB" report --doc r.json --out doc.html >/dev/null && ! grep -q "<h2>History</h2>" doc.html
+'
 # A GPU run's document: the emulated one with a timed kernel, its
 # measurement, the cuBLAS ceiling and the device's peak, and a kernel name
 # that is markup (it reaches gnuplot only through a sanitized data file).
