@@ -6,7 +6,9 @@
 # On a GPU, the scripts that say "# beside-others" in their first lines (they
 # hold no timing to a tolerance, and every use they make of the GPU goes
 # through cudalab's GPU locks) run side by side, first; the rest one after
-# another. On the CPU (--cpu), two scripts run at once (one on a machine of
+# another. With several GPUs (cudalab gpus; CUDALAB_TEST_ONE_GPU=1: as
+# on one), each script runs on one of them, its CUDA_VISIBLE_DEVICES:
+# those side by side spread over them, the rest one on each GPU at once. On the CPU (--cpu), two scripts run at once (one on a machine of
 # one CPU; CUDALAB_TEST_SCRIPTS=N, make check SCRIPTS=N: N), those that say
 # "# long-running" in their first lines started first, so that none is left
 # to run alone at the end. That is safe: an emulated test's time limit is
@@ -74,6 +76,17 @@ for t in "${tests[@]}"; do
 done
 
 if [ $mode = gpu ]; then
+	# the GPUs a class here would use (cudalab gpus: CUDA_VISIBLE_DEVICES,
+	# else the machine's); with more than one, the scripts spread over
+	# them, each script's GPU its CUDA_VISIBLE_DEVICES
+	gpus=()
+	if [ -z "${CUDALAB_TEST_ONE_GPU:-}" ]; then
+		mapfile -t gpus < <("${BUILD:-$(cd ../.. && pwd)/build}/bin/cudalab" gpus --json 2>/dev/null |
+			jq -r '.gpus[] | select(.available) | .cuda_visible_devices' 2>/dev/null)
+	fi
+	[ ${#gpus[@]} -gt 1 ] || gpus=()
+	# on GPU G (none: as it is) or on whichever is free
+	on_gpu() { if [ -n "$1" ]; then CUDA_VISIBLE_DEVICES=$1 run "$2"; else run "$2"; fi; }
 	# side by side, the scripts share the CPUs: each class of theirs grades
 	# its share at once (CUDALAB_TEST_JOBS, make check-gpu JOBS=N, else
 	# the CPUs over the scripts), not one grading per CPU each, which
@@ -83,19 +96,51 @@ if [ $mode = gpu ]; then
 		share=$((cpus / ${#beside[@]}))
 		export CUDALAB_TEST_JOBS=$((share > 0 ? share : 1))
 	fi
+	i=0
 	for t in "${beside[@]}"; do
-		run "$t" &
+		on_gpu "${gpus[$((i % (${#gpus[@]} > 0 ? ${#gpus[@]} : 1)))]:-}" "$t" &
+		i=$((i + 1))
 	done
 	wait
 	[ -n "${JOBS_GIVEN:-}" ] || unset CUDALAB_TEST_JOBS
 	for t in "${beside[@]}"; do
 		tally "$t"
 	done
-	for t in "${alone[@]}"; do
-		run "$t" &   # in a shell of its own, whose `times` are the script's
+	# the rest one after another, on one GPU each: with several GPUs, one
+	# script on each at once, each with its share of the CPUs
+	if [ ${#gpus[@]} -gt 1 ]; then
+		if [ -z "${CUDALAB_TEST_JOBS:-}" ]; then
+			cpus=$(nproc 2>/dev/null || echo 1)
+			share=$((cpus / ${#gpus[@]}))
+			export CUDALAB_TEST_JOBS=$((share > 0 ? share : 1))
+		fi
+		declare -A busy=()   # GPU -> the script on it
+		printed=0
+		for t in "${alone[@]}"; do
+			free=
+			while [ -z "$free" ]; do
+				for g in "${gpus[@]}"; do
+					if [ -z "${busy[$g]:-}" ] || [ -f "$out/${busy[$g]}.rc" ]; then
+						free=$g
+						break
+					fi
+				done
+				[ -n "$free" ] || wait -n
+			done
+			busy[$free]=$t
+			on_gpu "$free" "$t" &
+		done
 		wait
-		tally "$t"
-	done
+		for t in "${alone[@]}"; do
+			tally "$t"
+		done
+	else
+		for t in "${alone[@]}"; do
+			run "$t" &   # in a shell of its own, whose `times` are the script's
+			wait
+			tally "$t"
+		done
+	fi
 else
 	at_once=${CUDALAB_TEST_SCRIPTS:-}
 	if [ -z "$at_once" ]; then
