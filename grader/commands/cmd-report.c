@@ -33,6 +33,9 @@ static const struct cmd_opt report_opts[] = {
 	CMD_OPT('p', "pages", 0, "DIR",
 	 "with --class, where the students' pages go (default: the\n"
 	 "dashboard's name without .html, beside it)"),
+	CMD_OPT('S', "similar", 0, "URL",
+	 "with --class, a link on the dashboard to the class's\n"
+	 "similarity page (cudalab similar's --out), as a relative URL"),
 	CMD_OPT('d', "db", 0, "PATH", "the gradebook (default: $CUDALAB_DB, else ./gradebook.db)"),
 	CMD_OPT('o', "out", 0, "FILE", "where to write it (default: report-STUDENT-LAB-RUN.html here)"),
 	CMD_OPT_END,
@@ -42,6 +45,7 @@ static const struct cmd_spec report_cmd = {
 		    "       cudalab report LAB --student ID [--db PATH] [--out FILE.html]\n"
 		    "       cudalab report --doc FILE.json [--out FILE.html]\n"
 		    "       cudalab report LAB --class [--db PATH] [--out FILE.html] [--pages DIR]\n"
+		    "                          [--similar URL]\n"
 		    "\n"
 		    "Writes one run's page, a self-contained HTML file (no network, no script):\n"
 		    "the student, lab, mode and score, the submitted files, the build and its\n"
@@ -165,7 +169,7 @@ static char *pages_url(const char *out, const char *pages)
  * holds no run of lab, 128 when a page cannot be made or written.
  */
 static int report_class(const char *db_path, const char *lab, const char *out,
-			const char *pages)
+			const char *pages, const char *similar)
 {
 	struct db *db = db_open(db_path, toolchain()->root);
 	struct dash_run *runs = NULL;
@@ -231,7 +235,7 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 		free(page);
 		page = NULL;
 	}
-	if (html_dashboard(lab, runs, n, &page) || write_file_atomic(path, page, strlen(page)))
+	if (html_dashboard(lab, runs, n, similar, &page) || write_file_atomic(path, page, strlen(page)))
 		goto out;
 	printf("%s\n", path);
 	ret = 0;
@@ -253,7 +257,7 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	const char *db_path = default_db_path(), *out = NULL, *student = NULL, *doc_path = NULL;
-	const char *lab = NULL, *pages = NULL;
+	const char *lab = NULL, *pages = NULL, *similar = NULL;
 	bool class = false;
 	long long run = 0;
 	char *page = NULL, *path = NULL, *end;
@@ -291,6 +295,9 @@ int cmd_report(int argc, char **argv)
 		case 'p':
 			pages = optarg;
 			break;
+		case 'S':
+			similar = optarg;
+			break;
 		}
 	}
 	if (c != CMD_END)
@@ -300,10 +307,11 @@ int cmd_report(int argc, char **argv)
 	if (class) {
 		if (optind < argc || !lab || run || student || doc_path)
 			return cmd_bad_usage(&report_cmd);
-		return report_class(db_path, lab, out, pages);
+		return report_class(db_path, lab, out, pages, similar);
 	}
 	/* exactly one of: --run, LAB --student, --doc */
-	if (optind < argc || (!!run + !!lab + !!doc_path) != 1 || !!lab != !!student || pages)
+	if (optind < argc || (!!run + !!lab + !!doc_path) != 1 || !!lab != !!student || pages ||
+	    similar)
 		return cmd_bad_usage(&report_cmd);
 	if (doc_path) {
 		doc = json_load_file(doc_path, 0, &jerr);

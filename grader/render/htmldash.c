@@ -356,7 +356,8 @@ static void add_kernels(struct strbuf *sb, struct test_stat *stats, size_t n)
 	strbuf_addstr(sb, "</table>\n");
 }
 
-int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, char **page)
+int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, const char *similar,
+		   char **page)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct test_stat *stats = NULL;
@@ -402,6 +403,12 @@ int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, char 
 		strbuf_addf(&sb, "<p class=\"warn\">%zu of the runs are provisional, not grades: "
 				 "some of their tests did not run (emulated on the CPU, or no "
 				 "GPU).</p>\n", provisional);
+	if (similar) {
+		strbuf_addstr(&sb, "<p>Copies: <a href=\"");
+		strbuf_add_html(&sb, similar);
+		strbuf_addstr(&sb, "\">the class's similarity page</a> (<code>cudalab "
+				   "similar</code>).</p>\n");
+	}
 	add_students(&sb, runs, n);
 	add_distribution(&sb, runs, n);
 	add_pass_rates(&sb, stats, nstats, runs);

@@ -112,6 +112,13 @@ test_expect_success '--pages elsewhere: the links lead there, relatively' '
 	grep -q "cannot make the folder ./proc/cudalab-pages." err &&
 	test_must_fail_with 128 "$CUDALAB" report grid --class --out /proc/class.html --pages pages
 '
+test_expect_success '--similar links the similarity page, its URL kept as text' '
+	"$CUDALAB" report grid --class --out sim.html --similar "similar/grid.html?a=1&b=\"x" >/dev/null &&
+	well_formed sim.html &&
+	grep -qF "<a href=\"similar/grid.html?a=1&amp;b=&quot;x\">the class'"'"'s similarity page</a>" sim.html &&
+	! grep -q "similarity page" bare.html &&
+	test_must_fail_with 2 "$CUDALAB" report --run 1 --similar x.html
+'
 test_expect_success 'every number on the dashboard and the pages is the gradebook'"'"'s' '
 	grep -q "<tr class=\"student\"><td><a href=\"[^\"]*\">bob</a></td>.*<td class=\"num\">2</td><td class=\"num\">[1-9][0-9.]*</td></tr>" class-grid.html &&
 	python3 "$T_ROOT/grader/t/helpers/dash-check.py" "$CUDALAB_DB" grid class-grid.html >check &&
