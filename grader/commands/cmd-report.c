@@ -59,16 +59,59 @@ static const struct cmd_spec report_cmd = {
 /* the runs a page's history lists at most */
 #define HISTORY_MAX 50
 
-/* The student's runs of the lab, newest first, into *hist (none: n 0). */
-static int load_history(struct db *db, json_t *doc, struct run_summary **hist, size_t *n)
+/* What a page from the gradebook adds to its run's document (htmlreport.h). */
+struct page_extras {
+	struct html_extras x;
+	struct run_summary *hist;
+	struct html_source *src;
+	char **texts;
+};
+
+static void free_extras(struct page_extras *e)
 {
-	*hist = NULL;
-	*n = 0;
-	return db_list_runs(db, doc_str(doc, "student"), doc_str(doc, "lab"), HISTORY_MAX, hist, n);
+	db_free_runs(e->hist, e->x.nhist);
+	for (size_t i = 0; i < e->x.nsources; i++)
+		free(e->texts[i]);
+	free(e->texts);
+	free(e->src);
+	memset(e, 0, sizeof(*e));
+}
+
+/*
+ * The student's runs of the lab, newest first, and the run's files as the
+ * gradebook keeps them (a run stored before it kept files has none).
+ */
+static int load_extras(struct db *db, json_t *doc, struct page_extras *e)
+{
+	json_t *files = json_object_get(doc, "files"), *f;
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	if (db_list_runs(db, doc_str(doc, "student"), doc_str(doc, "lab"), HISTORY_MAX, &e->hist,
+			 &e->x.nhist))
+		return -1;
+	e->x.hist = e->hist;
+	e->src = xcalloc(json_array_size(files) + 1, sizeof(*e->src));
+	e->texts = xcalloc(json_array_size(files) + 1, sizeof(*e->texts));
+	json_array_foreach(files, i, f) {
+		char *data = NULL;
+		size_t len = 0;
+		int rc = db_file_content(db, doc_str(f, "sha256"), &data, &len);
+		if (rc < 0) {
+			free_extras(e);
+			return -1;
+		}
+		if (rc)
+			continue;   /* not kept */
+		e->texts[e->x.nsources] = data;
+		e->src[e->x.nsources++] = (struct html_source){doc_str(f, "name"), data, len};
+	}
+	e->x.sources = e->src;
+	return 0;
 }
 
 static json_t *load_run(const char *db_path, const char *lab, const char *student,
-			long long *run, struct run_summary **hist, size_t *nhist)
+			long long *run, struct page_extras *extras)
 {
 	json_t *doc = NULL;
 	json_error_t jerr;
@@ -93,7 +136,7 @@ static json_t *load_run(const char *db_path, const char *lab, const char *studen
 	doc = json_loads(json, 0, &jerr);
 	if (!doc)
 		error("run %lld: its result document does not parse: %s", *run, jerr.text);
-	else if (load_history(db, doc, hist, nhist)) {
+	else if (load_extras(db, doc, extras)) {
 		json_decref(doc);
 		doc = NULL;
 	}
@@ -221,16 +264,18 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 		file = xasprintf("%s/%s-%lld.html", dir, name, ids[i]);
 		runs[i].link = xasprintf("%s/%s-%lld.html", url, name, ids[i]);
 		free(name);
-		struct run_summary *hist;
-		size_t nhist;
-		if (load_history(db, runs[i].doc, &hist, &nhist) ||
-		    html_report_history(runs[i].doc, ids[i], hist, nhist, &page) ||
-		    write_file_atomic(file, page, strlen(page))) {
-			db_free_runs(hist, nhist);
+		struct page_extras extras;
+		if (load_extras(db, runs[i].doc, &extras)) {
 			free(file);
 			goto out;
 		}
-		db_free_runs(hist, nhist);
+		if (html_report_page(runs[i].doc, ids[i], &extras.x, &page) ||
+		    write_file_atomic(file, page, strlen(page))) {
+			free_extras(&extras);
+			free(file);
+			goto out;
+		}
+		free_extras(&extras);
 		free(file);
 		free(page);
 		page = NULL;
@@ -263,8 +308,7 @@ int cmd_report(int argc, char **argv)
 	char *page = NULL, *path = NULL, *end;
 	json_t *doc;
 	json_error_t jerr;
-	struct run_summary *hist = NULL;
-	size_t nhist = 0;
+	struct page_extras extras = {0};
 	int c, code = EXIT_INTERNAL;
 
 	while ((c = cmd_getopt(&report_cmd, argc, argv)) >= 0) {
@@ -320,11 +364,11 @@ int cmd_report(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	} else {
-		doc = load_run(db_path, lab, student, &run, &hist, &nhist);
+		doc = load_run(db_path, lab, student, &run, &extras);
 		if (!doc)
 			return EXIT_USAGE;
 	}
-	if (html_report_history(doc, run, hist, nhist, &page))
+	if (html_report_page(doc, run, doc_path ? NULL : &extras.x, &page))
 		goto out;
 	if (out) {
 		path = xstrdup(out);
@@ -344,6 +388,6 @@ out:
 	free(path);
 	free(page);
 	json_decref(doc);
-	db_free_runs(hist, nhist);
+	free_extras(&extras);
 	return code;
 }

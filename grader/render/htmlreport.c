@@ -672,6 +672,9 @@ const char html_style[] =
 	"td.score{min-width:8em}\n"
 	"table.facts th{background:#f4f4f4}\n"
 	"pre{margin:0;white-space:pre-wrap;font-size:90%}\n"
+	"pre.source{border:1px solid #ccc;padding:.3em;overflow-x:auto}\n"
+	"pre.source .ln{color:#555;user-select:none}\n"
+	"pre.source mark{background:#ffe08a}\n"
 	"tr.pass td.verdict{color:#060}\n"
 	"tr.fail td.verdict,tr.crash td.verdict,tr.timeout td.verdict{color:#a00;font-weight:bold}\n"
 	".warn{color:#a00;font-weight:bold}\n"
@@ -761,13 +764,84 @@ static void add_history(struct strbuf *sb, const struct run_summary *hist, size_
 	strbuf_addstr(sb, "</table>\n");
 }
 
-int html_report(json_t *doc, long long run_id, char **page)
+/* the lines of a file the source view shows at most */
+#define SOURCE_LINES_MAX 5000
+
+/* Marks in marked[1..nlines] each line that text names as "name:LINE". */
+static void mark_named_lines(const char *text, const char *name, bool *marked, size_t nlines)
 {
-	return html_report_history(doc, run_id, NULL, 0, page);
+	size_t n = strlen(name);
+
+	for (const char *p = text; n && (p = strstr(p, name)); p += n) {
+		char *end;
+		/* the whole name: not the tail of a longer one (xgrid.cu) */
+		if (p > text && (ident_char(p[-1]) || p[-1] == '.' || p[-1] == '-'))
+			continue;
+		if (p[n] != ':' || p[n + 1] < '1' || p[n + 1] > '9')
+			continue;
+		unsigned long line = strtoul(p + n + 1, &end, 10);
+		if (line >= 1 && line <= nlines)
+			marked[line] = true;
+	}
 }
 
-int html_report_history(json_t *doc, long long run_id, const struct run_summary *hist,
-			size_t nhist, char **page)
+/* Every message of the run a line of source may be named in: the build's,
+ * its compiler's, and each test's that did not pass. */
+static void mark_from_doc(json_t *doc, const char *name, bool *marked, size_t nlines)
+{
+	json_t *b = json_object_get(doc, "build"), *t;
+	size_t i;
+
+	mark_named_lines(doc_str(b, "message"), name, marked, nlines);
+	mark_named_lines(doc_str(b, "log"), name, marked, nlines);
+	json_array_foreach(json_object_get(doc, "tests"), i, t)
+		if (strcmp(doc_str(t, "status"), "pass"))
+			mark_named_lines(doc_str(t, "message"), name, marked, nlines);
+}
+
+/* The submitted files, numbered, the lines a message names marked. */
+static void add_sources(struct strbuf *sb, json_t *doc, const struct html_source *src, size_t n)
+{
+	if (!n)
+		return;
+	strbuf_addstr(sb, "<h2>Source</h2>\n<p>The files as they were graded; a line that a "
+			  "message above names (<code>file:line</code>) is marked.</p>\n");
+	for (size_t f = 0; f < n; f++) {
+		size_t nlines = 0, shown = 0;
+		for (size_t i = 0; i < src[f].len; i++)
+			nlines += src[f].text[i] == '\n';
+		if (src[f].len && src[f].text[src[f].len - 1] != '\n')
+			nlines++;
+		bool *marked = xcalloc(nlines + 1, sizeof(bool));
+		mark_from_doc(doc, src[f].name, marked, nlines);
+		strbuf_addstr(sb, "<h3>");
+		strbuf_add_html(sb, src[f].name);
+		strbuf_addstr(sb, "</h3>\n<pre class=\"source\">");
+		const char *p = src[f].text, *end = src[f].text + src[f].len;
+		for (size_t line = 1; p < end && line <= SOURCE_LINES_MAX; line++, shown++) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			char *vis = visible_text(p, len, false);
+			strbuf_addf(sb, "%s<span class=\"ln\">%5zu</span> ",
+				    marked[line] ? "<mark>" : "", line);
+			strbuf_add_html(sb, vis);
+			strbuf_addstr(sb, marked[line] ? "</mark>\n" : "\n");
+			free(vis);
+			p = nl ? nl + 1 : end;
+		}
+		strbuf_addstr(sb, "</pre>\n");
+		if (shown < nlines)
+			strbuf_addf(sb, "<p>(%zu more lines not shown)</p>\n", nlines - shown);
+		free(marked);
+	}
+}
+
+int html_report(json_t *doc, long long run_id, char **page)
+{
+	return html_report_page(doc, run_id, NULL, page);
+}
+
+int html_report_page(json_t *doc, long long run_id, const struct html_extras *x, char **page)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct score_view view = doc_score_view(doc);
@@ -811,7 +885,10 @@ int html_report_history(json_t *doc, long long run_id, const struct run_summary 
 	add_tests(&sb, doc);
 	add_timing(&sb, doc);
 	add_sectors(&sb, doc);
-	add_history(&sb, hist, nhist, run_id);
+	if (x) {
+		add_sources(&sb, doc, x->sources, x->nsources);
+		add_history(&sb, x->hist, x->nhist, run_id);
+	}
 	strbuf_addstr(&sb, "<p><small>Made by <code>cudalab report</code> from the run's result "
 			   "document (schema ");
 	strbuf_add_html(&sb, doc_str(doc, "schema"));

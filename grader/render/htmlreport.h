@@ -33,12 +33,27 @@ char *safe_name(const char *s);
  * so in its place. -1 with an error only for the grader's own failures.
  */
 int html_report(json_t *doc, long long run_id, char **page);
-/*
- * The same, with the student's runs of the lab (newest first, as
- * db_list_runs gives them; this one among them) as a history table.
- */
-int html_report_history(json_t *doc, long long run_id, const struct run_summary *hist,
-			size_t nhist, char **page);
+/* A submitted file's text, as the gradebook keeps it (file_contents). */
+struct html_source {
+	const char *name;    /* as the result document's files[] names it */
+	const char *text;
+	size_t len;
+};
+
+/* What a page made from the gradebook adds to the run's document. */
+struct html_extras {
+	/* the student's runs of the lab, newest first (db_list_runs), this one
+	 * among them: a history table */
+	const struct run_summary *hist;
+	size_t nhist;
+	/* the submitted files: shown with the lines that a message of the run
+	 * names (NAME:LINE) marked */
+	const struct html_source *sources;
+	size_t nsources;
+};
+
+/* html_report with x (NULL: nothing more). */
+int html_report_page(json_t *doc, long long run_id, const struct html_extras *x, char **page);
 
 /*
  * Runs gnuplot on script, in a fresh folder holding data as the file

@@ -95,6 +95,21 @@ test_expect_success 'a student'"'"'s page lists their runs of the lab, newest fi
 	# a page from a document alone (--doc) has no gradebook, and no history
 	"$CUDALAB" report --doc r.json --out doc.html >/dev/null && ! grep -q "<h2>History</h2>" doc.html
 '
+test_expect_success 'the page shows the source as graded, the lines a message names marked' '
+	fx=$T_ROOT/reference/grid/fixtures/asm-syscall &&
+	"$CUDALAB" grade grid "$fx" --db src.db -q --json src.json >src.out 2>&1
+	jq -r .build.message src.json | grep -q "^grid.cu:13: " &&
+	"$CUDALAB" report --run 1 --db src.db --out src.html >/dev/null && well_formed src.html &&
+	grep -qxF "<h3>grid.cu</h3>" src.html &&
+	# every line of the file, numbered, and only line 13 marked
+	[ "$(grep -c "<span class=\"ln\">" src.html)" = \
+		"$(( $(wc -l <"$fx/grid.cu") + $(wc -l <"$fx/answers.txt") ))" ] &&
+	[ "$(grep -c "^<mark>" src.html)" = 1 ] &&
+	grep -q "^<mark><span class=\"ln\">   13</span> " src.html &&
+	# the text, escaped: the file'"'"'s quotes are entities on the page
+	grep -qF "QUIETLY(&quot;syscall&quot;" src.html &&
+	"$CUDALAB" report --doc src.json --out src-doc.html >/dev/null && ! grep -q "<h2>Source</h2>" src-doc.html
+'
 # A GPU run's document: the emulated one with a timed kernel, its
 # measurement, the cuBLAS ceiling and the device's peak, and a kernel name
 # that is markup (it reaches gnuplot only through a sanitized data file).
