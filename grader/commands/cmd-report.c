@@ -55,63 +55,54 @@ static const struct cmd_spec report_cmd = {
 	.opts = {report_opts},
 };
 
-/* The stored document of run (or of student's latest run of lab when run is 0). */
 /* the runs a page's history lists at most */
 #define HISTORY_MAX 50
 
-/* What a page from the gradebook adds to its run's document (htmlreport.h). */
-struct page_extras {
-	struct html_extras x;
-	struct run_summary *hist;
-	struct html_source *src;
-	char **texts;
-};
-
-static void free_extras(struct page_extras *e)
+/* What load_extras allocated: the history, the files' texts and their array. */
+static void free_extras(struct html_extras *x)
 {
-	db_free_runs(e->hist, e->x.nhist);
-	for (size_t i = 0; i < e->x.nsources; i++)
-		free(e->texts[i]);
-	free(e->texts);
-	free(e->src);
-	memset(e, 0, sizeof(*e));
+	db_free_runs((struct run_summary *)x->hist, x->nhist);
+	for (size_t i = 0; i < x->nsources; i++)
+		free((char *)x->sources[i].text);
+	free((struct html_source *)x->sources);
+	memset(x, 0, sizeof(*x));
 }
 
 /*
  * The student's runs of the lab, newest first, and the run's files as the
  * gradebook keeps them (a run stored before it kept files has none).
  */
-static int load_extras(struct db *db, json_t *doc, struct page_extras *e)
+static int load_extras(struct db *db, json_t *doc, struct html_extras *x)
 {
 	json_t *files = json_object_get(doc, "files"), *f;
+	struct run_summary *hist = NULL;
+	struct html_source *src;
 	size_t i;
 
-	memset(e, 0, sizeof(*e));
-	if (db_list_runs(db, doc_str(doc, "student"), doc_str(doc, "lab"), HISTORY_MAX, &e->hist,
-			 &e->x.nhist))
+	memset(x, 0, sizeof(*x));
+	if (db_list_runs(db, doc_str(doc, "student"), doc_str(doc, "lab"), HISTORY_MAX, &hist,
+			 &x->nhist))
 		return -1;
-	e->x.hist = e->hist;
-	e->src = xcalloc(json_array_size(files) + 1, sizeof(*e->src));
-	e->texts = xcalloc(json_array_size(files) + 1, sizeof(*e->texts));
+	x->hist = hist;
+	x->sources = src = xcalloc(json_array_size(files) + 1, sizeof(*src));
 	json_array_foreach(files, i, f) {
 		char *data = NULL;
 		size_t len = 0;
 		int rc = db_file_content(db, doc_str(f, "sha256"), &data, &len);
 		if (rc < 0) {
-			free_extras(e);
+			free_extras(x);
 			return -1;
 		}
-		if (rc)
-			continue;   /* not kept */
-		e->texts[e->x.nsources] = data;
-		e->src[e->x.nsources++] = (struct html_source){doc_str(f, "name"), data, len};
+		if (!rc)   /* else not kept */
+			src[x->nsources++] = (struct html_source){doc_str(f, "name"), data, len};
 	}
-	e->x.sources = e->src;
 	return 0;
 }
 
+/* The stored document of run (or of student's latest run of lab when run is 0),
+ * and what its page adds from the gradebook. */
 static json_t *load_run(const char *db_path, const char *lab, const char *student,
-			long long *run, struct page_extras *extras)
+			long long *run, struct html_extras *extras)
 {
 	json_t *doc = NULL;
 	json_error_t jerr;
@@ -264,12 +255,12 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 		file = xasprintf("%s/%s-%lld.html", dir, name, ids[i]);
 		runs[i].link = xasprintf("%s/%s-%lld.html", url, name, ids[i]);
 		free(name);
-		struct page_extras extras;
+		struct html_extras extras;
 		if (load_extras(db, runs[i].doc, &extras)) {
 			free(file);
 			goto out;
 		}
-		if (html_report_page(runs[i].doc, ids[i], &extras.x, &page) ||
+		if (html_report_page(runs[i].doc, ids[i], &extras, &page) ||
 		    write_file_atomic(file, page, strlen(page))) {
 			free_extras(&extras);
 			free(file);
@@ -308,7 +299,7 @@ int cmd_report(int argc, char **argv)
 	char *page = NULL, *path = NULL, *end;
 	json_t *doc;
 	json_error_t jerr;
-	struct page_extras extras = {0};
+	struct html_extras extras = {0};
 	int c, code = EXIT_INTERNAL;
 
 	while ((c = cmd_getopt(&report_cmd, argc, argv)) >= 0) {
@@ -368,7 +359,7 @@ int cmd_report(int argc, char **argv)
 		if (!doc)
 			return EXIT_USAGE;
 	}
-	if (html_report_page(doc, run, doc_path ? NULL : &extras.x, &page))
+	if (html_report_page(doc, run, doc_path ? NULL : &extras, &page))
 		goto out;
 	if (out) {
 		path = xstrdup(out);

@@ -1,7 +1,6 @@
 /*
  * util.c - reporting, allocation, strings. Knows nothing about grading.
  */
-#define _GNU_SOURCE 1
 #include "util.h"
 
 #include <ctype.h>

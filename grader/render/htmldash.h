@@ -21,8 +21,9 @@ struct dash_run {
  * them), allocated in *page: a row per student, the distribution of the
  * scores, each test's pass rate, the commonest failure messages and each
  * timed kernel's ratios over the class, and where similar is not NULL, a
- * link to it (the class's similarity page, cudalab similar's). Plots as html_report's; where
- * gnuplot cannot draw them the page says so and keeps the tables. -1 with
+ * link to it (the class's similarity page, cudalab similar's). Plots as
+ * html_report's; where gnuplot cannot draw them the page says so and keeps
+ * the tables. -1 with
  * an error only for the grader's own failures.
  */
 int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, const char *similar,

@@ -773,13 +773,12 @@ static void mark_named_lines(const char *text, const char *name, bool *marked, s
 	size_t n = strlen(name);
 
 	for (const char *p = text; n && (p = strstr(p, name)); p += n) {
-		char *end;
 		/* the whole name: not the tail of a longer one (xgrid.cu) */
 		if (p > text && (ident_char(p[-1]) || p[-1] == '.' || p[-1] == '-'))
 			continue;
 		if (p[n] != ':' || p[n + 1] < '1' || p[n + 1] > '9')
 			continue;
-		unsigned long line = strtoul(p + n + 1, &end, 10);
+		unsigned long line = strtoul(p + n + 1, NULL, 10);
 		if (line >= 1 && line <= nlines)
 			marked[line] = true;
 	}

@@ -89,8 +89,9 @@ int worker_count(unsigned long long nblocks)
 	/* Not one per CPU of a big machine: each worker's fiber stacks take
 	 * 68 MB of the test's memory limit (48 of them overran 4 GB), and a
 	 * class grades many tests at once, each with its own workers. */
-	if (n > (env && *env ? 256 : 16))
-		n = env && *env ? 256 : 16;
+	long most = env && *env ? 256 : 16;
+	if (n > most)
+		n = most;
 	return (int)((unsigned long long)n < nblocks ? n : nblocks);
 }
 
