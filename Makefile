@@ -142,6 +142,11 @@ QUESTION_BINS := $(QUESTION_LABS:%=$(BUILD)/labs/%/questions)
 KEY_LABS := $(foreach l,$(LABS),$(if $(wildcard labs/$(l)/tests/hidden/key_$(l).cu),$(l)))
 KEY_BINS := $(KEY_LABS:%=$(BUILD)/labs/%/key)
 lab_symbols = $(shell sed -n 's/^symbols *= *//p' labs/$(1)/lab.conf)
+# a lab that teaches barriers (strict_barriers = yes): its reference is built
+# with the checked barrier, as the grader builds a submission's code, so the
+# two are timed alike
+lab_checked = $(if $(shell grep -Eis '^strict_barriers *= *(yes|true|1) *$$' labs/$(1)/lab.conf),\
+	-include labs/common/checked-barrier.h)
 # The reference's objects: built from reference/ in the course's repository;
 # a student handout has only the objects (prebuilt/, made by `make handout`).
 ref_objs = $(if $(wildcard reference/$(1)/*.cu),$(patsubst %.cu,$(BUILD)/%.o,\
@@ -411,12 +416,12 @@ $(BUILD)/labs/%/judge: | $(DEPS_OK)
 
 # The reference, for the timing driver: built like the harness, then renamed
 # and localized (see BENCH_LABS).
-$(BUILD)/reference/%.o: reference/%.cu $(FLAGS_DIR)/ref | $(DEPS_OK)
+$(BUILD)/reference/%.o: reference/%.cu $(FLAGS_DIR)/ref labs/common/checked-barrier.h | $(DEPS_OK)
 	$(call need_nvcc)
 	$(quiet) NVCC $<
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/$(firstword $(subst /, ,$*)) -MMD -MP -MT $@ \
-		-c $< -o $@.tmp
+	$(Q)$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Ilabs/$(firstword $(subst /, ,$*)) \
+		$(call lab_checked,$(firstword $(subst /, ,$*))) -MMD -MP -MT $@ -c $< -o $@.tmp
 	$(Q)$(OBJCOPY) $(foreach s,$(call lab_symbols,$(firstword $(subst /, ,$*))), \
 		--redefine-sym $(s)=cl_ref_$(s)) $@.tmp
 	$(Q)$(OBJCOPY) $(foreach s,$(call lab_symbols,$(firstword $(subst /, ,$*))), \

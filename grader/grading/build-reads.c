@@ -183,6 +183,11 @@ int include_policy_init(const struct grading *g, bool emulated, struct include_p
 		char *emu = xasprintf("%s/%s", g->workdir, GRADING_EMU);
 		push_real(&p->system, emu);
 		free(emu);
+	} else if (cfg->strict_barriers) {
+		/* the checked barrier, forced in by the grader's own -include */
+		char *checked = xasprintf("%s/%s", g->workdir, GRADING_CHECKED);
+		push_real(&p->system, checked);
+		free(checked);
 	}
 
 	p->rules = (struct include_rules){g->workdir, &cfg->files, &p->own, &p->headers, NULL,

@@ -665,6 +665,13 @@ int build_compile(struct grading *g, const struct run_spec *beside, struct run_r
 		strlist_split(&argvs[n], tc->nvcc_flags);
 		strlist_push(&argvs[n], "-arch=native");
 		strlist_pushf(&argvs[n], "-I%s/%s", workdir, GRADING_INCLUDE);
+		/* a lab that teaches barriers: each __syncthreads() checked, as
+		 * strict emulation checks it (checked-barrier.h) */
+		if (cfg->strict_barriers) {
+			strlist_push(&argvs[n], "-include");
+			strlist_pushf(&argvs[n], "%s/%s", workdir, GRADING_CHECKED_BARRIER);
+			strlist_pushf(&argvs[n], "-DCL_CHECKED_UNIT=%zu", obj);
+		}
 		/* its preprocessed passes, for the source scan */
 		char *keep = keep_dir(workdir, f);
 		if (mkdir(keep, 0700) && errno != EEXIST) {

@@ -262,6 +262,24 @@ static char *emu_dir(const struct toolchain *tc)
 	return found;
 }
 
+/* A strict lab's checked barrier, into the work folder's GRADING_CHECKED. */
+static int stage_checked_barrier(const struct grading *g)
+{
+	char *dir = xasprintf("%s/%s", g->workdir, GRADING_CHECKED);
+	char *src = xasprintf("%s/labs/common/checked-barrier.h", g->tc->root);
+	char *dst = xasprintf("%s/%s", g->workdir, GRADING_CHECKED_BARRIER);
+	int ret = -1;
+
+	if (mkdir(dir, 0755) < 0)
+		error("cannot create '%s': %s", dir, strerror(errno));
+	else
+		ret = copy_small_file(src, dst);
+	free(dst);
+	free(src);
+	free(dir);
+	return ret;
+}
+
 /*
  * Copies into the work folder what the compilers may include of the
  * course's: the lab's public header (<lab>.h, its contract) into
@@ -285,6 +303,8 @@ static int stage_headers(struct grading *g)
 		goto out;
 	}
 	if (!access(src, F_OK) && copy_small_file(src, dst))
+		goto out;
+	if (g->cfg->strict_barriers && stage_checked_barrier(g))
 		goto out;
 	ret = emu ? copy_headers(emu, emu_dst) : 0;
 out:

@@ -30,6 +30,13 @@
 #define GRADING_INCLUDE ".include"
 /* The folder of the work folder that holds the CPU emulator's headers. */
 #define GRADING_EMU ".emu"
+/*
+ * The folder of the work folder that holds the checked barrier
+ * (labs/common/checked-barrier.h), forced into a strict lab's GPU build:
+ * the grader's header, not one the submission may include by name.
+ */
+#define GRADING_CHECKED ".checked"
+#define GRADING_CHECKED_BARRIER GRADING_CHECKED "/checked-barrier.h"
 
 /*
  * Appends the words of the emulator's compiler flags to argv, each -I of the

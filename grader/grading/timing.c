@@ -124,8 +124,13 @@ static char *rate_text(const struct timing_measure *m)
 /* How far under the floor (or the reference's time) a time is flagged. */
 #define FLAG_MARGIN 0.9
 
-static void score_case(const struct lab_config *cfg, struct result *r, struct graded_test *t,
-		       json_t *o)
+/*
+ * Scores test t from its case line o. False, leaving t as it was, when the
+ * timer says the machine was too busy to time it ("busy"): the machine's
+ * failure, in *busy (NULL: not wanted) unless one was said already.
+ */
+static bool score_case(const struct lab_config *cfg, struct result *r, struct graded_test *t,
+		       json_t *o, char **busy)
 {
 	const struct lab_timing *lt = timing_of(cfg, t);
 	struct timing_measure *m = t->timing;
@@ -151,6 +156,12 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 				  ? json_number_value(json_array_get(clocks, 1)) : NAN;
 	t->points = 0;
 
+	if (status && !strcmp(status, "busy")) {
+		if (busy && !*busy)
+			*busy = xasprintf("%s at size %d: %s", m->kernel, m->size,
+					  msg && *msg ? msg : "the machine was busy");
+		return false;
+	}
 	if (!status || strcmp(status, "ok")) {
 		bool wrong = status && !strcmp(status, "wrong");
 		bool disturbed = status && !strcmp(status, "disturbed");
@@ -166,12 +177,12 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 						    "busy between timed calls"
 					    : "a launcher that works once must keep working when "
 					      "it is called again and again"));
-		return;
+		return true;
 	}
 	m->measured = m->samples > 0 && isfinite(m->ratio);
 	if (!m->measured) {
 		result_set_verdict(t, TEST_CRASH, xstrdup("the timer reported no usable times"));
-		return;
+		return true;
 	}
 	char *rates = rate_text(m);
 	/*
@@ -196,12 +207,12 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 						    "GPU can physically do: flagged for review",
 						    m->kernel, m->size);
 		free(rates);
-		return;
+		return true;
 	}
 	t->points = timing_points(lt, m->ratio);
 	if (t->points >= t->max_points) {
 		result_set_verdict(t, TEST_PASS, rates);
-		return;
+		return true;
 	}
 	result_set_verdict(t, TEST_FAIL,
 		    xasprintf("%s\nfull points up to a ratio of %.2f, none from %.2f on\nhint: "
@@ -209,6 +220,7 @@ static void score_case(const struct lab_config *cfg, struct result *r, struct gr
 			      "what the handout asks for: consecutive threads (threadIdx.x) should "
 			      "read consecutive addresses", rates, lt->full_ratio, lt->zero_ratio));
 	free(rates);
+	return true;
 }
 
 static struct graded_test *pending_test(struct result *r, const struct strlist *pending,
@@ -311,7 +323,8 @@ json_t *driver_next_line(const char **line, const char *token, const char **type
 }
 
 void timing_read(const char *text, const char *token, const struct lab_config *cfg,
-		 struct result *r, struct strlist *pending, bool *device_ok, bool *ended)
+		 struct result *r, struct strlist *pending, bool *device_ok, bool *ended,
+		 char **busy)
 {
 	const char *type;
 	json_t *o;
@@ -327,10 +340,8 @@ void timing_read(const char *text, const char *token, const struct lab_config *c
 		} else if (!strcmp(type, "case") && str(o, "kernel")) {
 			struct graded_test *t = pending_test(r, pending, str(o, "kernel"),
 							     (int)num(o, "size"));
-			if (t) {
-				score_case(cfg, r, t, o);
+			if (t && score_case(cfg, r, t, o, busy))
 				strlist_remove(pending, t->id);
-			}
 		}
 		json_decref(o);
 	}
@@ -576,9 +587,16 @@ int timing_run(const struct lab_config *cfg, const struct timing_programs *p,
 		if (!ret) {
 			size_t before = pending.n;
 			r->timing.copy_given = false;
-			timing_read(text ? text : "", token, cfg, r, &pending, &device_ok, &ended);
+			char *busy = NULL;
+			timing_read(text ? text : "", token, cfg, r, &pending, &device_ok, &ended,
+				    &busy);
 			all_given &= !device_ok || r->timing.copy_given;
-			if (!device_ok) {
+			if (busy) {
+				/* the machine's failure, never the submission's: nothing is
+				 * stored, and a class grades the submission again */
+				ret = error("timing could not be fair on this machine: %s", busy);
+				free(busy);
+			} else if (!device_ok) {
 				/* no GPU for the driver: the grader's problem, not the student's */
 				char *fate = run_describe(&spec, &res), *words = last_words(res.output);
 				char *why = r->timing.reason

@@ -32,7 +32,9 @@ size_t timing_plan(const struct lab_config *cfg, struct result *r);
  * and scores what they report into r. Sets *device_ok when the driver found
  * its GPU and *ended when it reported the end of its run. Lines of kernels
  * not in pending are ignored; kernels it reports are removed from pending
- * (their test ids).
+ * (their test ids), but one the driver could not time for a machine too
+ * busy ("busy"): it stays pending and unscored, and the first such says why
+ * in *busy (NULL: not wanted), for the caller to fail as the machine's.
  */
 /*
  * The drivers' line protocol (the timing driver's, and the profile driver's
@@ -46,7 +48,8 @@ size_t timing_plan(const struct lab_config *cfg, struct result *r);
 json_t *driver_next_line(const char **line, const char *token, const char **type);
 
 void timing_read(const char *text, const char *token, const struct lab_config *cfg,
-		 struct result *r, struct strlist *pending, bool *device_ok, bool *ended);
+		 struct result *r, struct strlist *pending, bool *device_ok, bool *ended,
+		 char **busy);
 
 /*
  * The device's ceilings for this timing phase (devcache.h), into c: the

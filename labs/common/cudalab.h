@@ -126,10 +126,19 @@ void cl_ledger_fail_malloc(int nth);
 extern int cl_device_oom;
 
 /*
- * What the CPU emulator knows about the last error (the CUDA thread that
- * faulted, the barrier that diverged), or NULL (always on a GPU).
+ * What is known of the last error beyond its code: the CPU emulator's
+ * account (the CUDA thread that faulted, the barrier that diverged), on a
+ * GPU the checked barrier's (cl_barrier_broken); else NULL.
  */
 const char *cl_error_detail(void);
+
+/*
+ * On a GPU, after a wait for the device: whether a barrier of code built
+ * with checked-barrier.h broke since the last look (its account is then
+ * cl_error_detail's). Emulated always false: strict emulation fails the
+ * launch itself.
+ */
+bool cl_barrier_broken(void);
 
 /* "grid (7,7,1) block (1,1,1)" for launch i of the ledger, or "no launch". */
 const char *cl_launch_str(const struct cl_ledger *l, int i, char *buf, size_t len);

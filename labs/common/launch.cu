@@ -161,10 +161,54 @@ extern "C" void cudaemu_on_asan_report(const char *report, const char *who)
 	fprintf(stderr, "%s\n", text);
 	abort();
 }
+
+bool cl_barrier_broken(void)
+{
+	return false;   /* the emulator's strict mode fails the launch itself */
+}
 #else
+/* ------------------------------------------------ the checked barrier */
+
+/*
+ * The readers of the translation units built with checked-barrier.h (a
+ * strict lab's source files, at most eight), weak: null where the program
+ * has no such unit.
+ */
+#define CL_READER(u) extern "C" int cl_barrier_read_unit##u(unsigned *, const char **) \
+	__attribute__((weak));
+CL_READER(0) CL_READER(1) CL_READER(2) CL_READER(3)
+CL_READER(4) CL_READER(5) CL_READER(6) CL_READER(7)
+#undef CL_READER
+static int (*const barrier_readers[])(unsigned *, const char **) = {
+	cl_barrier_read_unit0, cl_barrier_read_unit1, cl_barrier_read_unit2,
+	cl_barrier_read_unit3, cl_barrier_read_unit4, cl_barrier_read_unit5,
+	cl_barrier_read_unit6, cl_barrier_read_unit7};
+static char barrier_detail[512];
+
+bool cl_barrier_broken(void)
+{
+	unsigned n[8] = {0};
+	const char *file = "?";
+
+	barrier_detail[0] = '\0';
+	for (size_t i = 0; i < sizeof(barrier_readers) / sizeof(barrier_readers[0]); i++) {
+		if (!barrier_readers[i] || !barrier_readers[i](n, &file))
+			continue;
+		const char *base = strrchr(file, '/');
+		/* the words of checked-barrier.h's note: seen, line, arrived, threads, block */
+		snprintf(barrier_detail, sizeof(barrier_detail),
+			 "barrier divergence in block (%u,%u,%u): %u of its %u threads reached the "
+			 "__syncthreads() at %s:%u, the others having returned or waiting at another; "
+			 "every thread of a block must reach the same __syncthreads()",
+			 n[4], n[5], n[6], n[2], n[3], base ? base + 1 : file, n[1]);
+		return true;
+	}
+	return false;
+}
+
 const char *cl_error_detail(void)
 {
-	return NULL;
+	return barrier_detail[0] ? barrier_detail : NULL;
 }
 
 /* Kernel handles seen by __cudaGetKernel, with the host function they stand for. */

@@ -235,7 +235,10 @@ static void handle(uint32_t op, struct cl_reader *in, struct cl_wire *out, uint3
 		break;
 	}
 	case CL_OP_SYNC:
-		cl_put_i32(out, cudaDeviceSynchronize());
+		/* a barrier the checked build saw broken fails the wait, as the
+		 * emulator's strict mode fails the launch */
+		err = cudaDeviceSynchronize();
+		cl_put_i32(out, err == cudaSuccess && cl_barrier_broken() ? cudaErrorLaunchFailure : err);
 		break;
 	case CL_OP_LAST_ERROR:
 		cl_put_i32(out, cudaGetLastError());

@@ -212,7 +212,7 @@ START_TEST(test_timing_read_scores_only_lines_with_the_token)
 
 	gpu_result(&r);
 	pending_all(&r, &pending);
-	timing_read(text, TOKEN, &cfg, &r, &pending, &device_ok, &ended);
+	timing_read(text, TOKEN, &cfg, &r, &pending, &device_ok, &ended, NULL);
 	ck_assert(device_ok);
 	ck_assert(!ended);
 	ck_assert_uint_eq(pending.n, 1);   /* p3 */
@@ -276,7 +276,7 @@ START_TEST(test_timing_read_wrong_output_and_the_floor)
 
 	gpu_result(&r);
 	pending_all(&r, &pending);
-	timing_read(text, TOKEN, &cfg, &r, &pending, &device_ok, &ended);
+	timing_read(text, TOKEN, &cfg, &r, &pending, &device_ok, &ended, NULL);
 	ck_assert(ended);
 	ck_assert_uint_eq(pending.n, 1);   /* order: not in the text */
 	ck_assert_int_eq(timed(&r, "p1")->status, TEST_FAIL);
@@ -301,6 +301,33 @@ START_TEST(test_timing_read_wrong_output_and_the_floor)
 }
 END_TEST
 
+/* A kernel the timer could not time for a busy machine is the machine's: unscored, still pending. */
+START_TEST(test_timing_read_a_busy_machine_is_not_charged)
+{
+	struct result r;
+	struct strlist pending = STRLIST_INIT;
+	bool device_ok = false, ended = false;
+	char *busy = NULL;
+	const char *text = DEVICE CASE("p1", 64, "busy", 9.0, 1.0, 9.0, 0.01)
+		CASE("p2", 128, "busy", 1.0, 1.0, 1.0, 0.01)
+		CASE("copy", 64, "ok", 1.0, 1.0, 1.0, 0.01);
+
+	gpu_result(&r);
+	pending_all(&r, &pending);
+	timing_read(text, TOKEN, &cfg, &r, &pending, &device_ok, &ended, &busy);
+	ck_assert_ptr_nonnull(busy);   /* the first one's words */
+	ck_assert_msg(strstr(busy, "p1 at size 64: C[1][2]"), "%s", busy);
+	ck_assert(strlist_has(&pending, timed(&r, "p1")->id));
+	ck_assert(strlist_has(&pending, timed(&r, "p2")->id));
+	ck_assert_int_eq(timed(&r, "p1")->status, TEST_NOT_RUN);
+	ck_assert_double_eq(timed(&r, "p1")->points, 0);
+	ck_assert_int_eq(timed_test(&r, "p1", "bw")->status, TEST_PASS);   /* the others scored */
+	free(busy);
+	strlist_clear(&pending);
+	result_release(&r);
+}
+END_TEST
+
 START_TEST(test_timing_is_stored_in_the_gradebook)
 {
 	char *dir = unit_tmpdir(), *path = xasprintf("%s/g.db", dir), out[256] = "";
@@ -314,7 +341,7 @@ START_TEST(test_timing_is_stored_in_the_gradebook)
 	r.started_at = xstrdup("2026-11-22T00:00:00Z");
 	pending_all(&r, &pending);
 	timing_read(DEVICE CASE("p1", 64, "ok", 1.2, 1.0, 1.2, 0.01), TOKEN, &cfg, &r, &pending,
-		    &device_ok, &ended);
+		    &device_ok, &ended, NULL);
 	result_finish(&r);
 	struct db *db = db_open(path, unit_root());
 	ck_assert_ptr_nonnull(db);
@@ -353,7 +380,7 @@ START_TEST(test_timing_report_table)
 		    "{\"token\":\"" TOKEN "\",\"type\":\"ceiling\",\"name\":\"cuBLAS\","
 		    "\"size\":64,\"status\":\"ok\",\"timing\":{\"median_ms\":0.5,"
 		    "\"gflops\":50000}}\n",
-		    TOKEN, &cfg, &r, &pending, &device_ok, &ended);
+		    TOKEN, &cfg, &r, &pending, &device_ok, &ended, NULL);
 	r.timing.ran = device_ok;
 	/* the copy bandwidth from the node's cache (the report reads the document's time) */
 	r.timing.ceilings_from = "cache";
@@ -741,6 +768,7 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, test_timing_config_is_checked);
 	tcase_add_test(tc, test_timing_plan_times_only_what_passed_on_a_gpu);
 	tcase_add_test(tc, test_timing_read_scores_only_lines_with_the_token);
+	tcase_add_test(tc, test_timing_read_a_busy_machine_is_not_charged);
 	tcase_add_test(tc, test_timing_read_wrong_output_and_the_floor);
 	tcase_add_test(tc, test_timing_run_restarts_after_a_crash);
 	tcase_add_test(tc, test_timing_ceilings_measured_once_and_reused);

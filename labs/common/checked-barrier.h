@@ -1,0 +1,74 @@
+/*
+ * checked-barrier.h - the checked barrier of a lab that teaches barriers
+ * (lab.conf: strict_barriers = yes), forced into every GPU build of its
+ * code with nvcc -include: the submission's, and the reference's (so the
+ * two are timed alike).
+ *
+ * Each __syncthreads() becomes __syncthreads_count(1) held to the number of
+ * threads in the block. A barrier that some threads of a block do not
+ * reach (they returned, or wait at another __syncthreads()) is seen on
+ * every run, where synccheck sees it only when its schedule shows it; the
+ * runner turns the first one into a failed launch with its place
+ * (launch.cu: cl_barrier_broken), as the emulator's strict mode does. A
+ * thread that has returned counts as arrived on current GPUs but is not
+ * counted here: the early return before a barrier is reported, as strict
+ * emulation reports it.
+ *
+ * Evidence against the submission only: code that gets around it (an
+ * #undef) is graded as a plain build would be, and gains nothing.
+ */
+#ifndef CL_CHECKED_BARRIER_H
+#define CL_CHECKED_BARRIER_H
+
+#include <cuda_runtime.h>
+
+/* the first broken barrier since the runner last looked: words as
+ * launch.cu's cl_barrier_broken reads them */
+enum { CL_BARRIER_SEEN, CL_BARRIER_LINE, CL_BARRIER_ARRIVED, CL_BARRIER_THREADS,
+       CL_BARRIER_BX, CL_BARRIER_BY, CL_BARRIER_BZ, CL_BARRIER_WORDS };
+static __device__ unsigned cl_barrier_note[CL_BARRIER_WORDS];
+
+static __device__ __forceinline__ void cl_checked_syncthreads(unsigned line)
+{
+	unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+	unsigned arrived = (unsigned)__syncthreads_count(1);
+
+	if (arrived != threads && !atomicCAS(&cl_barrier_note[CL_BARRIER_SEEN], 0u, 1u)) {
+		cl_barrier_note[CL_BARRIER_LINE] = line;
+		cl_barrier_note[CL_BARRIER_ARRIVED] = arrived;
+		cl_barrier_note[CL_BARRIER_THREADS] = threads;
+		cl_barrier_note[CL_BARRIER_BX] = blockIdx.x;
+		cl_barrier_note[CL_BARRIER_BY] = blockIdx.y;
+		cl_barrier_note[CL_BARRIER_BZ] = blockIdx.z;
+	}
+}
+#define __syncthreads() cl_checked_syncthreads(__LINE__)
+
+/*
+ * This translation unit's note, read and cleared: 1 with it in note and
+ * the file's name in *file, 0 when no barrier broke (or the device cannot
+ * be read). Each source file of a submission is a unit of its own
+ * (CL_CHECKED_UNIT, 0-7, from the grader's -D), and the runner calls the
+ * reader of each unit the program has (launch.cu); a weak symbol, not a
+ * constructor, which the symbol audit refuses in a submission's object.
+ */
+#ifndef CL_CHECKED_UNIT
+#define CL_CHECKED_UNIT 0
+#endif
+#define CL_BARRIER_READER_(u) cl_barrier_read_unit##u
+#define CL_BARRIER_READER(u) CL_BARRIER_READER_(u)
+
+extern "C" __attribute__((weak)) int CL_BARRIER_READER(CL_CHECKED_UNIT)(unsigned *note,
+									  const char **file)
+{
+	static const unsigned clear[CL_BARRIER_WORDS] = {0};
+
+	if (cudaMemcpyFromSymbol(note, cl_barrier_note, sizeof(clear)) != cudaSuccess ||
+	    !note[CL_BARRIER_SEEN])
+		return 0;
+	cudaMemcpyToSymbol(cl_barrier_note, clear, sizeof(clear));
+	*file = __BASE_FILE__;
+	return 1;
+}
+
+#endif
