@@ -33,11 +33,15 @@ static const struct cmd_opt similar_opts[] = {
 	CMD_OPT('J', "json", 0, NULL, "one JSON document on stdout instead of the table"),
 	CMD_OPT('H', "html", 0, "FILE", "also write a page of those pairs side by side, runs marked"),
 	CMD_OPT('r', "min-run", 0, "N", "the shortest run of tokens that counts (default " TEXT_OF(SIMILAR_MIN_RUN) ")"),
+	CMD_OPT('A', "archive", 0, "DIR",
+	 "also compare with the submissions in DIR (found as DIR... are:\n"
+	 "past terms, solutions found online, the reference), named\n"
+	 "archive/DIR/NAME, never with each other; again for more"),
 	CMD_OPT_END,
 };
 static const struct cmd_spec similar_cmd = {
 	.synopsis = "usage: cudalab similar LAB [DIR...] [--db PATH] [--top N] [--json] [--html FILE]\n"
-		    "                           [--min-run N]\n"
+		    "                           [--min-run N] [--archive DIR]...\n"
 		    "\n"
 		    "Lists the pairs of LAB's submissions most alike, most alike first: how much of\n"
 		    "each is in runs of tokens the other has too, and where those runs are\n"
@@ -56,6 +60,19 @@ static const struct cmd_spec similar_cmd = {
 		    "Exit codes: 0 compared (whatever was found), 2 usage (unknown lab, fewer than\n"
 		    "two submissions), 128 sim_c missing or failing.\n",
 };
+
+/* The last name of path, trailing slashes aside ("." for none). */
+static char *last_name(const char *path)
+{
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	size_t start = n;
+	while (start && path[start - 1] != '/')
+		start--;
+	return n > start ? xstrndup(path + start, n - start) : xstrdup(".");
+}
 
 /* Whether dir is the folder at root/top/lab (the same folder, links followed). */
 static bool is_lab_folder(const char *dir, const char *root, const char *top, const char *lab)
@@ -163,8 +180,12 @@ static void print_table(const struct sim_class *c, const char *lab, size_t top,
 	for (size_t s = 0; s < c->nsubs; s++)
 		if (strlen(c->students[s]) > w)
 			w = strlen(c->students[s]);
-	printf("%zu submissions of %s compared by sim_c (runs of %u tokens or more); ", c->nsubs,
-	       lab, c->min_run ? c->min_run : SIMILAR_MIN_RUN);
+	printf("%zu submission%s of %s", c->nsubs - c->narchived,
+	       c->nsubs - c->narchived == 1 ? "" : "s", lab);
+	if (c->narchived)
+		printf(" and %zu of the archive", c->narchived);
+	printf(" compared by sim_c (runs of %u tokens or more); ",
+	       c->min_run ? c->min_run : SIMILAR_MIN_RUN);
 	if (starter)
 		printf("the starter's code left out (%zu lines alike in %s)\n",
 		       c->starter_lines_removed, starter);
@@ -208,9 +229,10 @@ static json_t *class_json(const struct sim_class *c, const char *lab, size_t top
 	json_t *subs = json_array(), *pairs = json_array();
 
 	for (size_t s = 0; s < c->nsubs; s++)
-		json_array_append_new(subs, json_pack("{s:s, s:s, s:I}", "student", c->students[s],
-						      "dir", c->dirs[s], "tokens",
-						      (json_int_t)c->sub_tokens[s]));
+		json_array_append_new(subs, json_pack("{s:s, s:s, s:I, s:b}", "student",
+						      c->students[s], "dir", c->dirs[s], "tokens",
+						      (json_int_t)c->sub_tokens[s], "archived",
+						      s >= c->nsubs - c->narchived));
 	for (size_t i = 0; i < c->npairs && (!top || i < top); i++) {
 		const struct sim_pair *p = &c->pairs[i];
 		json_t *regions = json_array();
@@ -245,6 +267,7 @@ int cmd_similar(int argc, char **argv)
 	unsigned min_run = 0;
 	bool json = false;
 	int c, code = EXIT_USAGE;
+	struct strlist archives = STRLIST_INIT;
 
 	while ((c = cmd_getopt(&similar_cmd, argc, argv)) >= 0) {
 		switch (c) {
@@ -271,26 +294,50 @@ int cmd_similar(int argc, char **argv)
 		case 'H':
 			html = optarg;
 			break;
+		case 'A':
+			strlist_push(&archives, optarg);
+			break;
 		}
 	}
-	if (c != CMD_END)
-		return cmd_stopped(c);
-	if (argc - optind < 1)
-		return cmd_bad_usage(&similar_cmd);
+	if (c != CMD_END || argc - optind < 1) {
+		strlist_clear(&archives);
+		return c != CMD_END ? cmd_stopped(c) : cmd_bad_usage(&similar_cmd);
+	}
 	const struct toolchain *tc = toolchain();
 	const char *lab = argv[optind];
 	struct lab_config cfg;
-	struct batch_sub *subs = NULL;
-	size_t n = 0, kept = 0;
+	struct batch_sub *subs = NULL, *old = NULL;
+	size_t n = 0, nold = 0, kept = 0;
+	char **old_names = NULL;
 
-	if (!lab_exists(tc->root, lab))
+	if (!lab_exists(tc->root, lab)) {
+		strlist_clear(&archives);
 		return EXIT_USAGE;
-	if (config_load(tc->root, lab, &cfg))
+	}
+	if (config_load(tc->root, lab, &cfg)) {
+		strlist_clear(&archives);
 		return EXIT_INTERNAL;
+	}
 	if (argc - optind > 1 ? batch_collect(lab, &cfg.files, argv + optind + 1,
 					      argc - optind - 1, &subs, &n)
 			      : from_gradebook(db_path, lab, &subs, &n))
 		goto out;
+	/* each archive's on its own: two terms may both have an ada */
+	for (size_t a = 0; a < archives.n; a++) {
+		struct batch_sub *more = NULL;
+		size_t nmore = 0;
+		if (batch_collect(lab, &cfg.files, archives.v + a, 1, &more, &nmore))
+			goto out;
+		char *base = last_name(archives.v[a]);
+		old = xrealloc(old, (nold + nmore + 1) * sizeof(*old));
+		old_names = xrealloc(old_names, (nold + nmore + 1) * sizeof(*old_names));
+		for (size_t i = 0; i < nmore; i++) {
+			old[nold] = more[i];
+			old_names[nold++] = xasprintf("archive/%s/%s", base, more[i].student);
+		}
+		free(base);
+		free(more);   /* its entries now old's */
+	}
 
 	struct sim_class sc = {.names = &cfg.files, .min_run = min_run};
 	char *starter_dir = xasprintf("%s/student_template/%s", tc->root, lab);
@@ -300,8 +347,8 @@ int cmd_similar(int argc, char **argv)
 		sc.starter_dir = starter_dir;
 		starter = xasprintf("student_template/%s", lab);
 	}
-	sc.students = xcalloc(n ? n : 1, sizeof(char *));
-	sc.dirs = xcalloc(n ? n : 1, sizeof(char *));
+	sc.students = xcalloc(n + nold ? n + nold : 1, sizeof(char *));
+	sc.dirs = xcalloc(n + nold ? n + nold : 1, sizeof(char *));
 	for (size_t i = 0; i < n; i++) {
 		if (is_lab_folder(subs[i].dir, tc->root, "reference", lab) ||
 		    is_lab_folder(subs[i].dir, tc->root, "student_template", lab)) {
@@ -318,11 +365,25 @@ int cmd_similar(int argc, char **argv)
 		sc.students[kept] = subs[i].student;
 		sc.dirs[kept++] = subs[i].dir;
 	}
+	size_t current = kept;
+	/* the archive's, after the class's: the reference may be one of them */
+	for (size_t i = 0; i < nold; i++) {
+		if (!holds_files(old[i].dir, &cfg.files)) {
+			warning("archive: '%s' holds none of the lab's files (%s): left out",
+				old[i].dir, cfg.files.v[0]);
+			continue;
+		}
+		sc.students[kept] = old_names[i];
+		sc.dirs[kept++] = old[i].dir;
+		sc.narchived++;
+	}
 	sc.nsubs = kept;
-	if (kept < 2) {
-		if (!kept && argc - optind > 1)
+	if (current && sc.narchived) {
+		/* one of the class's against the archive is a comparison */
+	} else if (kept < 2 || !current) {
+		if (!current && argc - optind > 1)
 			error("no submissions of %s to compare in the folders given", lab);
-		else if (!kept)
+		else if (!current)
 			error("no submissions of %s to compare in the gradebook '%s' (grade the "
 			      "class, or name its folders: cudalab similar %s DIR...)", lab, db_path,
 			      lab);
@@ -361,7 +422,12 @@ out_class:
 	free(starter_dir);
 	free((char *)starter);
 out:
+	for (size_t i = 0; old_names && i < nold; i++)
+		free(old_names[i]);
+	free(old_names);
+	batch_free(old, nold);
 	batch_free(subs, n);
 	config_free(&cfg);
+	strlist_clear(&archives);
 	return code;
 }

@@ -217,6 +217,9 @@ static void class_run(void *ctx, const char *a, size_t a_first, size_t a_last, c
 	}
 	if (p->c->files[fa].sub == p->c->files[fb].sub)
 		return;   /* two files of one submission */
+	size_t archive_from = p->c->nsubs - p->c->narchived;
+	if (p->c->files[fa].sub >= archive_from && p->c->files[fb].sub >= archive_from)
+		return;   /* two of the archive's: sim_c is not asked, but never reported */
 	if (p->c->files[fa].sub > p->c->files[fb].sub)
 		r = (struct sim_region){fb, fa, b_first, b_last, a_first, a_last, tokens};
 	else
@@ -409,9 +412,21 @@ int similar_run(struct sim_class *c)
 	if (write_copies(dir, &subs, p.text, c->nfiles))
 		goto out;
 	if (subs.n > 1) {
+		/* the archive's files after a "/": sim_c's old files, which it
+		 * compares with the new ones only */
 		const char *opts[] = {"-e", "-n", "-s", "-w1000", minrun};
-		if (run_sim(c->tool, dir, opts, ARRAY_SIZE(opts), &subs, &out) ||
-		    similar_parse(out, class_file, class_run, &p) < 0 || p.failed)
+		struct strlist order = STRLIST_INIT;
+		bool slash = false;
+		for (size_t f = 0; f < c->nfiles; f++) {
+			if (!slash && c->files[f].sub >= c->nsubs - c->narchived) {
+				strlist_push(&order, "/");
+				slash = true;
+			}
+			strlist_push(&order, subs.v[f]);
+		}
+		int r = run_sim(c->tool, dir, opts, ARRAY_SIZE(opts), &order, &out);
+		strlist_clear(&order);
+		if (r || similar_parse(out, class_file, class_run, &p) < 0 || p.failed)
 			goto out;
 	}
 	for (size_t i = 0; i < c->npairs; i++) {

@@ -51,6 +51,9 @@ struct sim_class {
 	size_t nsubs;
 	const struct strlist *names;   /* the files a submission consists of */
 	const char *starter_dir;       /* NULL: no starter to leave out */
+	/* the last narchived submissions are an archive's (past terms, solutions
+	 * found online): compared with the others, never with each other */
+	size_t narchived;
 	unsigned min_run;              /* 0: SIMILAR_MIN_RUN */
 	/* out */
 	struct sim_file *files;
@@ -66,7 +69,8 @@ struct sim_class {
  * Reads every submission's files, leaves out of each the runs it shares
  * with the starter, and has sim_c compare every file with every other
  * submission's (CUDA needs no rewrite: sim_c's C lexer takes __global__
- * and threadIdx as identifiers and <<< >>> as operators). Fills the out
+ * and threadIdx as identifiers and <<< >>> as operators), an archive's
+ * submissions with the others only (sim_c's old files). Fills the out
  * fields; -1 with an error when sim_c is missing or fails, or a file
  * cannot be read.
  */

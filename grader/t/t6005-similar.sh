@@ -5,7 +5,8 @@
 # planted pairs come first; what submissions share with the starter is not
 # counted, the reference is no submission; the page escapes a submission's
 # markup; without sim_c the message names the package; the gradebook's
-# latest runs are the class when no folder is named.
+# latest runs are the class when no folder is named; an archive (past
+# terms, found code, the reference) is compared with the class only.
 . "$(dirname "$0")/lib.sh"
 
 have_sim() {
@@ -102,6 +103,30 @@ test_expect_success 'the page: pairs side by side, runs marked, a submission.s m
 		# (its parser is HTML 4'"'"'s: it knows no <main>, HTML 5'"'"'s landmark)
 		xmllint --html --noout page.html 2>lint; ! grep "parser error" lint | grep -v "Tag main invalid" | grep -q .
 	fi
+'
+test_expect_success 'an archive: compared with the class, never with itself; one of the class is enough' '
+	have_sim &&
+	mkdir -p arch/now/ada arch/now/bob arch/2024/ada arch/2025/ada arch/2025/cy &&
+	cp "$T_ROOT/bench/similar/matmul/index-macro/matmul.cu" arch/now/ada/ &&
+	cp "$T_ROOT/bench/similar/matmul/gridstride-2d/matmul.cu" arch/now/bob/ &&
+	# a past term handed in what ada hands in now, and two terms share a name
+	cp arch/now/ada/matmul.cu arch/2024/ada/ &&
+	cp arch/now/ada/matmul.cu arch/2025/ada/ &&
+	cp "$T_ROOT/bench/similar/matmul/torch-inline-tile/matmul.cu" arch/2025/cy/ &&
+	"$CUDALAB" similar matmul arch/now --archive arch/2024 --archive arch/2025/ \
+		--archive "$T_ROOT/reference/matmul" --json --top 0 >arch.json &&
+	jq -e "[.submissions[] | select(.archived)] | length == 4" arch.json &&
+	jq -e "[.submissions[] | select(.archived | not) | .student] == [\"ada\", \"bob\"]" arch.json &&
+	jq -e ".pairs[0].a == \"ada\" and (.pairs[0].b | test(\"^archive/202[45]/ada$\")) and .pairs[0].score == 100" arch.json &&
+	jq -e ".pairs[1].score == 100" arch.json &&
+	# the archive against itself: never, though its two adas are one file
+	jq -e "[.pairs[] | select((.a | startswith(\"archive/\")) and (.b | startswith(\"archive/\")))] | length == 0" arch.json &&
+	jq -e "[.submissions[] | select(.student == \"archive/matmul/reference\")] | length == 1" arch.json &&
+	"$CUDALAB" similar matmul arch/now/ada --archive arch/2024 >table && cat table &&
+	grep -q "^1 submission of matmul and 1 of the archive" table &&
+	grep -qE "^ +1 +100\.0% +ada +archive/2024/ada" table &&
+	test_must_fail_with 2 "$CUDALAB" similar matmul arch/now --archive arch/none &&
+	grep -q "arch/none" err
 '
 test_expect_success 'no folder named: the latest run of each student in the gradebook' '
 	have_sim &&
