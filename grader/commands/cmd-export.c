@@ -6,6 +6,7 @@
 
 #include "db.h"
 #include "export.h"
+#include "leaderboard.h"
 
 #include <errno.h>
 #include <getopt.h>   /* optind */
@@ -91,12 +92,12 @@ static bool is_dir(const char *path)
  * folder already is always one, whatever the number of students.
  */
 static int export_gradescope_files(const char *out, const char *student, json_t **docs,
-				   const long long *ids, size_t n)
+				   const long long *ids, size_t n, bool board)
 {
 	int code = 0;
 
 	if (!is_dir(out) && (student || (!out && n == 1))) {
-		char *text = export_gradescope(docs[0], ids[0]);
+		char *text = export_gradescope(docs[0], ids[0], board);
 		code = emit(out, text);
 		free(text);
 		return code;
@@ -117,7 +118,7 @@ static int export_gradescope_files(const char *out, const char *student, json_t 
 		const char *name = json_string_value(json_object_get(docs[i], "student"));
 		char *stem = export_file_stem(name);
 		char *path = xasprintf("%s/%s.json", out, stem);
-		char *text = export_gradescope(docs[i], ids[i]);
+		char *text = export_gradescope(docs[i], ids[i], board);
 		code = emit(path, text);
 		free(text);
 		free(path);
@@ -162,12 +163,13 @@ int cmd_export(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *lab = argv[optind];
-	bool due_passed = false;
-	if (for_students) {
+	bool due_passed = false, board = false;
+	if (for_students || !strcmp(format, "gradescope")) {
 		struct lab_config cfg;
 		if (config_load(toolchain()->root, lab, &cfg))
 			return EXIT_USAGE;
 		due_passed = cfg.deadline.set && time(NULL) >= cfg.deadline.due;
+		board = cfg.leaderboard != LEADERBOARD_OFF;   /* Gradescope's leaderboard field */
 		config_free(&cfg);
 	}
 	struct db *db = db_open(db_path, toolchain()->root);
@@ -200,7 +202,7 @@ int cmd_export(int argc, char **argv)
 	if (code) {
 		code = EXIT_INTERNAL;
 	} else if (!strcmp(format, "gradescope")) {
-		code = export_gradescope_files(out, student, docs, ids, n);
+		code = export_gradescope_files(out, student, docs, ids, n, board);
 	} else {
 		/* a class's export names the student in each test's classname */
 		char *text = capture(format, docs, ids, n, !student);

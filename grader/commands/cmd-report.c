@@ -8,6 +8,7 @@
 #include "doc.h"
 #include "htmldash.h"
 #include "htmlreport.h"
+#include "leaderboard.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct cmd_opt report_opts[] = {
 	CMD_OPT('r', "run", 0, "N", "a run of the gradebook"),
@@ -65,14 +67,43 @@ static void free_extras(struct html_extras *x)
 	for (size_t i = 0; i < x->nsources; i++)
 		free((char *)x->sources[i].text);
 	free((struct html_source *)x->sources);
+	free((char *)x->board_name);
 	memset(x, 0, sizeof(*x));
 }
 
 /*
- * The student's runs of the lab, newest first, and the run's files as the
- * gradebook keeps them (a run stored before it kept files has none).
+ * The leaderboard of lab, where its lab.conf opts in, into b (off
+ * otherwise, and for a lab this checkout does not have); the pseudonyms'
+ * salt, kept beside the gradebook db_path, in *salt. -1 with an error when
+ * the salt can be neither read nor made.
  */
-static int load_extras(struct db *db, json_t *doc, struct html_extras *x)
+static int board_of(const char *db_path, const char *lab, struct dash_board *b, char **salt)
+{
+	char *conf = xasprintf("%s/labs/%s/lab.conf", toolchain()->root, lab);
+	struct lab_config cfg;
+	int ret = 0;
+
+	*b = (struct dash_board){LEADERBOARD_OFF, NULL};
+	*salt = NULL;
+	if (!access(conf, R_OK) && !config_load(toolchain()->root, lab, &cfg)) {
+		b->mode = cfg.leaderboard;
+		config_free(&cfg);
+	}
+	free(conf);
+	if (b->mode == LEADERBOARD_PSEUDONYMS) {
+		ret = leaderboard_salt(db_path, salt);
+		b->salt = *salt;
+	}
+	return ret;
+}
+
+/*
+ * The student's runs of the lab, newest first, the run's files as the
+ * gradebook keeps them (a run stored before it kept files has none), and
+ * the student's pseudonym on b, the lab's leaderboard.
+ */
+static int load_extras(struct db *db, json_t *doc, const struct dash_board *b,
+		       struct html_extras *x)
 {
 	json_t *files = json_object_get(doc, "files"), *f;
 	struct run_summary *hist = NULL;
@@ -84,6 +115,9 @@ static int load_extras(struct db *db, json_t *doc, struct html_extras *x)
 			 &x->nhist))
 		return -1;
 	x->hist = hist;
+	if (b->mode == LEADERBOARD_PSEUDONYMS)
+		x->board_name = leaderboard_pseudonym(b->salt, doc_str(doc, "lab"),
+						      doc_str(doc, "student"));
 	x->sources = src = xcalloc(json_array_size(files) + 1, sizeof(*src));
 	json_array_foreach(files, i, f) {
 		char *data = NULL;
@@ -125,12 +159,16 @@ static json_t *load_run(const char *db_path, const char *lab, const char *studen
 	if (db_run_json(db, *run, &json))
 		goto out;
 	doc = json_loads(json, 0, &jerr);
+	struct dash_board board;
+	char *salt = NULL;
 	if (!doc)
 		error("run %lld: its result document does not parse: %s", *run, jerr.text);
-	else if (load_extras(db, doc, extras)) {
+	else if (board_of(db_path, doc_str(doc, "lab"), &board, &salt) ||
+		 load_extras(db, doc, &board, extras)) {
 		json_decref(doc);
 		doc = NULL;
 	}
+	free(salt);
 out:
 	free(json);
 	free(ids);
@@ -209,6 +247,8 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 	struct dash_run *runs = NULL;
 	long long *ids = NULL;
 	char *path = out ? xstrdup(out) : NULL, *dir = NULL, *url = NULL, *page = NULL;
+	char *salt = NULL;
+	struct dash_board board;
 	size_t n = 0, i;
 	int ret = EXIT_USAGE;
 
@@ -236,6 +276,8 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 	if (make_parent_dirs(path) || make_parent_dirs(dir) || make_dir(dir))
 		goto out;
 	url = pages_url(path, dir);
+	if (board_of(db_path, lab, &board, &salt))
+		goto out;
 	runs = xcalloc(n, sizeof(*runs));
 	for (i = 0; i < n; i++) {
 		json_error_t jerr;
@@ -256,7 +298,7 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 		runs[i].link = xasprintf("%s/%s-%lld.html", url, name, ids[i]);
 		free(name);
 		struct html_extras extras;
-		if (load_extras(db, runs[i].doc, &extras)) {
+		if (load_extras(db, runs[i].doc, &board, &extras)) {
 			free(file);
 			goto out;
 		}
@@ -271,7 +313,7 @@ static int report_class(const char *db_path, const char *lab, const char *out,
 		free(page);
 		page = NULL;
 	}
-	if (html_dashboard(lab, runs, n, similar, &page) || write_file_atomic(path, page, strlen(page)))
+	if (html_dashboard(lab, runs, n, similar, &board, &page) || write_file_atomic(path, page, strlen(page)))
 		goto out;
 	printf("%s\n", path);
 	ret = 0;
@@ -286,6 +328,7 @@ out:
 	free(url);
 	free(dir);
 	free(path);
+	free(salt);
 	db_close(db);
 	return ret;
 }

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include "leaderboard.h"
 #include "scan.h"
 
 #include <dirent.h>
@@ -225,6 +226,14 @@ static int lab_key(struct parse_state *st, const char *key, const char *value)
 	if (!strcmp(key, "strict_barriers") || !strcmp(key, "needs_gpu")) {
 		if (parse_bool(value, key[0] == 's' ? &cfg->strict_barriers : &cfg->needs_gpu)) {
 			snprintf(st->msg, sizeof(st->msg), "%s must be yes or no", key);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "leaderboard")) {
+		if (leaderboard_parse(value, &cfg->leaderboard)) {
+			snprintf(st->msg, sizeof(st->msg), "leaderboard must be no, yes (pseudonyms) "
+				 "or names");
 			return -1;
 		}
 		return 0;
@@ -512,6 +521,9 @@ int config_validate(struct lab_config *cfg, const char *path)
 	if (!cfg->deadline.set && (cfg->deadline.next || cfg->deadline.per_day ||
 				   cfg->deadline.grace || cfg->deadline.max_days >= 0))
 		return error("%s: a late policy or extensions, but no [deadline] due = ...", path);
+	if (cfg->leaderboard != LEADERBOARD_OFF && !cfg->ntimings)
+		return error("%s: leaderboard ranks the timed kernels, and this lab has no [timing] "
+			     "section", path);
 	for (size_t i = 0; i < cfg->ntimings; i++) {
 		struct lab_timing *t = &cfg->timings[i];
 		if (!t->part)

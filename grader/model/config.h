@@ -86,6 +86,7 @@ struct lab_config {
 	double emulation_slowdown;   /* timeouts are this many times longer in emulation */
 	bool strict_barriers;        /* emulation: a thread returning while others wait is an error */
 	bool needs_gpu;              /* false: the tests call no CUDA and run natively anywhere */
+	int leaderboard;             /* enum leaderboard_mode (leaderboard.h): off unless opted in */
 	size_t output_limit;         /* bytes of a program's output kept; the rest dropped */
 	size_t build_output_limit;   /* bytes of the compiler's output kept */
 	/* limits of every program that runs the submission; 0: not limited */

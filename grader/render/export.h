@@ -28,9 +28,12 @@ void export_csv(FILE *out, json_t *const *docs, const long long *runs, size_t n)
  * output), extra_data (run, mode, provisional, seed, the files' sha256), a
  * "build" test, then each test with number, status, tags and visibility; a
  * bonus test is worth 0 (extra credit), and a test a provisional run could
- * not run has no score and no status. Allocated text.
+ * not run has no score and no status. With leaderboard (the lab opts in:
+ * leaderboard.h), Gradescope's leaderboard field too: the speed against the
+ * reference first, then each timed kernel's rate, on a run that is ranked
+ * (none on one that is not). Allocated text.
  */
-char *export_gradescope(json_t *doc, long long run);
+char *export_gradescope(json_t *doc, long long run, bool leaderboard);
 
 /*
  * Makes doc the students' view of the run: its hidden tests left out, and

@@ -8,6 +8,7 @@
 #include "htmldash.h"
 
 #include "doc.h"
+#include "leaderboard.h"
 #include "htmlreport.h"
 #include "result.h"
 
@@ -328,6 +329,124 @@ static void add_failures(struct strbuf *sb, struct failure *fails, size_t n,
 	strbuf_addstr(sb, "</table>\n");
 }
 
+/* A run's place on the leaderboard. */
+struct board_row {
+	size_t run;        /* index into runs */
+	bool ranked;
+	double speed;
+	char *shown;       /* the name it is shown under */
+};
+
+static int by_speed(const void *x, const void *y)
+{
+	const struct board_row *a = x, *b = y;
+
+	if (a->ranked != b->ranked)
+		return a->ranked ? -1 : 1;
+	if (a->ranked && a->speed != b->speed)
+		return a->speed > b->speed ? -1 : 1;
+	return strcmp(a->shown, b->shown);
+}
+
+/* The timed test part/name of rows, or NULL. */
+static const struct timing_row *timing_of_test(const struct timing_row *rows, size_t n,
+					       const char *part, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].test.part, part) && !strcmp(rows[i].test.name, name))
+			return &rows[i];
+	return NULL;
+}
+
+/*
+ * The leaderboard (lab.conf opts in): each student's latest run by its speed
+ * against the reference, fastest first, then each timed kernel's rate; runs
+ * not ranked after, saying so. A kernel timed against another launcher of
+ * the submission (in any run) has no column. Under pseudonyms, no name and
+ * no link to a student's page: the board may be shown to the class.
+ */
+static void add_leaderboard(struct strbuf *sb, const char *lab, const struct dash_run *runs,
+			    size_t n, const struct dash_board *board)
+{
+	struct board_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
+	struct timing_row **t = xcalloc(n ? n : 1, sizeof(*t)), *cols = NULL;
+	size_t *nt = xcalloc(n ? n : 1, sizeof(*nt)), ncols = 0;
+	bool names = board->mode == LEADERBOARD_NAMES;
+
+	for (size_t r = 0; r < n; r++) {
+		const char *student = doc_str(runs[r].doc, "student");
+		rows[r] = (struct board_row){.run = r};
+		rows[r].ranked = leaderboard_speed(runs[r].doc, &rows[r].speed);
+		rows[r].shown = names ? xstrdup(student)
+				      : leaderboard_pseudonym(board->salt, lab, student);
+		nt[r] = doc_timing_rows(runs[r].doc, &t[r]);
+		if (nt[r] > ncols) {
+			cols = t[r];
+			ncols = nt[r];
+		}
+	}
+	bool *own = xcalloc(ncols + 1, sizeof(*own));   /* against the submission's own launcher */
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t r = 0; r < n; r++) {
+			const struct timing_row *m = timing_of_test(t[r], nt[r], cols[c].test.part,
+								    cols[c].test.name);
+			own[c] |= m && (*m->subject || *m->baseline);
+		}
+	qsort(rows, n, sizeof(*rows), by_speed);
+	strbuf_addf(sb, "<h2>Leaderboard</h2>\n<p>Each student's latest run by how fast its "
+			"kernels ran against the reference's: the geometric mean over the timed "
+			"kernels of the reference's time over theirs (2 is twice as fast), "
+			"fastest first. A run is ranked once every timed kernel was measured on "
+			"a GPU and none was flagged.%s</p>\n<table class=\"board\">\n<tr><th>rank"
+			"</th><th>%s</th><th>speed</th>",
+		    names ? "" : " Students are shown under pseudonyms; each finds theirs on "
+				 "their own page.", names ? "student" : "pseudonym");
+	for (size_t c = 0; c < ncols; c++)
+		if (!own[c]) {
+			strbuf_addstr(sb, "<th>");
+			strbuf_add_html(sb, cols[c].test.part);
+			strbuf_addstr(sb, " ");
+			strbuf_add_html(sb, cols[c].test.name);
+			strbuf_addstr(sb, "</th>");
+		}
+	strbuf_addstr(sb, "</tr>\n");
+	for (size_t i = 0, rank = 0; i < n; i++) {
+		size_t r = rows[i].run;
+		if (rows[i].ranked)
+			strbuf_addf(sb, "<tr><td class=\"num\">%zu</td>", ++rank);
+		else
+			strbuf_addstr(sb, "<tr><td>-</td>");
+		add_cell(sb, rows[i].shown);
+		if (rows[i].ranked)
+			strbuf_addf(sb, "<td class=\"num\">%.3f</td>", rows[i].speed);
+		else
+			strbuf_addstr(sb, "<td>not ranked</td>");
+		for (size_t c = 0; c < ncols; c++) {
+			if (own[c])
+				continue;
+			const struct timing_row *m = timing_of_test(t[r], nt[r], cols[c].test.part,
+								    cols[c].test.name);
+			if (m && m->measured && isfinite(m->student_gflops))
+				strbuf_addf(sb, "<td class=\"num\">%.0f GFLOP/s</td>",
+					    m->student_gflops);
+			else if (m && m->measured && isfinite(m->student_gbs))
+				strbuf_addf(sb, "<td class=\"num\">%.0f GB/s</td>", m->student_gbs);
+			else
+				strbuf_addstr(sb, "<td>-</td>");
+		}
+		strbuf_addstr(sb, "</tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].shown);
+		free(t[i]);
+	}
+	free(own);
+	free(rows);
+	free(t);
+	free(nt);
+}
+
 static void add_kernels(struct strbuf *sb, struct test_stat *stats, size_t n)
 {
 	bool any = false;
@@ -357,7 +476,7 @@ static void add_kernels(struct strbuf *sb, struct test_stat *stats, size_t n)
 }
 
 int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, const char *similar,
-		   char **page)
+		   const struct dash_board *board, char **page)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct test_stat *stats = NULL;
@@ -414,6 +533,8 @@ int html_dashboard(const char *lab, const struct dash_run *runs, size_t n, const
 	add_pass_rates(&sb, stats, nstats, runs);
 	add_failures(&sb, fails, nfails, runs);
 	add_kernels(&sb, stats, nstats);
+	if (board && board->mode != LEADERBOARD_OFF)
+		add_leaderboard(&sb, lab, runs, n, board);
 	strbuf_addstr(&sb, "<p><small>Made by <code>cudalab report --class</code> from the "
 			   "runs' result documents.</small></p>\n");
 	html_close(&sb);

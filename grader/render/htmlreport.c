@@ -883,6 +883,12 @@ int html_report_page(json_t *doc, long long run_id, const struct html_extras *x,
 	add_build(&sb, doc);
 	add_tests(&sb, doc);
 	add_timing(&sb, doc);
+	if (x && x->board_name) {
+		strbuf_addstr(&sb, "<p class=\"board\">On the class's leaderboard you are "
+				   "<strong>");
+		strbuf_add_html(&sb, x->board_name);
+		strbuf_addstr(&sb, "</strong>: a pseudonym, which only your own page shows.</p>\n");
+	}
 	add_sectors(&sb, doc);
 	if (x) {
 		add_sources(&sb, doc, x->sources, x->nsources);

@@ -50,6 +50,9 @@ struct html_extras {
 	 * names (NAME:LINE) marked */
 	const struct html_source *sources;
 	size_t nsources;
+	/* the pseudonym the student is shown under on the lab's leaderboard
+	 * (leaderboard.h); NULL: none */
+	const char *board_name;
 };
 
 /* html_report with x (NULL: nothing more). */

@@ -8,7 +8,9 @@
 # text. Every number on the dashboard and the pages is the gradebook's
 # (helpers/dash-check.py looks each up again in its tables). A small class
 # graded emulated, with a deadline: the grid reference twice, a fixture that
-# fails tests (two days late), one that does not build, and the hostile id.
+# fails tests (two days late), one that does not build, and the hostile id;
+# and two matmul submissions, whose lab opts in to a leaderboard (under
+# pseudonyms, kept by a salt beside the gradebook).
 # beside-others: it grades four small submissions, two at once
 . "$(dirname "$0")/lib.sh"
 cpu_only
@@ -118,6 +120,27 @@ test_expect_success '--similar links the similarity page, its URL kept as text' 
 	grep -qF "<a href=\"similar/grid.html?a=1&amp;b=&quot;x\">the class'"'"'s similarity page</a>" sim.html &&
 	! grep -q "similarity page" bare.html &&
 	test_must_fail_with 2 "$CUDALAB" report --run 1 --similar x.html
+'
+test_expect_success 'a lab that opts in ends with a leaderboard, students under pseudonyms' '
+	# matmul opts in (lab.conf: leaderboard = yes); emulated, no run is ranked
+	mkdir -p mmsubs/ann mmsubs/ben &&
+	cp "$T_ROOT/reference/matmul/matmul.cu" mmsubs/ann/ &&
+	cp "$T_ROOT/reference/matmul/matmul.cu" mmsubs/ben/ &&
+	{ "$CUDALAB" grade matmul mmsubs -j 2 --emulate -q >/dev/null 2>&1; true; } &&
+	"$CUDALAB" report matmul --class --out mm.html >/dev/null &&
+	well_formed mm.html &&
+	sed -n "/<h2>Leaderboard<\/h2>/,/<\/table>/p" mm.html >board && cat board &&
+	[ "$(grep -c "<td>not ranked</td>" board)" = 2 ] &&
+	! grep -q ">ann<\|>ben<" board &&
+	# each student'"'"'s page says their pseudonym, the board shows it, and a second
+	# report keeps it (the salt beside the gradebook, its owner'"'"'s alone)
+	name=$(sed -n "s|.*On the class.s leaderboard you are <strong>\([a-z]*-[a-z]*-[0-9]*\)</strong>.*|\1|p" mm/ann-*.html) &&
+	[ -n "$name" ] && grep -qF "<td>$name</td>" board &&
+	[ "$(stat -c %a "$CUDALAB_DB.leaderboard-salt")" = 600 ] &&
+	"$CUDALAB" report matmul --class --out mm2.html >/dev/null &&
+	grep -qF "<td>$name</td>" mm2.html &&
+	# a lab that does not opt in has none
+	! grep -q "Leaderboard" class-grid.html
 '
 test_expect_success 'every number on the dashboard and the pages is the gradebook'"'"'s' '
 	grep -q "<tr class=\"student\"><td><a href=\"[^\"]*\">bob</a></td>.*<td class=\"num\">2</td><td class=\"num\">[1-9][0-9.]*</td></tr>" class-grid.html &&

@@ -1,6 +1,7 @@
 /* Unit tests of config.c: lab.conf parsing and validation. */
 #include "config.h"
 #include "grading.h"
+#include "leaderboard.h"
 #include "run.h"
 #include "scan.h"
 #include "unit.h"
@@ -206,6 +207,23 @@ START_TEST(test_config_names_bad_numbers_and_unknown_keys)
 					"processes = 0\n[part p]\ntests = a:1\n", &c), 0);
 	ck_assert_uint_eq(c.max_file_bytes, 1u << 30);
 	ck_assert_uint_eq(c.processes, 0);
+	config_free(&c);
+
+	/* the leaderboard: off by default, pseudonyms for yes, for timed labs only */
+	said = parse_said("[lab]\nname = x\nfiles = a.cu\nleaderboard = sometimes\n");
+	ck_assert_msg(strstr(said, "lab.conf:4: leaderboard must be no, yes (pseudonyms) or names"),
+		      "%s", said);
+	free(said);
+	ck_assert_int_eq(unit_parse_lab("[lab]\nname = x\nfiles = a.cu\nleaderboard = yes\n"
+					"[part p]\ntests = a:1\n", &c), -1);
+	ck_assert_int_eq(unit_parse_lab("[lab]\nname = x\nfiles = a.cu\n[part p]\ntests = a:1\n",
+					&c), 0);
+	ck_assert_int_eq(c.leaderboard, LEADERBOARD_OFF);
+	config_free(&c);
+	ck_assert_int_eq(unit_parse_lab("[lab]\nname = x\nfiles = a.cu\nleaderboard = yes\n"
+					"[part p]\ntests = a:1\n[timing p]\nsize = 64\npoints = 1\n",
+					&c), 0);
+	ck_assert_int_eq(c.leaderboard, LEADERBOARD_PSEUDONYMS);
 	config_free(&c);
 }
 END_TEST

@@ -29,7 +29,7 @@ static json_t *doc_of(const char *mode, bool provisional, const char *build, con
 START_TEST(test_export_gradescope_pending_and_bonus)
 {
 	json_t *doc = doc_of("emulated", true, "ok", "");
-	char *text = export_gradescope(doc, 7);
+	char *text = export_gradescope(doc, 7, false);
 	json_t *r = json_loads(text, 0, NULL), *t;
 
 	ck_assert_ptr_nonnull(r);
@@ -69,7 +69,7 @@ START_TEST(test_export_gradescope_pending_and_bonus)
 	/* complete (on a GPU): the bonus test not run lost its points; worth 0 of the maximum */
 	json_object_set_new(doc, "provisional", json_false());
 	json_object_set_new(doc, "mode", json_string("gpu"));
-	text = export_gradescope(doc, 7);
+	text = export_gradescope(doc, 7, false);
 	r = json_loads(text, 0, NULL);
 	ck_assert_double_eq(json_number_value(json_object_get(r, "score")), 4);
 	ck_assert_double_eq(
@@ -86,7 +86,7 @@ START_TEST(test_export_gradescope_pending_and_bonus)
 	json_object_set_new(json_array_get(json_object_get(doc, "tests"), 1), "held_back",
 			    json_true());
 	json_object_set_new(doc, "provisional", json_true());
-	text = export_gradescope(doc, 7);
+	text = export_gradescope(doc, 7, false);
 	r = json_loads(text, 0, NULL);
 	t = json_array_get(json_object_get(r, "tests"), 2);
 	ck_assert_ptr_null(json_object_get(t, "score"));
@@ -102,7 +102,7 @@ START_TEST(test_export_gradescope_build_log_fenced)
 {
 	/* a log holding a fence of its own cannot end the code block early */
 	json_t *doc = doc_of("none", false, "compile-error", "a.cu(3): error ```` x\n```\n*b*");
-	char *text = export_gradescope(doc, 1);
+	char *text = export_gradescope(doc, 1, false);
 	json_t *r = json_loads(text, 0, NULL);
 	json_t *build = json_array_get(json_object_get(r, "tests"), 0);
 	const char *out = json_string_value(json_object_get(build, "output"));

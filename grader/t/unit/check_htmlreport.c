@@ -111,7 +111,7 @@ START_TEST(test_htmldash_page_escapes_and_counts)
 	json_object_set_new(b, "student", json_string("bob"));
 	json_object_set_new(json_array_get(json_object_get(b, "tests"), 0), "message",
 			    json_string("got 4 at <99>"));
-	ck_assert_int_eq(html_dashboard("grid", runs, 2, NULL, &page), 0);
+	ck_assert_int_eq(html_dashboard("grid", runs, 2, NULL, NULL, &page), 0);
 	ck_assert_ptr_null(strstr(page, "<b>"));
 	ck_assert_ptr_nonnull(strstr(page, "<a href=\"x/a-1.html\">&lt;b&gt;ada&lt;/b&gt;</a>"));
 	/* both students' failures are one message, given twice */

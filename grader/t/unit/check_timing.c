@@ -5,7 +5,9 @@
  */
 #include "db.h"
 #include "export.h"
+#include "htmldash.h"
 #include "htmlreport.h"
+#include "leaderboard.h"
 #include "report.h"
 #include "timing.h"
 #include "unit.h"
@@ -402,7 +404,7 @@ START_TEST(test_timing_report_table)
 
 	/* the page and Gradescope's Markdown say the same of the same kernels (doc.h) */
 	json_t *doc = result_document(&r);
-	char *page = NULL, *gs = export_gradescope(doc, 0);
+	char *page = NULL, *gs = export_gradescope(doc, 0, false);
 	ck_assert_int_eq(html_report(doc, 0, &page), 0);
 	ck_assert_msg(strstr(page, "<tr><td>p1</td><td>time@64</td><td class=\"num\">1.2</td>"
 				   "<td class=\"num\">1</td><td class=\"num\">1.2</td>"), "%.300s", strstr(page, "time@") ? strstr(page, "time@") : page);
@@ -417,6 +419,175 @@ START_TEST(test_timing_report_table)
 	free(text);
 	strlist_clear(&pending);
 	result_release(&r);
+}
+END_TEST
+
+/*
+ * The leaderboard: a run is ranked once every kernel timed against the
+ * reference was measured (not the one against the submission's own), by the
+ * geometric mean of the reference's time over its; Gradescope gets it first,
+ * then each kernel's rate; pseudonyms are the salt's, stable and distinct.
+ */
+START_TEST(test_leaderboard_speed_and_gradescope)
+{
+	struct strlist pending = STRLIST_INIT;
+	bool device_ok, ended;
+	struct result r;
+	double speed = 0;
+
+	gpu_result(&r);
+	pending_all(&r, &pending);
+	/* p1 at half the reference's time, p2 at twice it, p3 even, copy at 1.25 */
+	timing_read(DEVICE CASE("p1", 64, "ok", 0.5, 1.0, 0.5, 0.01)
+		    CASE("p2", 128, "ok", 2.0, 1.0, 2.0, 0.01)
+		    CASE("p3", 32, "ok", 1.0, 1.0, 1.0, 0.01)
+		    CASE_BW("copy", 64, 0.8, 2500, 1.0, 2000, 0.8, "")
+		    CASE_BW("p2_vs", 128, 0.1, 2000, 0.4, 500, 0.25,
+			    ",\"subject\":\"your p2\",\"baseline\":\"your p2_slow\""),
+		    TOKEN, &cfg, &r, &pending, &device_ok, &ended, NULL);
+	r.timing.ran = device_ok;
+	result_finish(&r);
+	json_t *doc = result_document(&r);
+	ck_assert(leaderboard_speed(doc, &speed));
+	ck_assert_double_eq_tol(speed, pow(2 * 0.5 * 1 * 1.25, 0.25), 1e-9);
+	char *gs = export_gradescope(doc, 0, true), *plain = export_gradescope(doc, 0, false);
+	json_t *o = json_loads(gs, 0, NULL), *board = json_object_get(o, "leaderboard");
+	ck_assert_uint_eq(json_array_size(board), 5);   /* the speed, then p1 p2 p3 copy */
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(board, 0), "name")),
+			 "speed against the reference (geometric mean)");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(board, 0), "order")),
+			 "desc");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(board, 4), "name")),
+			 "p1 bw (GB/s)");
+	ck_assert_double_eq(json_number_value(json_object_get(json_array_get(board, 4), "value")),
+			    2500);
+	ck_assert_ptr_null(strstr(plain, "leaderboard"));   /* the lab did not opt in */
+	json_decref(o);
+	free(gs);
+	free(plain);
+	json_decref(doc);
+	result_release(&r);
+	strlist_clear(&pending);
+
+	/* a kernel not measured (p3 left out): not ranked, nothing for Gradescope */
+	gpu_result(&r);
+	pending_all(&r, &pending);
+	timing_read(DEVICE CASE("p1", 64, "ok", 0.5, 1.0, 0.5, 0.01)
+		    CASE("p2", 128, "ok", 2.0, 1.0, 2.0, 0.01),
+		    TOKEN, &cfg, &r, &pending, &device_ok, &ended, NULL);
+	result_finish(&r);
+	doc = result_document(&r);
+	ck_assert(!leaderboard_speed(doc, &speed));
+	gs = export_gradescope(doc, 0, true);
+	ck_assert_ptr_null(strstr(gs, "leaderboard"));
+	free(gs);
+	json_decref(doc);
+	result_release(&r);
+	strlist_clear(&pending);
+
+	char *a = leaderboard_pseudonym("salt-one-0123456789abcdef0123456789", "matmul", "ada");
+	char *again = leaderboard_pseudonym("salt-one-0123456789abcdef0123456789", "matmul", "ada");
+	char *b = leaderboard_pseudonym("salt-two-0123456789abcdef0123456789", "matmul", "ada");
+	ck_assert_str_eq(a, again);
+	ck_assert_str_ne(a, b);   /* another course's salt: another name */
+	ck_assert_msg(!strchr(a, ' ') && strlen(a) > 8 && a[strlen(a) - 3] == '-', "%s", a);
+	free(a);
+	free(again);
+	free(b);
+}
+END_TEST
+
+/* The dashboard's board: fastest first, the unranked after; pseudonyms hide the names. */
+#define ORDER CASE_BW("p2_vs", 128, 0.1, 2000, 0.4, 500, 0.25, \
+		      ",\"subject\":\"your p2\",\"baseline\":\"your p2_slow\"")
+START_TEST(test_leaderboard_on_the_dashboard)
+{
+	const char *const texts[3] = {
+		/* ada: 0.5 of the reference's time on p1, even elsewhere */
+		DEVICE CASE("p1", 64, "ok", 0.5, 1.0, 0.5, 0.01) CASE("p2", 128, "ok", 1.0, 1.0, 1.0, 0.01)
+		CASE("p3", 32, "ok", 1.0, 1.0, 1.0, 0.01) CASE_BW("copy", 64, 1.0, 2000, 1.0, 2000, 1.0, "")
+		ORDER,
+		/* bob: even everywhere */
+		DEVICE CASE("p1", 64, "ok", 1.0, 1.0, 1.0, 0.01) CASE("p2", 128, "ok", 1.0, 1.0, 1.0, 0.01)
+		CASE("p3", 32, "ok", 1.0, 1.0, 1.0, 0.01) CASE_BW("copy", 64, 1.0, 2000, 1.0, 2000, 1.0, "")
+		ORDER,
+		/* <cy>: p3 never timed */
+		DEVICE CASE("p1", 64, "ok", 0.1, 1.0, 0.1, 0.01) CASE("p2", 128, "ok", 1.0, 1.0, 1.0, 0.01)};
+	const char *const who[3] = {"ada", "bob", "<cy>"};
+	struct dash_run runs[3] = {{0}};
+	struct dash_board board = {LEADERBOARD_PSEUDONYMS, "a-salt-of-the-course-0123456789abcdef"};
+	char *page = NULL;
+
+	for (int i = 0; i < 3; i++) {
+		struct strlist pending = STRLIST_INIT;
+		bool device_ok, ended;
+		struct result r;
+		gpu_result(&r);
+		r.student = xstrdup(who[i]);
+		pending_all(&r, &pending);
+		timing_read(texts[i], TOKEN, &cfg, &r, &pending, &device_ok, &ended, NULL);
+		result_finish(&r);
+		runs[i] = (struct dash_run){result_document(&r), i + 1, NULL};
+		result_release(&r);
+		strlist_clear(&pending);
+	}
+	ck_assert_int_eq(html_dashboard("demo", runs, 3, NULL, &board, &page), 0);
+	char *names[3];
+	for (int i = 0; i < 3; i++)
+		names[i] = leaderboard_pseudonym(board.salt, "demo", who[i]);
+	const char *at = strstr(page, "<h2>Leaderboard</h2>");
+	ck_assert_ptr_nonnull(at);
+	const char *a = strstr(at, names[0]), *b = strstr(at, names[1]), *c = strstr(at, names[2]);
+	ck_assert_msg(a && b && c && a < b && b < c, "%s", at);
+	ck_assert_msg(strstr(at, "<td class=\"num\">1</td><td>") && strstr(at, "not ranked"),
+		      "%s", at);
+	ck_assert_ptr_null(strstr(at, "order"));   /* against the submission's own: no column */
+	ck_assert_msg(strstr(at, "<th>p1 bw</th>"), "%s", at);
+	/* under pseudonyms, no student's name on the board */
+	ck_assert_ptr_null(strstr(at, ">ada<"));
+	ck_assert_ptr_null(strstr(at, "&lt;cy&gt;"));
+	free(page);
+	/* off: no board */
+	board.mode = LEADERBOARD_OFF;
+	ck_assert_int_eq(html_dashboard("demo", runs, 3, NULL, &board, &page), 0);
+	ck_assert_ptr_null(strstr(page, "Leaderboard"));
+	free(page);
+	/* under names: the students' names, escaped */
+	board.mode = LEADERBOARD_NAMES;
+	ck_assert_int_eq(html_dashboard("demo", runs, 3, NULL, &board, &page), 0);
+	at = strstr(page, "<h2>Leaderboard</h2>");
+	ck_assert_msg(at && strstr(at, "<td>ada</td>") && strstr(at, "&lt;cy&gt;"), "%s", page);
+	free(page);
+	for (int i = 0; i < 3; i++) {
+		free(names[i]);
+		json_decref(runs[i].doc);
+	}
+}
+END_TEST
+
+START_TEST(test_leaderboard_salt_is_made_once_and_private)
+{
+	char *dir = unit_tmpdir(), *db = xasprintf("%s/g.db", dir), *path, *s1 = NULL, *s2 = NULL;
+	struct stat st;
+	int mode = -1;
+
+	ck_assert_int_eq(leaderboard_salt(db, &s1), 0);
+	ck_assert_int_eq(leaderboard_salt(db, &s2), 0);
+	ck_assert_str_eq(s1, s2);
+	ck_assert_uint_ge(strlen(s1), 32);
+	path = xasprintf("%s.leaderboard-salt", db);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	ck_assert_int_eq(leaderboard_parse("names", &mode), 0);
+	ck_assert_int_eq(mode, LEADERBOARD_NAMES);
+	ck_assert_int_eq(leaderboard_parse("Yes", &mode), 0);
+	ck_assert_int_eq(mode, LEADERBOARD_PSEUDONYMS);
+	ck_assert_int_eq(leaderboard_parse("maybe", &mode), -1);
+	free(s1);
+	free(s2);
+	free(path);
+	free(db);
+	free(dir);
 }
 END_TEST
 
@@ -769,6 +940,9 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, test_timing_plan_times_only_what_passed_on_a_gpu);
 	tcase_add_test(tc, test_timing_read_scores_only_lines_with_the_token);
 	tcase_add_test(tc, test_timing_read_a_busy_machine_is_not_charged);
+	tcase_add_test(tc, test_leaderboard_speed_and_gradescope);
+	tcase_add_test(tc, test_leaderboard_on_the_dashboard);
+	tcase_add_test(tc, test_leaderboard_salt_is_made_once_and_private);
 	tcase_add_test(tc, test_timing_read_wrong_output_and_the_floor);
 	tcase_add_test(tc, test_timing_run_restarts_after_a_crash);
 	tcase_add_test(tc, test_timing_ceilings_measured_once_and_reused);
