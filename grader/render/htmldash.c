@@ -163,18 +163,21 @@ static const char *standing(json_t *doc)
 	return status;
 }
 
-static void add_students(struct strbuf *sb, const struct dash_run *runs, size_t n)
+/* The students' table, its rows in the order of order[] (indices into runs), of class row. */
+static void add_student_table(struct strbuf *sb, const struct dash_run *runs, const size_t *order,
+			      size_t n, const char *row)
 {
 	char score[SCORE_TEXT_MAX];
 
-	strbuf_addstr(sb, "<h2>Students</h2>\n<table class=\"students\">\n<tr><th>student</th>"
+	strbuf_addstr(sb, "<table class=\"students\">\n<tr><th>student</th>"
 			  "<th>run</th><th>score</th><th>status</th><th>mode</th><th>build</th>"
 			  "<th>late days</th><th>late penalty</th></tr>\n");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order[k];
 		json_t *doc = runs[i].doc;
 		struct score_view view = doc_score_view(doc);
 
-		strbuf_addstr(sb, "<tr class=\"student\"><td>");
+		strbuf_addf(sb, "<tr class=\"%s\"><td>", row);
 		if (runs[i].link) {
 			strbuf_addstr(sb, "<a href=\"");
 			strbuf_add_html(sb, runs[i].link);
@@ -193,6 +196,73 @@ static void add_students(struct strbuf *sb, const struct dash_run *runs, size_t 
 			    doc_late(doc, "days"), doc_late(doc, "penalty"));
 	}
 	strbuf_addstr(sb, "</table>\n");
+}
+
+/* qsort's context: the runs the indices sorted point into */
+static const struct dash_run *sorting;
+
+/* A score for sorting: NaN (not built, none yet) below every number. */
+static double sort_score(size_t i)
+{
+	double s = doc_final_score(sorting[i].doc);
+	return isnan(s) ? -INFINITY : s;
+}
+
+static int by_score(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	double sa = sort_score(a), sb = sort_score(b);
+
+	return sa != sb ? (sa > sb ? -1 : 1) : (a > b) - (a < b);
+}
+
+static int by_late(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	double la = doc_late(sorting[a].doc, "days"), lb = doc_late(sorting[b].doc, "days");
+
+	if (isnan(la))
+		la = -1;
+	if (isnan(lb))
+		lb = -1;
+	return la != lb ? (la > lb ? -1 : 1) : (a > b) - (a < b);
+}
+
+/*
+ * The students: a row each in the order given (by id), then the same
+ * table sorted by score and by late days, each in a <details> that opens
+ * with no script (a link to its id opens it in current browsers). Only
+ * the first table's rows are class "student": one row per student.
+ */
+static void add_students(struct strbuf *sb, const struct dash_run *runs, size_t n)
+{
+	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
+	static const struct {
+		const char *id, *what;
+		int (*cmp)(const void *, const void *);
+	} sorts[] = {{"by-score", "by score, highest first", by_score},
+		     {"by-late", "by late days, most first", by_late}};
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	strbuf_addstr(sb, "<h2>Students</h2>\n<p class=\"sorts\">Sorted by id; the same ");
+	for (size_t s = 0; s < ARRAY_SIZE(sorts); s++)
+		strbuf_addf(sb, "%s<a href=\"#students-%s\">%s</a>", s ? ", " : "", sorts[s].id,
+			    sorts[s].what);
+	strbuf_addstr(sb, " below.</p>\n");
+	add_student_table(sb, runs, order, n, "student");
+	sorting = runs;
+	for (size_t s = 0; s < ARRAY_SIZE(sorts); s++) {
+		for (size_t i = 0; i < n; i++)
+			order[i] = i;
+		qsort(order, n, sizeof(*order), sorts[s].cmp);
+		strbuf_addf(sb, "<details class=\"sorted\" id=\"students-%s\"><summary>The students "
+				"%s</summary>\n", sorts[s].id, sorts[s].what);
+		add_student_table(sb, runs, order, n, "student-sorted");
+		strbuf_addstr(sb, "</details>\n");
+	}
+	sorting = NULL;
+	free(order);
 }
 
 /* The scores' histogram: ten bins from 0 to the lab's points. */

@@ -159,10 +159,12 @@ plots() {
 
 # escaped PAGE: no script in PAGE as rendered, none ran, and every time the
 # page holds the hostile markup (escaped, in its body) the browser shows it
-# as text
+# as text (but in the dashboard's sorted copies of its students' table,
+# closed <details> that no text of the page's shows until opened)
 escaped() {
 	local want
-	want=$(sed -n '/<body>/,$p' "$1" | grep -oF "$escaped_prefix" | wc -l)
+	want=$(sed -n '/<body>/,$p' "$1" | sed '/<details class="sorted"/,/<\/details>/d' |
+		grep -oF "$escaped_prefix" | wc -l)
 	[ "$want" -ge 1 ] || { say "$1 does not hold the hostile markup at all"; return 1; }
 	! grep -qi "<script" "$1.dom" || { say "a script element in the DOM of $1:"; grep -i "<script" "$1.dom"; return 1; }
 	! grep -q 'data-pwned="' "$1.dom" || { say "a script of $1 ran"; return 1; }
