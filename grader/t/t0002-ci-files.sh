@@ -44,6 +44,14 @@ test_expect_success 'github: its steps call scripts the handout has, and keep wh
 	yaml_query "$gh" "[s[\"run\"] for s in d[\"jobs\"][\"grade\"][\"steps\"] if \"run\" in s]" | commands_exist &&
 	yaml_query "$gh" "[s[\"uses\"] for s in d[\"jobs\"][\"grade\"][\"steps\"] if \"uses\" in s]" >uses &&
 	grep -qx "actions/checkout@v4" uses && grep -qx "actions/upload-artifact@v4" uses &&
+	grep -qx "actions/cache@v4" uses &&
+	# the build cache: build/, keyed by what it is built from, its hit told to grade-push
+	[ "$(yaml_query "$gh" "[s for s in d[\"jobs\"][\"grade\"][\"steps\"] if s.get(\"id\") == \"build-cache\"][0][\"with\"][\"path\"]")" = build/ ] &&
+	yaml_query "$gh" "[s for s in d[\"jobs\"][\"grade\"][\"steps\"] if s.get(\"id\") == \"build-cache\"][0][\"with\"][\"key\"]" |
+		grep -qF "hashFiles('"'"'Makefile'"'"', '"'"'grader/**'"'"', '"'"'labs/**'"'"'" &&
+	yaml_query "$gh" "[s[\"env\"][\"CUDALAB_BUILD_CACHED\"] for s in d[\"jobs\"][\"grade\"][\"steps\"] if \"env\" in s][0]" |
+		grep -qF "steps.build-cache.outputs.cache-hit" &&
+	grep -q "CUDALAB_BUILD_CACHED" "$T_ROOT/ci/grade-push.sh" &&
 	[ "$(yaml_query "$gh" "[s for s in d[\"jobs\"][\"grade\"][\"steps\"] if \"uses\" in s and \"upload\" in s[\"uses\"]][0][\"with\"][\"path\"]")" = cudalab-results/ ] &&
 	grep -q "cudalab-results" "$T_ROOT/ci/grade-push.sh"
 '

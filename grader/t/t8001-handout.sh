@@ -149,6 +149,17 @@ test_expect_success 'ci/grade-push.sh: a solution passes with timing pending a G
 	# its last line, the whole score (GitLab'"'"'s coverage: t0002)
 	[ "$(tail -n 1 push.txt)" = "cudalab score: 93 / 93, provisional: feedback, not a grade (100%)" ]
 '
+test_expect_success 'ci/grade-push.sh on a build from the cache (a hit): make has nothing to do' '
+	cd copy &&
+	# a fresh checkout: every file newer than the build restored beside it
+	find . -path ./build -prune -o -type f -print0 | xargs -0 touch &&
+	before=$(stat -c %Y grid/grid.cu) &&
+	CUDALAB_BUILD_CACHED=true bash ci/grade-push.sh grid >cached.txt 2>&1 &&
+	sed -n "/::group::build/,/::endgroup::/p" cached.txt >built &&
+	! grep -E "^ +(CC|CXX|NVCC|LD|JUDGE|EMU) " built || { cat built; false; } &&
+	# the submission is left as it was; the course'"'"'s files are dated back
+	[ "$(stat -c %Y grid/grid.cu)" = "$before" ] && [ "$(stat -c %Y Makefile)" = 1 ]
+'
 test_expect_success 'ci/grade-push.sh fails the job for lost points and for a build that failed' '
 	cd copy && cp "$T_ROOT/reference/grid/fixtures/no-bounds/grid.cu" grid/ &&
 	test_must_fail_with 1 bash ci/grade-push.sh grid &&
