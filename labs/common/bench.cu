@@ -10,6 +10,7 @@
  */
 #include "bench.h"
 #include "gpu_uuid.h"
+#include "procfs.h"
 #include "spawn.h"
 #include "vmm.h"
 
@@ -345,23 +346,6 @@ struct runner {
 static struct runner runners[2];   /* by enum cl_who */
 static const char *const side_name[2] = {"the reference's runner", "the submission's program"};
 
-/* A small file of /proc into buf; false when it cannot be read. */
-static bool proc_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return false;
-	while ((n = read(fd, buf, len - 1)) < 0 && errno == EINTR)
-		;
-	close(fd);
-	if (n < 0)
-		return false;
-	buf[n] = '\0';
-	return true;
-}
-
 /*
  * What process pid's threads, and those of the processes under it (a
  * runner's sandbox holds the runner), have had of the CPUs, added to
@@ -382,13 +366,13 @@ static bool tree_sched(pid_t pid, int depth, double s[2])
 			continue;
 		unsigned long long run, wait;
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
-		if (proc_text(path, buf, sizeof(buf)) && sscanf(buf, "%llu %llu", &run, &wait) == 2) {
+		if (cl_read_proc(path, buf, sizeof(buf)) && sscanf(buf, "%llu %llu", &run, &wait) == 2) {
 			s[0] += run * 1e-9;
 			s[1] += wait * 1e-9;
 			any = true;
 		}
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, e->d_name);
-		if (depth < 4 && proc_text(path, buf, sizeof(buf)))
+		if (depth < 4 && cl_read_proc(path, buf, sizeof(buf)))
 			for (char *c = buf, *end; *c; c = end) {
 				long child = strtol(c, &end, 10);
 				if (end == c)

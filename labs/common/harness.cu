@@ -12,6 +12,7 @@
  */
 #include "cudalab.h"
 #include "harness-words.h"   /* CL_SETUP_ENDED_FILE */
+#include "procfs.h"
 
 #include <math.h>
 
@@ -81,11 +82,8 @@ int cl_part_wanted(const char *name, const char *const *parts, size_t nparts)
 
 int cl_cpu_threads(void)
 {
-	cpu_set_t set;
-	long n = sched_getaffinity(0, sizeof(set), &set) ? 0 : CPU_COUNT(&set);
-	if (n < 1)
-		n = sysconf(_SC_NPROCESSORS_ONLN);   /* those it may run on, else all */
-	return n < 1 ? 1 : n > 16 ? 16 : (int)n;
+	long n = cl_usable_cpus();
+	return n > 16 ? 16 : (int)n;
 }
 
 static int has_part(const struct cl_lab *lab, const char *name)
@@ -390,23 +388,6 @@ static double wall_limit(double limit)
 	return WALL_FACTOR * limit;
 }
 
-/* Reads a small file of /proc into buf; false when it cannot. */
-static bool read_proc(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return false;
-	while ((n = read(fd, buf, len - 1)) < 0 && errno == EINTR)
-		;
-	close(fd);
-	if (n < 0)
-		return false;
-	buf[n] = '\0';
-	return true;
-}
-
 /*
  * The child of process parent (a lane's waiting parent, or the runner of a
  * test run alone: each has only the one), or 0 when it has none or the
@@ -417,7 +398,7 @@ static pid_t only_child(pid_t parent)
 	char path[64], buf[256];
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
-	return read_proc(path, buf, sizeof(buf)) ? (pid_t)atoi(buf) : 0;
+	return cl_read_proc(path, buf, sizeof(buf)) ? (pid_t)atoi(buf) : 0;
 }
 
 #define CLOCK_PROCS 16
@@ -441,7 +422,7 @@ static int process_tree(pid_t pid, pid_t *out, int max)
 				continue;
 			snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)out[i],
 				 e->d_name);
-			if (!read_proc(path, buf, sizeof(buf)))
+			if (!cl_read_proc(path, buf, sizeof(buf)))
 				continue;
 			for (char *p = buf, *end; n < max; p = end) {
 				long child = strtol(p, &end, 10);
@@ -482,7 +463,7 @@ static int read_waits(struct test_clock *c, const pid_t *pids, int npids, double
 				continue;
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pids[k],
 				 (int)tid);
-			if (!read_proc(path, buf, sizeof(buf)) ||
+			if (!cl_read_proc(path, buf, sizeof(buf)) ||
 			    sscanf(buf, "%llu %llu %llu", &ran, &ns, &slices) != 3)
 				continue;   /* it ended since the listing, or there is no schedstat */
 			/* a kernel that keeps no waits (older ones without schedstats or

@@ -21,6 +21,7 @@
  * ThreadSanitizer library is linked. Blocks run one at a time.
  */
 #include "cudaemu.h"
+#include "../procfs.h"   /* cl_usable_cpus */
 
 #include <errno.h>
 #include <pthread.h>

@@ -76,10 +76,7 @@ void *worker_main(void *arg)
 int worker_count(unsigned long long nblocks)
 {
 	const char *env = getenv("CUDAEMU_WORKERS");
-	cpu_set_t set;
-	long n = env && *env ? atol(env)
-		 : !sched_getaffinity(0, sizeof(set), &set) ? CPU_COUNT(&set)   /* those it may run on */
-		 : sysconf(_SC_NPROCESSORS_ONLN);
+	long n = env && *env ? atol(env) : cl_usable_cpus();
 #if defined(CUDAEMU_SERIAL_SHARED) || defined(CUDAEMU_TRACE)
 	n = 1;   /* shared memory is plain static storage, or the trace is one
 		  * block's at a time */

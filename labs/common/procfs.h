@@ -1,0 +1,46 @@
+/*
+ * procfs.h - what the kernel says of the processes that run a submission:
+ * a small file of /proc (the harness's test clock, harness.cu, and the
+ * timer's check for a busy machine, bench.cu, read schedstat and children),
+ * and the CPUs a process may run on (the harness's tests at once, the
+ * emulator's workers). The grader's own count is util.c's usable_cpus.
+ */
+#ifndef CL_PROCFS_H
+#define CL_PROCFS_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <unistd.h>
+
+/* The file at path into buf, NUL-terminated; false when it cannot be read. */
+static inline bool cl_read_proc(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	while ((n = read(fd, buf, len - 1)) < 0 && errno == EINTR)
+		;
+	close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+/* The CPUs this process may run on (its affinity: a cgroup's or taskset's), at least 1. */
+static inline long cl_usable_cpus(void)
+{
+	cpu_set_t set;
+	long n = sched_getaffinity(0, sizeof(set), &set) ? 0 : CPU_COUNT(&set);
+
+	if (n < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);   /* else all */
+	return n < 1 ? 1 : n;
+}
+
+#endif
