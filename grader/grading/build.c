@@ -294,7 +294,8 @@ static int scan_file(const struct grading *g, const char *dir, bool built,
 	const struct lab_config *cfg = g->cfg;
 	struct strlist sources = STRLIST_INIT;
 	struct scan_rules rules = {&sources, &cfg->forbid_names, &cfg->forbid_calls,
-				   (enum asm_policy)cfg->inline_asm, g->workdir, device_asm, false};
+				   (enum asm_policy)cfg->inline_asm, g->workdir, device_asm, false,
+				   cfg->strict_barriers};
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int host = 0, device = 0, ret = -1;
@@ -346,7 +347,7 @@ static void scan_emulated(const struct grading *g, struct emu_source *es,
 {
 	const struct lab_config *cfg = g->cfg;
 	struct scan_rules rules = {&cfg->files, &cfg->forbid_names, &cfg->forbid_calls,
-				   (enum asm_policy)cfg->inline_asm, g->workdir, device_asm, true};
+				   (enum asm_policy)cfg->inline_asm, g->workdir, device_asm, true, false};
 	char *path = xasprintf("%s/%s.emu.ii", g->workdir, es->file);
 	size_t len;
 

@@ -408,7 +408,14 @@ void scan_preprocessed(const char *text, size_t len, bool host_pass,
 		char *name = qualified_name(tk.v, tk.n, i, &next);
 		const char *last = strrchr(name, ':');
 		last = last ? last + 1 : name;
-		if (strlist_matches(rules->forbid_names, name) || strlist_matches(rules->forbid_names, last))
+		if (rules->checked_barrier &&
+		    (!strcmp(name, "__syncthreads") || !strcmp(name, "__syncthreads_count") ||
+		     !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or")))
+			problem(problems, t, "'%s' is not the lab's checked barrier here (an #undef or "
+				"#define of it): this lab checks that every thread of a block reaches "
+				"each barrier, so call it as it is", name);
+		else if (strlist_matches(rules->forbid_names, name) ||
+			 strlist_matches(rules->forbid_names, last))
 			problem(problems, t, "uses '%s', which submissions to this lab may not use", name);
 		else if (next < tk.n && tok_is(&tk.v[next], "(") &&
 			 (strlist_matches(rules->forbid_calls, name) || strlist_matches(rules->forbid_calls, last)))

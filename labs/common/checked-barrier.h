@@ -42,7 +42,32 @@ static __device__ __forceinline__ void cl_checked_syncthreads(unsigned line)
 		cl_barrier_note[CL_BARRIER_BZ] = blockIdx.z;
 	}
 }
+/*
+ * The barriers that also count, AND or OR a predicate: a checked barrier
+ * first (every thread must arrive), then the intrinsic itself, so a
+ * submission cannot take a barrier past the check by spelling it another
+ * way. The source scan refuses any of these names left in a strict lab's
+ * code (an #undef of the macro).
+ */
+static __device__ __forceinline__ int cl_checked_syncthreads_count(int pred, unsigned line)
+{
+	cl_checked_syncthreads(line);
+	return __syncthreads_count(pred);
+}
+static __device__ __forceinline__ int cl_checked_syncthreads_and(int pred, unsigned line)
+{
+	cl_checked_syncthreads(line);
+	return __syncthreads_and(pred);
+}
+static __device__ __forceinline__ int cl_checked_syncthreads_or(int pred, unsigned line)
+{
+	cl_checked_syncthreads(line);
+	return __syncthreads_or(pred);
+}
 #define __syncthreads() cl_checked_syncthreads(__LINE__)
+#define __syncthreads_count(pred) cl_checked_syncthreads_count((pred), __LINE__)
+#define __syncthreads_and(pred) cl_checked_syncthreads_and((pred), __LINE__)
+#define __syncthreads_or(pred) cl_checked_syncthreads_or((pred), __LINE__)
 
 /*
  * This translation unit's note, read and cleared: 1 with it in note and

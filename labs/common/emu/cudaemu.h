@@ -89,6 +89,10 @@ constexpr int warpSize = 32;
 /* ------------------------------------------------------------- barriers */
 extern "C" void cudaemu_syncthreads(const char *file, int line, int site);
 #define __syncthreads() cudaemu_syncthreads(__FILE__, __LINE__, __COUNTER__)
+extern "C" int cudaemu_syncthreads_pred(const char *file, int line, int site, int pred, int op);
+#define __syncthreads_count(pred) cudaemu_syncthreads_pred(__FILE__, __LINE__, __COUNTER__, (pred), 0)
+#define __syncthreads_and(pred) cudaemu_syncthreads_pred(__FILE__, __LINE__, __COUNTER__, (pred), 1)
+#define __syncthreads_or(pred) cudaemu_syncthreads_pred(__FILE__, __LINE__, __COUNTER__, (pred), 2)
 #define __threadfence() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define __threadfence_block() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define __threadfence_system() __atomic_thread_fence(__ATOMIC_SEQ_CST)

@@ -108,12 +108,11 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 	}
 }
 
-extern "C" void cudaemu_syncthreads(const char *file, int line, int site)
+/* The calling thread waits at the block's barrier at file:line (site), bringing pred. */
+static void block_barrier(worker *w, const char *file, int line, int site, int pred)
 {
-	worker *w = self;
-	if (!w || !w->in_block)
-		return;
 	fiber *f = &w->fibers[w->current];
+	f->pred = pred;
 	f->state = WAITING;
 	f->file = file;
 	f->line = line;
@@ -128,6 +127,37 @@ extern "C" void cudaemu_syncthreads(const char *file, int line, int site)
 	if (w->warps[w->current >> 5].nactive)
 		go_back(w, try_activemask(w, &w->warps[w->current >> 5]));
 	switch_next(w, &f->sp);
+}
+
+extern "C" void cudaemu_syncthreads(const char *file, int line, int site)
+{
+	worker *w = self;
+	if (w && w->in_block)
+		block_barrier(w, file, line, site, 0);
+}
+
+/*
+ * __syncthreads_count, _and and _or: a barrier, whose threads each bring a
+ * predicate; every one leaves with how many of those that reached it
+ * brought a true one (op 0), whether all did (1), or any did (2). Threads
+ * that returned bring nothing, as on a GPU. Outside a kernel: the host
+ * thread alone.
+ */
+extern "C" int cudaemu_syncthreads_pred(const char *file, int line, int site, int pred, int op)
+{
+	worker *w = self;
+	if (!w || !w->in_block)
+		return pred != 0;
+	block_barrier(w, file, line, site, pred);
+	/* released: the block's count, taken before any thread ran on */
+	switch (op) {
+	case 0:
+		return w->released_true;
+	case 1:
+		return w->released_true == w->released;
+	default:
+		return w->released_true > 0;
+	}
 }
 
 /* A warp-level call outside a kernel: the host thread is a warp of one lane. */

@@ -20,6 +20,7 @@ struct fiber {
 	int state;
 	const char *file;   /* where it waits */
 	int line, site;
+	int pred;           /* what it brings to a __syncthreads_count, _and, _or */
 };
 
 /* A lane's warp-level call: the operation, mask, argument and width, the
@@ -71,6 +72,9 @@ struct worker {
 	const char *phase_file;
 	int phase_site, nwaiting, ndone;
 	bool mismatch;
+	/* the barrier the block last left: how many of its threads reached it,
+	 * and how many of those brought a true predicate (__syncthreads_count) */
+	int released, released_true;
 	bool in_block;
 	/* the block's warps, the fibers parked at warp-level calls, and whether
 	 * a fiber found a warp-level error (reported already); each fiber's
@@ -407,11 +411,15 @@ bool run_block(worker *w, launch_state *ls)
 #ifdef CUDAEMU_TRACE
 		check_pass++;   /* what comes after the barrier is ordered after what came before */
 #endif
-		/* the waiting threads, in pass order, are the next pass */
+		/* the waiting threads, in pass order, are the next pass; what
+		 * they brought is counted before any of them runs on */
 		int m = 0;
+		w->released = w->released_true = 0;
 		for (int i = 0; i < w->norder; i++) {
 			int t = w->order[i];
 			if (w->fibers[t].state == WAITING) {
+				w->released++;
+				w->released_true += w->fibers[t].pred != 0;
 				w->fibers[t].state = READY;
 				w->place[t] = m;
 				w->order[m++] = t;

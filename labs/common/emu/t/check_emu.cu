@@ -926,6 +926,46 @@ __global__ void early_return(int *p, int n)
 	p[t] = s[n - 1 - t];
 }
 
+/* Each thread: how many of the block are odd, whether all are below n, whether any is 7. */
+__global__ void count_and_or(int *p, int n)
+{
+	int t = threadIdx.x;
+	int odd = __syncthreads_count(t & 1);
+	int below = __syncthreads_and(t < n);
+	int seven = __syncthreads_or(t == 7);
+	/* again at once: each barrier's own count, never the one before */
+	int all = __syncthreads_count(1);
+	p[t] = odd * 1000000 + below * 100000 + seven * 10000 + all;
+}
+
+__global__ void count_in_branch(int *p)
+{
+	if (threadIdx.x < 16)
+		p[threadIdx.x] = __syncthreads_count(1);
+}
+
+START_TEST(test_emu_syncthreads_count_and_or)
+{
+	int *d, h[96];
+	OK(cudaMalloc(&d, sizeof(h)));
+	count_and_or<<<1, 96>>>(d, 96);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	for (int t = 0; t < 96; t++)
+		ck_assert_int_eq(h[t], 48 * 1000000 + 100000 + 10000 + 96);
+	count_and_or<<<1, 96>>>(d, 95);   /* thread 95 is not below n: and is 0 */
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[0], 48 * 1000000 + 0 + 10000 + 96);
+	/* a counting barrier in a branch is a barrier in a branch: strict says so */
+	setenv("CUDAEMU_STRICT_BARRIERS", "1", 1);
+	count_in_branch<<<1, 64>>>(d);
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+	ck_assert_ptr_nonnull(strstr(cudaemu_error_detail(), "returned without reaching it"));
+	unsetenv("CUDAEMU_STRICT_BARRIERS");
+}
+END_TEST
+
 START_TEST(test_emu_exited_threads_count_as_arrived)
 {
 	int *d, h[64];
@@ -1677,6 +1717,7 @@ int main(void)
 	tcase_add_test(tc, test_emu_more_runtime_api);
 	tcase_add_test(tc, test_emu_barrier_divergence_is_reported);
 	tcase_add_test(tc, test_emu_exited_threads_count_as_arrived);
+	tcase_add_test(tc, test_emu_syncthreads_count_and_or);
 	tcase_add_test(tc, test_emu_out_of_bounds_names_the_thread);
 	tcase_add_test(tc, test_emu_shared_overflow_faults);
 	tcase_add_test(tc, test_emu_misaligned_vector_load_is_no_null_pointer);
