@@ -53,6 +53,33 @@ START_TEST(test_scan_headers_do_not_count)
 }
 END_TEST
 
+/* A strict lab's nvcc passes: a barrier's name left in the submission's lines is the macro undone. */
+START_TEST(test_scan_checked_barrier_undone)
+{
+	static const char body[] =
+		"# 0 \"grid.cu\"\n"
+		"# 1 \"/w/.checked/checked-barrier.h\" 1\n"
+		"static void cl_checked_syncthreads(unsigned line) { __syncthreads_count(1); }\n"
+		"# 3 \"grid.cu\" 2\n"
+		"void k(void) { cl_checked_syncthreads(3); }\n"
+		"void j(void) { __syncthreads(); int c = __syncthreads_or(1); }\n";
+	struct scan_rules rules = {.files = &files, .forbid_names = &names, .forbid_calls = &calls,
+				   .inline_asm = ASM_NO, .checked_barrier = true};
+	struct strlist problems = STRLIST_INIT;
+
+	scan_preprocessed(body, strlen(body), false, &rules, &problems);
+	ck_assert_uint_eq(problems.n, 2);   /* the header's own use is its own */
+	ck_assert_msg(strstr(problems.v[0], "grid.cu:4: '__syncthreads' is not the lab's checked "
+					    "barrier here"), "%s", problems.v[0]);
+	ck_assert_msg(strstr(problems.v[1], "grid.cu:4: '__syncthreads_or'"), "%s", problems.v[1]);
+	strlist_clear(&problems);
+	/* another lab, or the emulator's pass: the names are the barriers themselves */
+	char *got = judge(body, false, ASM_NO);
+	ck_assert_str_eq(got, "");
+	free(got);
+}
+END_TEST
+
 START_TEST(test_scan_asm_policies)
 {
 	static const char body[] =
@@ -318,6 +345,7 @@ Suite *scan_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_scan_headers_do_not_count);
+	tcase_add_test(tc, test_scan_checked_barrier_undone);
 	tcase_add_test(tc, test_scan_asm_policies);
 	tcase_add_test(tc, test_scan_device_region_ends);
 	tcase_add_test(tc, test_scan_names_and_calls);
