@@ -589,12 +589,42 @@ template <typename C> struct deduced_launcher {
 	}
 };
 
+/*
+ * The launch of a kernel that is one function: its arguments convert to its
+ * parameters' types, as in a call to it; a launch that leaves out trailing
+ * parameters calls it by name (call), which takes their defaults, as nvcc's
+ * launch does (a kernel's default arguments: `float *totals = NULL`).
+ */
+template <typename C, typename... P> struct named_launcher : launcher<P...> {
+	deduced_launcher<C> fewer;
+
+	/* every argument: launcher's call, which converts each (NULL to a pointer) */
+	using launcher<P...>::operator();
+	template <typename... A, typename = typename std::enable_if<(sizeof...(A) <
+								      sizeof...(P))>::type>
+	void operator()(A &&...args)
+	{
+		fewer(std::forward<A>(args)...);
+	}
+};
+
+template <typename C, typename... P>
+inline named_launcher<C, P...> launch_named(void (*kernel)(P...), C call, const char *name,
+					    const char *file, int line, dim3 grid, dim3 block,
+					    size_t shmem)
+{
+	return {launch(kernel, name, file, line, grid, block, shmem),
+		deduced_launcher<C>{call, {name, file, line, grid, block, shmem, nullptr, nullptr,
+					   (const void *)kernel}}};
+}
+
 template <typename A, typename C>
 inline auto launch(kernel_ref<A, C> k, const char *name, const char *file, int line, dim3 grid,
 		   dim3 block, size_t shmem = 0, cudaStream_t stream = 0)
 {
+	(void)stream;
 	if constexpr (std::is_invocable<A, int>::value)
-		return launch(k.addr(0), name, file, line, grid, block, shmem, stream);
+		return launch_named(k.addr(0), k.call, name, file, line, grid, block, shmem);
 	else
 		return deduced_launcher<C>{k.call, {name, file, line, grid, block, shmem, nullptr,
 						    nullptr, nullptr}};

@@ -944,6 +944,38 @@ __global__ void count_in_branch(int *p)
 		p[threadIdx.x] = __syncthreads_count(1);
 }
 
+/* A kernel with default arguments, launched with and without them. */
+__global__ void with_defaults(int *p, int add = 5, int *also = NULL)
+{
+	p[threadIdx.x] = threadIdx.x + add;
+	if (also)
+		also[threadIdx.x] = -1;
+}
+
+START_TEST(test_emu_launch_takes_default_arguments)
+{
+	int *d, *e, h[8], g[8];
+	OK(cudaMalloc(&d, sizeof(h)));
+	OK(cudaMalloc(&e, sizeof(g)));
+	with_defaults<<<1, 8>>>(d);   /* add 5, no second buffer */
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	for (int t = 0; t < 8; t++)
+		ck_assert_int_eq(h[t], t + 5);
+	with_defaults<<<1, 8>>>(d, 1, e);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	OK(cudaMemcpy(g, e, sizeof(g), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[7], 8);
+	ck_assert_int_eq(g[3], -1);
+	/* one left out: the last takes its default */
+	with_defaults<<<1, 8>>>(d, 2);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	ck_assert_int_eq(h[0], 2);
+}
+END_TEST
+
 START_TEST(test_emu_syncthreads_count_and_or)
 {
 	int *d, h[96];
@@ -1718,6 +1750,7 @@ int main(void)
 	tcase_add_test(tc, test_emu_barrier_divergence_is_reported);
 	tcase_add_test(tc, test_emu_exited_threads_count_as_arrived);
 	tcase_add_test(tc, test_emu_syncthreads_count_and_or);
+	tcase_add_test(tc, test_emu_launch_takes_default_arguments);
 	tcase_add_test(tc, test_emu_out_of_bounds_names_the_thread);
 	tcase_add_test(tc, test_emu_shared_overflow_faults);
 	tcase_add_test(tc, test_emu_misaligned_vector_load_is_no_null_pointer);
