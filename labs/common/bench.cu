@@ -1083,7 +1083,7 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 		snprintf(msg, sizeof(msg),
 			 "the machine's CPUs were busy with other work: the timer and the two runners "
 			 "waited %.3f s for a CPU in the %.3f s this kernel was timed (at most %.0f %% "
-			 "is taken as fair), %d times",
+			 "is taken as fair), on each of %d tries",
 			 waited, took, 100 * BUSY_SHARE, BUSY_TRIES);
 	}
 	for (int w = 0; w < 2; w++)

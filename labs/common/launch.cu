@@ -198,8 +198,8 @@ bool cl_barrier_broken(void)
 		/* the words of checked-barrier.h's note: seen, line, arrived, threads, block */
 		snprintf(barrier_detail, sizeof(barrier_detail),
 			 "barrier divergence in block (%u,%u,%u): %u of its %u threads reached the "
-			 "__syncthreads() at %s:%u, the others having returned or waiting at another; "
-			 "every thread of a block must reach the same __syncthreads()",
+			 "barrier (__syncthreads()) at %s:%u, the others having returned or waiting at "
+			 "another; every thread of a block must reach the same __syncthreads()",
 			 n[4], n[5], n[6], n[2], n[3], base ? base + 1 : file, n[1]);
 		return true;
 	}
