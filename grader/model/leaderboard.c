@@ -73,8 +73,9 @@ char *leaderboard_pseudonym(const char *salt, const char *lab, const char *stude
 	free(text);
 	unsigned long bits = 0;
 	sscanf(hex, "%8lx", &bits);   /* the hash's first 32 bits */
-	return xasprintf("%s-%s-%02lu", adjectives[bits % 32], nouns[(bits / 32) % 32],
-			 (bits / 1024) % 100);
+	/* 32 x 32 x 10000 names: two of a class of 300 share one with odds of 1 in 230 */
+	return xasprintf("%s-%s-%04lu", adjectives[bits % 32], nouns[(bits / 32) % 32],
+			 (bits / 1024) % 10000);
 }
 
 int leaderboard_salt(const char *db_path, char **salt)

@@ -34,7 +34,7 @@ bool leaderboard_speed(json_t *doc, double *speed);
 
 /*
  * The name a student is shown under: lab and student hashed with the
- * course's secret salt into two words and a number ("amber-heron-07"), so
+ * course's secret salt into two words and a number ("amber-heron-0742"), so
  * a classmate who knows the names cannot tell whose is whose. Allocated.
  */
 char *leaderboard_pseudonym(const char *salt, const char *lab, const char *student);
