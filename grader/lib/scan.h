@@ -39,10 +39,10 @@ struct scan_rules {
 	/*
 	 * nvcc's passes of a lab that teaches barriers (strict_barriers), built
 	 * with the checked barrier (labs/common/checked-barrier.h), whose macro
-	 * turns every __syncthreads() (and _count, _and, _or) into the check: the
- * name itself left in
-	 * the submission's lines means the macro was undone (#undef, a #define
-	 * of its own), which would take a barrier past the check on a GPU.
+	 * turns every __syncthreads() (and _count, _and, _or) into the check:
+	 * the name itself left in the submission's lines means the macro was
+	 * undone (#undef, a #define of its own), which would take a barrier
+	 * past the check on a GPU.
 	 */
 	bool checked_barrier;
 };

@@ -29,29 +29,38 @@ int leaderboard_parse(const char *value, int *mode)
 	return 0;
 }
 
-bool leaderboard_speed(json_t *doc, double *speed)
+bool leaderboard_rows_speed(const struct timing_row *rows, size_t n, bool provisional,
+			    double *speed)
 {
-	struct timing_row *rows;
-	size_t n = doc_timing_rows(doc, &rows), used = 0;
+	size_t used = 0;
 	double logs = 0;
-	bool ranked = n > 0 && !json_is_true(json_object_get(doc, "provisional"));
 
-	for (size_t i = 0; i < n && ranked; i++) {
+	if (provisional)
+		return false;
+	for (size_t i = 0; i < n; i++) {
 		const struct timing_row *r = &rows[i];
-		if (*r->subject || *r->baseline)
+		if (!leaderboard_against_reference(r))
 			continue;   /* against another launcher of the submission's: not a speed */
-		if (!r->measured || r->flagged || !(r->student_ms > 0) || !(r->reference_ms > 0)) {
-			ranked = false;
-			break;
-		}
+		if (!r->measured || r->flagged || !(r->student_ms > 0) || !(r->reference_ms > 0))
+			return false;
 		logs += log(r->reference_ms / r->student_ms);
 		used++;
 	}
-	free(rows);
-	if (!ranked || !used)
+	if (!used)
 		return false;
 	*speed = exp(logs / (double)used);
 	return true;
+}
+
+bool leaderboard_speed(json_t *doc, double *speed)
+{
+	struct timing_row *rows;
+	size_t n = doc_timing_rows(doc, &rows);
+	bool ranked = leaderboard_rows_speed(
+		rows, n, json_is_true(json_object_get(doc, "provisional")), speed);
+
+	free(rows);
+	return ranked;
 }
 
 static const char *const adjectives[] = {

@@ -12,6 +12,8 @@
 #ifndef LEADERBOARD_H
 #define LEADERBOARD_H
 
+#include "doc.h"
+
 #include <jansson.h>
 
 #include <stdbool.h>
@@ -31,6 +33,15 @@ int leaderboard_parse(const char *value, int *mode);
  * flagged for review: such a run is not ranked.
  */
 bool leaderboard_speed(json_t *doc, double *speed);
+/* The same of a run's timed tests (doc_timing_rows), for a caller that has them. */
+bool leaderboard_rows_speed(const struct timing_row *rows, size_t n, bool provisional,
+			    double *speed);
+
+/* Whether r is timed against the reference (not against another launcher of the submission). */
+static inline bool leaderboard_against_reference(const struct timing_row *r)
+{
+	return !*r->subject && !*r->baseline;
+}
 
 /*
  * The name a student is shown under: lab and student hashed with the

@@ -503,18 +503,21 @@ static json_t *gs_leaderboard(json_t *doc)
 {
 	double speed;
 	struct timing_row *rows;
+	size_t n = doc_timing_rows(doc, &rows);
 
-	if (!leaderboard_speed(doc, &speed))
+	if (!leaderboard_rows_speed(rows, n, json_is_true(json_object_get(doc, "provisional")),
+				    &speed)) {
+		free(rows);
 		return NULL;
+	}
 	json_t *board = json_array();
 	json_array_append_new(board, json_pack("{s:s, s:f, s:s}", "name",
 					       "speed against the reference (geometric mean)",
 					       "value", round(speed * 1000) / 1000, "order", "desc"));
-	size_t n = doc_timing_rows(doc, &rows);
 	for (size_t i = 0; i < n; i++) {
 		const struct timing_row *r = &rows[i];
 		bool flops = isfinite(r->student_gflops);
-		if (*r->subject || *r->baseline || (!flops && !isfinite(r->student_gbs)))
+		if (!leaderboard_against_reference(r) || (!flops && !isfinite(r->student_gbs)))
 			continue;
 		char *name = xasprintf("%s %s (%s)", r->test.part, r->test.name,
 				       flops ? "GFLOP/s" : "GB/s");

@@ -446,10 +446,12 @@ static void add_leaderboard(struct strbuf *sb, const char *lab, const struct das
 	for (size_t r = 0; r < n; r++) {
 		const char *student = doc_str(runs[r].doc, "student");
 		rows[r] = (struct board_row){.run = r};
-		rows[r].ranked = leaderboard_speed(runs[r].doc, &rows[r].speed);
 		rows[r].shown = names ? xstrdup(student)
 				      : leaderboard_pseudonym(board->salt, lab, student);
 		nt[r] = doc_timing_rows(runs[r].doc, &t[r]);
+		rows[r].ranked = leaderboard_rows_speed(
+			t[r], nt[r], json_is_true(json_object_get(runs[r].doc, "provisional")),
+			&rows[r].speed);
 		if (nt[r] > ncols) {
 			cols = t[r];
 			ncols = nt[r];
@@ -460,7 +462,7 @@ static void add_leaderboard(struct strbuf *sb, const char *lab, const struct das
 		for (size_t r = 0; r < n; r++) {
 			const struct timing_row *m = timing_of_test(t[r], nt[r], cols[c].test.part,
 								    cols[c].test.name);
-			own[c] |= m && (*m->subject || *m->baseline);
+			own[c] |= m && !leaderboard_against_reference(m);
 		}
 	qsort(rows, n, sizeof(*rows), by_speed);
 	strbuf_addf(sb, "<h2>Leaderboard</h2>\n<p>Each student's latest run by how fast its "

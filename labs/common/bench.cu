@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <dirent.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -347,41 +345,39 @@ static struct runner runners[2];   /* by enum cl_who */
 static const char *const side_name[2] = {"the reference's runner", "the submission's program"};
 
 /*
- * What process pid's threads, and those of the processes under it (a
- * runner's sandbox holds the runner), have had of the CPUs, added to
+ * What the threads of pid (with children: and of the processes under it, a
+ * runner's sandbox holding the runner) have had of the CPUs, added to
  * s[0], and waited for one, added to s[1], in seconds: each thread's
  * schedstat (on a CPU, on a run queue). A process that ended since is left
  * out; false when none can be read.
  */
-static bool tree_sched(pid_t pid, int depth, double s[2])
+static bool tree_sched(pid_t pid, bool children, double s[2])
 {
-	char path[320], buf[4096];
-	struct dirent *e;
+	pid_t pids[64];
+	int n = children ? cl_process_tree(pid, pids, 64) : (pids[0] = pid, 1);
 	bool any = false;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	DIR *d = opendir(path);
-	while (d && (e = readdir(d))) {
-		if (atoi(e->d_name) <= 0)
-			continue;
-		unsigned long long run, wait;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
-		if (cl_read_proc(path, buf, sizeof(buf)) && sscanf(buf, "%llu %llu", &run, &wait) == 2) {
-			s[0] += run * 1e-9;
-			s[1] += wait * 1e-9;
-			any = true;
-		}
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, e->d_name);
-		if (depth < 4 && cl_read_proc(path, buf, sizeof(buf)))
-			for (char *c = buf, *end; *c; c = end) {
-				long child = strtol(c, &end, 10);
-				if (end == c)
-					break;
-				any |= child > 0 && tree_sched((pid_t)child, depth + 1, s);
+	for (int k = 0; k < n; k++) {
+		char path[320], buf[4096];
+		struct dirent *e;
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[k]);
+		DIR *d = opendir(path);
+		while (d && (e = readdir(d))) {
+			unsigned long long run, wait;
+			if (atoi(e->d_name) <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", (int)pids[k],
+				 e->d_name);
+			if (cl_read_proc(path, buf, sizeof(buf)) &&
+			    sscanf(buf, "%llu %llu", &run, &wait) == 2) {
+				s[0] += run * 1e-9;
+				s[1] += wait * 1e-9;
+				any = true;
 			}
+		}
+		if (d)
+			closedir(d);
 	}
-	if (d)
-		closedir(d);
 	return any;
 }
 
@@ -397,12 +393,12 @@ static struct cpu_use cpu_use(void)
 	struct cpu_use u = {};
 	double self[2] = {0, 0};
 
-	/* this process alone (depth 4: not its children): its runners come next */
-	u.known = tree_sched(getpid(), 4, self);
+	/* this process alone, not its children: its runners come next */
+	u.known = tree_sched(getpid(), false, self);
 	u.waited = self[1];
 	for (int w = 0; w < 2; w++) {
 		double r[2] = {0, 0};
-		if (runners[w].up && runners[w].pid > 0 && tree_sched(runners[w].pid, 0, r)) {
+		if (runners[w].up && runners[w].pid > 0 && tree_sched(runners[w].pid, true, r)) {
 			u.waited += r[1];
 			if (w == CL_STUDENT)
 				u.submission = r[0];

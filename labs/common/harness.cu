@@ -404,40 +404,6 @@ static pid_t only_child(pid_t parent)
 #define CLOCK_PROCS 16
 
 /*
- * pid and the processes under it (the test's own, and its runner with
- * bubblewrap or the sanitizer around it, where the work is), at most max.
- */
-static int process_tree(pid_t pid, pid_t *out, int max)
-{
-	int n = 0;
-
-	out[n++] = pid;
-	for (int i = 0; i < n; i++) {
-		char path[320], buf[1024];
-		struct dirent *e;
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)out[i]);
-		DIR *d = opendir(path);
-		while (d && (e = readdir(d))) {
-			if (atoi(e->d_name) <= 0)
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)out[i],
-				 e->d_name);
-			if (!cl_read_proc(path, buf, sizeof(buf)))
-				continue;
-			for (char *p = buf, *end; n < max; p = end) {
-				long child = strtol(p, &end, 10);
-				if (end == p)
-					break;
-				out[n++] = (pid_t)child;
-			}
-		}
-		if (d)
-			closedir(d);
-	}
-	return n;
-}
-
-/*
  * Adds to *waited the seconds each thread of the processes in pids waited
  * for a CPU since the last reading (all a thread waited, for one not seen
  * before), and keeps what each has waited now. -1 when no thread's wait
@@ -526,7 +492,7 @@ static double clock_used(struct test_clock *c)
 		return c->used;
 	c->at = now;
 	pid_t pid = only_child(c->parent);
-	int npids = pid > 0 ? process_tree(pid, pids, CLOCK_PROCS) : 0;
+	int npids = pid > 0 ? cl_process_tree(pid, pids, CLOCK_PROCS) : 0;
 	if (pid <= 0 || !tree_cpu(pids, npids, &cpu)) {
 		c->pid = 0;   /* not started yet, or ended: the wall's pace */
 		return c->used += dt;

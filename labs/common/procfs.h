@@ -1,18 +1,21 @@
 /*
  * procfs.h - what the kernel says of the processes that run a submission:
- * a small file of /proc (the harness's test clock, harness.cu, and the
- * timer's check for a busy machine, bench.cu, read schedstat and children),
- * and the CPUs a process may run on (the harness's tests at once, the
+ * a small file of /proc, the processes under one (the harness's test
+ * clock, harness.cu, and the timer's check for a busy machine, bench.cu,
+ * read their schedstat), and the CPUs a process may run on (the harness's tests at once, the
  * emulator's workers). The grader's own count is util.c's usable_cpus.
  */
 #ifndef CL_PROCFS_H
 #define CL_PROCFS_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 /* The file at path into buf, NUL-terminated; false when it cannot be read. */
@@ -30,6 +33,41 @@ static inline bool cl_read_proc(const char *path, char *buf, size_t len)
 		return false;
 	buf[n] = '\0';
 	return true;
+}
+
+/*
+ * pid and the processes under it (a test's own, a runner with bubblewrap
+ * or the sanitizer around it, where the work is), into out, at most max:
+ * how many.
+ */
+static inline int cl_process_tree(pid_t pid, pid_t *out, int max)
+{
+	int n = 0;
+
+	out[n++] = pid;
+	for (int i = 0; i < n; i++) {
+		char path[320], buf[1024];
+		struct dirent *e;
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)out[i]);
+		DIR *d = opendir(path);
+		while (d && (e = readdir(d))) {
+			if (atoi(e->d_name) <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)out[i],
+				 e->d_name);
+			if (!cl_read_proc(path, buf, sizeof(buf)))
+				continue;
+			for (char *p = buf, *end; n < max; p = end) {
+				long child = strtol(p, &end, 10);
+				if (end == p)
+					break;
+				out[n++] = (pid_t)child;
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	return n;
 }
 
 /* The CPUs this process may run on (its affinity: a cgroup's or taskset's), at least 1. */
