@@ -410,7 +410,8 @@ void scan_preprocessed(const char *text, size_t len, bool host_pass,
 		last = last ? last + 1 : name;
 		if (rules->checked_barrier &&
 		    (!strcmp(name, "__syncthreads") || !strcmp(name, "__syncthreads_count") ||
-		     !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or")))
+		     !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or") ||
+		     !strcmp(name, "__barrier_sync")))
 			problem(problems, t, "'%s' is not the lab's checked barrier here (an #undef or "
 				"#define of it): this lab checks that every thread of a block reaches "
 				"each barrier, so call it as it is", name);

@@ -80,11 +80,15 @@ char *leaderboard_pseudonym(const char *salt, const char *lab, const char *stude
 
 	sha256_hex(text, strlen(text), hex);
 	free(text);
-	unsigned long bits = 0;
-	sscanf(hex, "%8lx", &bits);   /* the hash's first 32 bits */
-	/* 32 x 32 x 10000 names: two of a class of 300 share one with odds of 1 in 230 */
-	return xasprintf("%s-%s-%04lu", adjectives[bits % 32], nouns[(bits / 32) % 32],
-			 (bits / 1024) % 10000);
+	unsigned long long bits = 0;
+	sscanf(hex, "%16llx", &bits);   /* the hash's first 64 bits */
+	/*
+	 * 32 x 32 x 10^6 names: two of a class of 300 share one with odds of
+	 * about 1 in 23,000, and the dashboard says so where two do
+	 * (htmldash.c's leaderboard).
+	 */
+	return xasprintf("%s-%s-%06llu", adjectives[bits % 32], nouns[(bits / 32) % 32],
+			 (bits / 1024) % 1000000);
 }
 
 int leaderboard_salt(const char *db_path, char **salt)

@@ -464,6 +464,12 @@ static void add_leaderboard(struct strbuf *sb, const char *lab, const struct das
 								    cols[c].test.name);
 			own[c] |= m && !leaderboard_against_reference(m);
 		}
+	/* two students under one pseudonym: said, with the way out */
+	const char *shared = NULL;
+	for (size_t i = 0; i < n && !names && !shared; i++)
+		for (size_t j = i + 1; j < n && !shared; j++)
+			if (!strcmp(rows[i].shown, rows[j].shown))
+				shared = rows[i].shown;
 	qsort(rows, n, sizeof(*rows), by_speed);
 	strbuf_addf(sb, "<h2>Leaderboard</h2>\n<p>Each student's latest run by how fast its "
 			"kernels ran against the reference's: the geometric mean over the timed "
@@ -509,6 +515,12 @@ static void add_leaderboard(struct strbuf *sb, const char *lab, const struct das
 		strbuf_addstr(sb, "</tr>\n");
 	}
 	strbuf_addstr(sb, "</table>\n");
+	if (shared) {
+		strbuf_addstr(sb, "<p class=\"warn\">Two students share the pseudonym ");
+		strbuf_add_html(sb, shared);
+		strbuf_addstr(sb, ": remove the gradebook's .leaderboard-salt file to draw new "
+				  "pseudonyms for everyone.</p>\n");
+	}
 	for (size_t i = 0; i < n; i++) {
 		free(rows[i].shown);
 		free(t[i]);

@@ -64,7 +64,30 @@ static __device__ __forceinline__ int cl_checked_syncthreads_or(int pred, unsign
 	cl_checked_syncthreads(line);
 	return __syncthreads_or(pred);
 }
+/*
+ * Cooperative groups' block barrier (thread_block::sync(), cg::sync(block))
+ * reaches the hardware as __barrier_sync(0), from cooperative_groups'
+ * own headers: barrier 0 is checked as __syncthreads() is, other named
+ * barriers are left as they are. A call from those headers has no line of
+ * the submission's to give; it is noted as line 0, which the runner words
+ * as a cooperative-groups barrier of the unit's file.
+ */
+static __device__ __forceinline__ void cl_checked_barrier_sync(unsigned id, unsigned line)
+{
+	if (id == 0)
+		cl_checked_syncthreads(line);
+	else
+		__barrier_sync(id);
+}
+static __host__ __device__ constexpr bool cl_in_cg_header(const char *f)
+{
+	return !*f ? false
+	     : (f[0] == 'c' && f[1] == 'o' && f[2] == 'o' && f[3] == 'p' && f[4] == 'e' &&
+		f[5] == 'r' && f[6] == 'a' && f[7] == 't' && f[8] == 'i' && f[9] == 'v' &&
+		f[10] == 'e' && f[11] == '_' && f[12] == 'g') || cl_in_cg_header(f + 1);
+}
 #define __syncthreads() cl_checked_syncthreads(__LINE__)
+#define __barrier_sync(id) cl_checked_barrier_sync((id), cl_in_cg_header(__FILE__) ? 0u : __LINE__)
 #define __syncthreads_count(pred) cl_checked_syncthreads_count((pred), __LINE__)
 #define __syncthreads_and(pred) cl_checked_syncthreads_and((pred), __LINE__)
 #define __syncthreads_or(pred) cl_checked_syncthreads_or((pred), __LINE__)

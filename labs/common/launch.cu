@@ -196,11 +196,18 @@ bool cl_barrier_broken(void)
 			continue;
 		const char *base = strrchr(file, '/');
 		/* the words of checked-barrier.h's note: seen, line, arrived, threads, block */
+		char where[160];
+		/* line 0: a cooperative-groups block barrier (checked-barrier.h) */
+		if (n[1])
+			snprintf(where, sizeof(where), "barrier (__syncthreads()) at %s:%u",
+				 base ? base + 1 : file, n[1]);
+		else
+			snprintf(where, sizeof(where), "cooperative-groups block barrier "
+				 "(thread_block::sync()) in %s", base ? base + 1 : file);
 		snprintf(barrier_detail, sizeof(barrier_detail),
 			 "barrier divergence in block (%u,%u,%u): %u of its %u threads reached the "
-			 "barrier (__syncthreads()) at %s:%u, the others having returned or waiting at "
-			 "another; every thread of a block must reach the same __syncthreads()",
-			 n[4], n[5], n[6], n[2], n[3], base ? base + 1 : file, n[1]);
+			 "%s, the others having returned or waiting at another; every thread of a "
+			 "block must reach the same barrier", n[4], n[5], n[6], n[2], n[3], where);
 		return true;
 	}
 	return false;

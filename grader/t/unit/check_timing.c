@@ -490,7 +490,8 @@ START_TEST(test_leaderboard_speed_and_gradescope)
 	char *b = leaderboard_pseudonym("salt-two-0123456789abcdef0123456789", "matmul", "ada");
 	ck_assert_str_eq(a, again);
 	ck_assert_str_ne(a, b);   /* another course's salt: another name */
-	ck_assert_msg(!strchr(a, ' ') && strlen(a) > 10 && a[strlen(a) - 5] == '-', "%s", a);
+	ck_assert_msg(!strchr(a, ' ') && strlen(a) > 10 && a[strlen(a) - 7] == '-' &&
+		      strspn(a + strlen(a) - 6, "0123456789") == 6, "%s", a);
 	free(a);
 	free(again);
 	free(b);
@@ -557,6 +558,15 @@ START_TEST(test_leaderboard_on_the_dashboard)
 	ck_assert_int_eq(html_dashboard("demo", runs, 3, NULL, &board, &page), 0);
 	at = strstr(page, "<h2>Leaderboard</h2>");
 	ck_assert_msg(at && strstr(at, "<td>ada</td>") && strstr(at, "&lt;cy&gt;"), "%s", page);
+	ck_assert_ptr_null(strstr(page, "share the pseudonym"));
+	free(page);
+	/* two rows under one pseudonym (here: one student twice): said, with the way out */
+	board.mode = LEADERBOARD_PSEUDONYMS;
+	json_object_set_new(runs[2].doc, "student", json_string("ada"));
+	ck_assert_int_eq(html_dashboard("demo", runs, 3, NULL, &board, &page), 0);
+	at = strstr(page, "share the pseudonym ");
+	ck_assert_msg(at && !strncmp(at + strlen("share the pseudonym "), names[0], strlen(names[0])) &&
+		      strstr(at, "leaderboard-salt"), "%s", page);
 	free(page);
 	for (int i = 0; i < 3; i++) {
 		free(names[i]);
