@@ -18,7 +18,8 @@
 # at a memory limit, graded alone. CUDALAB_REDTEAM_USER=NAME, run as root:
 # every grading runs as that ordinary user, with a work folder and
 # gradebooks of its own. REDTEAM_CASES=GLOB grades only the cases whose
-# <lab>/<case> matches (an extended glob).
+# <lab>/<case> matches (an extended glob); REDTEAM_JOBS=N grades N of a
+# class at once (3).
 . "$(dirname "$0")/lib.sh"
 
 gpu_or_emulated
@@ -195,8 +196,9 @@ for lab in $LABS; do
 			echo "$([ "$(attack_class "$1" "$2")" = dodge ] && echo 0 || echo 1) $RT/$1/$2"
 	done | sort -s -k1,1n | cut -d" " -f2- >"$T_TMP/$lab.dirs"
 	[ -s "$T_TMP/$lab.dirs" ] || continue
-	# three at a time: a grading that waits holds no CPU
-	(cd "$T_TMP" && CLASS_DIRS=$lab.dirs grade_class "$lab" $(grade_args "$lab") -j 3 \
+	# three at a time (REDTEAM_JOBS: a machine with CPUs to spare): a
+	# grading that waits holds no CPU
+	(cd "$T_TMP" && CLASS_DIRS=$lab.dirs grade_class "$lab" $(grade_args "$lab") -j "${REDTEAM_JOBS:-3}" \
 		2>/dev/null; echo $? >"$lab-class.rc") &
 	class_pids+=($!)
 done
