@@ -113,7 +113,8 @@ static int time_kernels(const struct grading *g, const char *runner)
 	struct device_ceilings dc;
 	bool given = !device_ceilings(g, &dc);
 	struct timing_programs programs = {.timer = timer, .runner = recipe[0],
-					   .reference = recipe[1], .folder = g->judgedir};
+					   .reference = recipe[1], .folder = g->judgedir,
+					   .cpus = g->cpus_split ? &g->timing_cpus : NULL};
 	ret = timing_run(g->cfg, &programs, (const char *const *)g->env, given ? &dc : NULL, r);
 	if (given)
 		device_ceilings_release(&dc);

@@ -10,6 +10,7 @@
 #include "grading.h"
 
 #include "build.h"
+#include "cpus.h"
 #include "gpulock.h"
 #include "judge.h"
 #include "pidcg.h"
@@ -400,6 +401,12 @@ int grading_open(struct grading *g, const struct toolchain *tc, const struct lab
 	}
 	g->gpu = o->gpu ? xstrdup(o->gpu) : gpulock_gpu_name();
 	g->env = grading_gpu_env(g->gpu);
+	/* the timing phases' CPUs left to them: this grading's work on the others */
+	cpu_set_t others;
+	if (!sched_getaffinity(0, sizeof(g->cpus_before), &g->cpus_before) &&
+	    cpus_for_grading(g->gpu, &g->timing_cpus, &others) &&
+	    !sched_setaffinity(0, sizeof(others), &others))
+		g->cpus_split = true;
 	char *tmpdir = xasprintf("TMPDIR=%s", g->workdir);
 	g->tool_env = grading_env(g, (const char *const[]){tmpdir, NULL});
 	free(tmpdir);
@@ -442,6 +449,9 @@ bool grading_sandbox_ready(const struct toolchain *tc, const struct lab_config *
 
 void grading_close(struct grading *g)
 {
+	if (g->cpus_split)
+		sched_setaffinity(0, sizeof(g->cpus_before), &g->cpus_before);
+	g->cpus_split = false;
 	if (g->workdir) {
 		if (g->o->keep_workdir)
 			progress("work folder kept: %s", g->workdir);

@@ -90,6 +90,10 @@ struct grading {
 	char *workdir;
 	char *judgedir;            /* the judge's folder, outside the sandbox (judge.h) */
 	char *gpu;                 /* CUDA_VISIBLE_DEVICES of every child */
+	/* where the machine has CPUs to spare (cpus.h): the timing phase's CPUs,
+	 * the grading having the others meanwhile, and its CPUs before */
+	bool cpus_split;
+	cpu_set_t timing_cpus, cpus_before;
 	char *gpu_key;             /* what its GPU locks are named after (gpulock_key),
 				      once the probe has answered; NULL before */
 	char **env;                /* every child's environment (grading_open) */

@@ -576,6 +576,7 @@ int timing_run(const struct lab_config *cfg, const struct timing_programs *p,
 			.input = input,
 			/* timing_timeout per kernel, and as much again to start */
 			.timeout = (pending.n + 1) * cfg->timing_timeout,
+			.cpus = p->cpus,
 		};
 		lab_run_limits(cfg, 1, &spec);
 		progress("timing %zu kernel%s against the reference ...", pending.n,

@@ -10,6 +10,7 @@
 #include "result.h"
 
 #include <jansson.h>
+#include <sched.h>
 
 struct sandbox;
 
@@ -71,6 +72,7 @@ struct timing_programs {
 	const char *runner;      /* the recipe of the submission's runner (sandboxed) */
 	const char *reference;   /* the recipe of the reference's runner */
 	const char *folder;      /* the timer's: the judge's folder, out of the sandbox's reach */
+	const cpu_set_t *cpus;   /* the timer's and its runners' CPUs (cpus.h); NULL: the grader's */
 };
 
 /*

@@ -204,6 +204,9 @@ static _Noreturn void exec_child(const struct run_spec *s, const struct exec_ext
 	set_limit(RLIMIT_DATA, s->max_memory);
 	if (s->cwd && chdir(s->cwd) < 0)
 		goto fail;
+	/* any of the cgroup's CPUs, which takes no privilege */
+	if (s->cpus && sched_setaffinity(0, sizeof(*s->cpus), s->cpus) < 0)
+		goto fail;
 	if (s->envp)
 		execvpe(s->argv[0], (char *const *)s->argv, (char *const *)s->envp);
 	else

@@ -7,6 +7,7 @@
 
 #include "util.h"
 
+#include <sched.h>
 #include <sys/types.h>
 
 struct sandbox;
@@ -32,6 +33,8 @@ struct run_spec {
 	/* when it becomes nonzero (another thread sets it), the program is
 	 * ended as on a timeout, and its result says cancelled; NULL: never */
 	const int *cancel;
+	/* the CPUs it runs on (sched_setaffinity); NULL: the grader's */
+	const cpu_set_t *cpus;
 };
 
 struct run_result {

@@ -1,9 +1,12 @@
 /*
  * Unit tests of gpulock.c's keys: which GPU a grading's locks are named
- * after, from the probe's UUID and Slurm's variables, without a GPU. (The
- * locks themselves are tested in check_run.c.)
+ * after, from the probe's UUID and Slurm's variables, without a GPU (the
+ * locks themselves are tested in check_run.c); and of cpus.c's split of the
+ * CPUs between the timing phases and the rest.
  */
+#include "cpus.h"
 #include "gpulock.h"
+#include "run.h"
 #include "unit.h"
 #include "util.h"
 
@@ -125,6 +128,83 @@ START_TEST(test_gpulock_paths)
 }
 END_TEST
 
+static void cpus_of(cpu_set_t *set, int from, int to)
+{
+	CPU_ZERO(set);
+	for (int c = from; c <= to; c++)
+		CPU_SET(c, set);
+}
+
+static char *cpus_said(const cpu_set_t *set)
+{
+	static char buf[2][64];
+	static int k;
+
+	k ^= 1;
+	cpus_text(set, buf[k], sizeof(buf[k]));
+	return buf[k];
+}
+
+/* Each GPU its three last CPUs, the rest to every other work; none where too few. */
+START_TEST(test_cpus_split_keeps_three_per_gpu)
+{
+	cpu_set_t usable, timing, others;
+
+	cpus_of(&usable, 0, 15);
+	ck_assert(cpus_split(&usable, 1, 0, &timing, &others));
+	ck_assert_str_eq(cpus_said(&timing), "13-15");
+	ck_assert_str_eq(cpus_said(&others), "0-12");
+	/* four GPUs on 64 CPUs: disjoint threes, none of them in the rest */
+	cpus_of(&usable, 0, 63);
+	ck_assert(cpus_split(&usable, 4, 0, &timing, &others));
+	ck_assert_str_eq(cpus_said(&timing), "61-63");
+	ck_assert(cpus_split(&usable, 4, 3, &timing, &others));
+	ck_assert_str_eq(cpus_said(&timing), "52-54");
+	ck_assert_str_eq(cpus_said(&others), "0-51");
+	/* the grader's own CPUs only, wherever they are (a Slurm job's cpuset) */
+	CPU_ZERO(&usable);
+	for (int c = 1; c < 20; c += 2)
+		CPU_SET(c, &usable);
+	ck_assert(cpus_split(&usable, 1, 0, &timing, &others));
+	ck_assert_str_eq(cpus_said(&timing), "15,17,19");
+	ck_assert_str_eq(cpus_said(&others), "1,3,5,7,9,11,13");
+	/* too few to spare: more than half would go; no GPU; a GPU not there */
+	cpus_of(&usable, 0, 4);
+	ck_assert(!cpus_split(&usable, 1, 0, &timing, &others));
+	cpus_of(&usable, 0, 15);
+	ck_assert(!cpus_split(&usable, 4, 0, &timing, &others));
+	ck_assert(!cpus_split(&usable, 0, 0, &timing, &others));
+	ck_assert(!cpus_split(&usable, 2, 2, &timing, &others));
+	/* no GPU found: no split */
+	clear_env();
+	setenv("CUDA_VISIBLE_DEVICES", "", 1);
+	ck_assert(!cpus_for_grading("0", &timing, &others));
+	clear_env();
+}
+END_TEST
+
+/* A program run with a CPU set runs there. */
+START_TEST(test_run_on_given_cpus)
+{
+	cpu_set_t mine, one;
+	struct run_result res;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	CPU_ZERO(&one);
+	for (int c = CPU_SETSIZE - 1; c >= 0 && !CPU_COUNT(&one); c--)
+		if (CPU_ISSET(c, &mine))
+			CPU_SET(c, &one);
+	const char *const argv[] = {"grep", "^Cpus_allowed_list:", "/proc/self/status", NULL};
+	struct run_spec spec = {.argv = argv, .timeout = 30, .cpus = &one};
+	ck_assert_int_eq(run_one(&spec, &res), 0);
+	ck_assert_int_eq(res.exit_code, 0);
+	char *want = xasprintf("Cpus_allowed_list:\t%s\n", cpus_said(&one));
+	ck_assert_str_eq(res.output, want);
+	free(want);
+	run_result_release(&res);
+}
+END_TEST
+
 Suite *gpulock_suite(void)
 {
 	Suite *s = suite_create("gpulock");
@@ -133,6 +213,8 @@ Suite *gpulock_suite(void)
 	tcase_add_test(tc, test_gpulock_key_slurm_jobs_on_two_gpus);
 	tcase_add_test(tc, test_gpulock_key_uuid_first);
 	tcase_add_test(tc, test_gpulock_paths);
+	tcase_add_test(tc, test_cpus_split_keeps_three_per_gpu);
+	tcase_add_test(tc, test_run_on_given_cpus);
 	suite_add_tcase(s, tc);
 	return s;
 }
