@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,74 @@ long slurm_max_array_index(void)
 	}
 	free(out);
 	return max > 1 ? max - 1 : 1000;
+}
+
+long slurm_submit_room_of(const char *assoc_mgr, const char *qos, const char *user_qos,
+			  long queued, const char **which)
+{
+	long room = -1;
+
+	/* each association of the user's ("MaxSubmitJobs=3(1)": a limit of 3, 1 held) */
+	for (const char *p = assoc_mgr; p && (p = strstr(p, "MaxSubmitJobs=")); ) {
+		long max, held;
+		p += strlen("MaxSubmitJobs=");
+		if (sscanf(p, "%ld(%ld)", &max, &held) == 2 && max >= 0 &&
+		    (room < 0 || max - held < room)) {
+			room = max - held > 0 ? max - held : 0;
+			*which = "its association's MaxSubmitJobs";
+		}
+	}
+	/* each QOS of theirs with a MaxSubmitJobsPerUser: "normal|4" */
+	for (const char *l = qos; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+		char name[128];
+		long max;
+		if (sscanf(l, "%127[^|\n]|%ld", name, &max) != 2 || max < 0)
+			continue;
+		bool theirs = false;
+		for (const char *u = user_qos; u && *u; u += strcspn(u, ",") + (u[strcspn(u, ",")] != 0))
+			theirs |= strcspn(u, ",\n") == strlen(name) && !strncmp(u, name, strlen(name));
+		if (theirs && (room < 0 || max - queued < room)) {
+			room = max - queued > 0 ? max - queued : 0;
+			*which = "its QOS's MaxSubmitJobsPerUser";
+		}
+	}
+	return room;
+}
+
+long slurm_submit_room(const char **which)
+{
+	struct passwd *pw = getpwuid(getuid());
+	char *users = xasprintf("users=%s", pw ? pw->pw_name : "root");
+	char *user = xasprintf("user=%s", pw ? pw->pw_name : "root");
+	char *amgr[] = {"scontrol", "show", "assoc_mgr", users, "flags=assoc", NULL};
+	char *qos[] = {"sacctmgr", "-nP", "show", "qos", "format=Name,MaxSubmitPU", NULL};
+	char *uq[] = {"sacctmgr", "-nP", "show", "assoc", "where", user, "format=QOS", NULL};
+	char *sq[] = {"squeue", "-h", "-r", "-u", pw ? pw->pw_name : "root", "-o", "%i", NULL};
+	char *a = NULL, *q = NULL, *u = NULL, *s = NULL;
+	long queued = 0, room = -1;
+
+	*which = NULL;
+	if (capture(amgr, &a, NULL) != 0) {
+		free(a);
+		a = NULL;
+	}
+	if (capture(qos, &q, NULL) == 0 && capture(uq, &u, NULL) == 0) {
+		for (char *c = u; *c; c++)   /* one line per association: a list of lists */
+			*c = *c == '\n' ? ',' : *c;
+		if (capture(sq, &s, NULL) == 0)
+			for (const char *c = s; *c; c++)
+				queued += *c == '\n';
+		room = slurm_submit_room_of(a, q, u, queued, which);
+	} else {
+		room = slurm_submit_room_of(a, NULL, NULL, 0, which);
+	}
+	free(a);
+	free(q);
+	free(u);
+	free(s);
+	free(users);
+	free(user);
+	return room;
 }
 
 /* ---------------------------------------------------------------- spool */
@@ -318,6 +387,20 @@ struct task_word {
 	char state[32], node[256];
 };
 
+/* What Slurm says of task t of job (state, node) into the words of its entries. */
+static void note_task(const struct spool *sp, const struct job *job, long t, const char *state,
+		      const char *node, struct task_word *words)
+{
+	for (long i = task_first(job, t); i < task_first(job, t) + job->per; i++) {
+		struct spool_entry *e = entry_at(sp, i);
+		if (!e)
+			continue;
+		struct task_word *w = &words[e - sp->e];
+		snprintf(w->state, sizeof(w->state), "%s", state);
+		snprintf(w->node, sizeof(w->node), "%s", node);
+	}
+}
+
 /*
  * For every entry, what squeue (queued: true) or sacct says of the task of
  * the newest job that covers it: into words[index].
@@ -348,20 +431,19 @@ static int ask_slurm(const struct spool *sp, const struct job *jobs, size_t njob
 				if (sscanf(line, "%63[^|]|%31[^ \n|]", id, state) != 2 || !strchr(id, '_'))
 					continue;
 				snprintf(task, sizeof(task), "%s", strchr(id, '_') + 1);
-				if (task[0] == '[')   /* tasks that never started: "12_[4-7]" */
-					continue;
 			}
-			char *end;
-			t = strtol(task, &end, 10);
-			if (end == task)
-				continue;
-			for (long i = task_first(&jobs[j], t); i < task_first(&jobs[j], t) + jobs[j].per; i++) {
-				struct spool_entry *e = entry_at(sp, i);
-				if (!e)
-					continue;
-				struct task_word *w = &words[e - sp->e];
-				snprintf(w->state, sizeof(w->state), "%s", state);
-				snprintf(w->node, sizeof(w->node), "%s", node);
+			/* one task, or those that never started, in one line: "12_[4-7%2]", "12_[1,3]" */
+			for (char *p = task + (task[0] == '['), *end; *p && *p != '%' && *p != ']'; p = end + (*end == ',')) {
+				long last;
+				t = last = strtol(p, &end, 10);
+				if (end == p)
+					break;
+				if (*end == '-')
+					last = strtol(end + 1, &end, 10);
+				for (; t <= last && t < (long)sp->n; t++)   /* no task past the roster */
+					note_task(sp, &jobs[j], t, state, node, words);
+				if (task[0] != '[')
+					break;
 			}
 		}
 		free(out);

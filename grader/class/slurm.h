@@ -137,6 +137,23 @@ int slurm_submit(const struct spool *sp, const struct slurm_submit *s, char **jo
 
 /* The largest array index the cluster takes (MaxArraySize - 1); 1000 when it does not say. */
 long slurm_max_array_index(void);
+/*
+ * How many more jobs Slurm takes from this user now, each array task
+ * counting as one: the tightest of its associations' MaxSubmitJobs less
+ * what each holds (scontrol show assoc_mgr), and of its QOSes'
+ * MaxSubmitJobsPerUser less its jobs queued (sacctmgr, squeue). -1 where no
+ * such limit is set or the cluster keeps no accounting; *which (static
+ * text) names the limit found.
+ */
+long slurm_submit_room(const char **which);
+/*
+ * The same from what those commands printed: assoc_mgr, scontrol show
+ * assoc_mgr flags=assoc; qos, sacctmgr -nP show qos format=Name,MaxSubmitPU;
+ * user_qos, the QOSes of the user's associations, comma-separated;
+ * queued, the user's jobs and tasks queued or running.
+ */
+long slurm_submit_room_of(const char *assoc_mgr, const char *qos, const char *user_qos,
+			  long queued, const char **which);
 /* Whether sbatch can be found on PATH (the error says what to do when not). */
 bool slurm_available(void);
 

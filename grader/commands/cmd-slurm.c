@@ -30,7 +30,8 @@ static const struct cmd_opt slurm_opts[] = {
 	 "./gradebook.db), checked before anything is submitted"),
 	CMD_OPT('P', "per-task", 0, "N",
 	 "submissions each task grades, one after another (default 1;\n"
-	 "raised where the class is larger than the cluster's MaxArraySize)"),
+	 "raised where the class is larger than the cluster's MaxArraySize\n"
+	 "or your submit limits, MaxSubmitJobs, allow)"),
 	CMD_OPT('T', "throttle", 0, "N",
 	 "tasks running at once, sbatch's %N (default " TEXT_OF(DEFAULT_THROTTLE) "; 0: no limit)"),
 	CMD_OPT('t', "time", 0, "MIN",
@@ -124,8 +125,26 @@ out:
  * submissions that have no result and no task queued. NULL with *nothing
  * set when there is nothing to grade, NULL alone on an error.
  */
+/*
+ * How many tasks Slurm takes from this user now (each is a job to its
+ * submit limits, MaxSubmitJobs): -1 for no limit; 0 after saying none.
+ */
+static long submit_room(const struct spool *sp, const char **which)
+{
+	long room = slurm_submit_room(which);
+
+	if (!room)
+		error("Slurm takes no more jobs from you now (%s: your queued jobs use all of "
+		      "it): once some have ended, grade the spool with cudalab slurm %s --spool %s "
+		      "--resume", *which, sp->lab, sp->path);
+	return room;
+}
+
 static char *array_spec(const struct spool *sp, struct slurm_opts *o, bool *nothing)
 {
+	const char *which = NULL;
+	long room;
+
 	*nothing = false;
 	if (!o->resume) {
 		long max = slurm_max_array_index() + 1;
@@ -133,12 +152,20 @@ static char *array_spec(const struct spool *sp, struct slurm_opts *o, bool *noth
 			*nothing = true;
 			return NULL;
 		}
+		if (!(room = submit_room(sp, &which)))
+			return NULL;
 		if (!o->per_task)
 			o->per_task = 1;
 		if ((sp->n + o->per_task - 1) / o->per_task > (size_t)max) {
 			o->per_task = (unsigned)((sp->n + max - 1) / max);
 			fprintf(stderr, "slurm: %zu submissions are more than the cluster's %ld tasks an "
 					"array may have: %u a task\n", sp->n, max, o->per_task);
+		}
+		if (room > 0 && (sp->n + o->per_task - 1) / o->per_task > (size_t)room) {
+			o->per_task = (unsigned)((sp->n + room - 1) / room);
+			fprintf(stderr, "slurm: %zu submissions are more than the %ld jobs Slurm takes "
+					"from you now (%s): %u a task\n", sp->n, room, which,
+				o->per_task);
 		}
 		return xasprintf("0-%zu", (sp->n + o->per_task - 1) / o->per_task - 1);
 	}
@@ -164,6 +191,21 @@ static char *array_spec(const struct spool *sp, struct slurm_opts *o, bool *noth
 		return NULL;
 	}
 	o->per_task = 1;   /* the task is the roster's index */
+	size_t missing = 0;
+	for (const char *c = sb.buf; c && *c; c++)
+		missing += *c == ',';
+	missing += sb.len > 0;
+	if (missing && !(room = submit_room(sp, &which))) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	if (missing && room > 0 && missing > (size_t)room) {
+		error("%zu submissions to grade again are more than the %ld jobs Slurm takes from you "
+		      "now (%s): --resume grades them once %zu of your jobs have ended", missing,
+		      room, which, missing - (size_t)room);
+		strbuf_release(&sb);
+		return NULL;
+	}
 	if (!sb.len)
 		*nothing = true;
 	return sb.len ? strbuf_detach(&sb) : NULL;

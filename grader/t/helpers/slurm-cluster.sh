@@ -1,7 +1,7 @@
 #!/bin/bash
 # slurm-cluster.sh: a real single-node Slurm cluster in a folder, for the
 # cluster tests (t9001) and the cluster benchmark (bench/slurm-class.sh).
-#   slurm-cluster.sh up BASE [--fake-gpus N | --gpus N] [--shards S]
+#   slurm-cluster.sh up BASE [--fake-gpus N | --gpus N] [--shards S] [--accounting]
 #   slurm-cluster.sh down BASE
 # up writes BASE/slurm.conf (gres.conf, cgroup.conf) and BASE/env (source it:
 # SLURM_CONF and PATH), starts munged on a socket of its own, slurmctld and
@@ -9,7 +9,11 @@
 # Slurm gres: --fake-gpus makes device nodes under BASE/dev (open() gives
 # ENXIO, so cgroup device isolation is testable without a GPU); --gpus names
 # the machine's /dev/nvidia0..N-1; --shards S also offers S shards of them
-# (gres shard: tasks that share a GPU). ConstrainDevices=yes where the cgroup
+# (gres shard: tasks that share a GPU); --accounting also starts a MariaDB
+# server and slurmdbd of the cluster's own (on loopback ports, its data in
+# BASE/db), enforces associations and their limits, and gives root an
+# association (account "course"), so sacct answers and sacctmgr sets limits.
+# ConstrainDevices=yes where the cgroup
 # devices controller is mounted. Needs root. Exits 77, saying why, where
 # Slurm cannot start here (no root, no Slurm, no cgroup v1 devices), so a
 # test can skip; 1 when it should have and did not.
@@ -28,7 +32,7 @@ skip() { echo "$*" >&2; exit 77; }
 alive() { [ -r "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat")" != Z ]; }
 if [ "$cmd" = down ]; then
 	# PID 1 of a container may not reap: a zombie counts as gone
-	for d in slurmd slurmctld munged; do
+	for d in slurmd slurmctld slurmdbd mariadbd munged; do
 		p=$B/run/$d.pid
 		[ -s "$p" ] || continue
 		pid=$(cat "$p")
@@ -41,13 +45,14 @@ if [ "$cmd" = down ]; then
 	exit 0
 fi
 [ "$cmd" = up ] || { echo "$0: unknown command '$cmd'" >&2; exit 2; }
-kind=fake ngpu=2 shards=0
+kind=fake ngpu=2 shards=0 acct=0
 shift 2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--fake-gpus) ngpu=$2 ;;
 	--gpus) kind=real ngpu=$2 ;;
 	--shards) shards=$2 ;;
+	--accounting) acct=1; shift; continue ;;
 	*) echo "$0: unknown option '$1'" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -59,6 +64,11 @@ daemon() { command -v "$1" || command -v "$1-wlm"; }
 for d in slurmctld slurmd slurmstepd munged sbatch squeue; do
 	daemon $d >/dev/null || skip "Slurm is not installed ($d not found; ci/debian-packages.txt lists slurm-wlm)"
 done
+if [ $acct = 1 ]; then
+	for d in slurmdbd sacctmgr mariadbd mariadb-install-db; do
+		daemon $d >/dev/null || skip "Slurm's accounting cannot run here ($d not found; ci/debian-packages.txt lists slurmdbd and mariadb-server)"
+	done
+fi
 ctld=$(daemon slurmctld) slurmd=$(daemon slurmd)
 # slurmd runs the slurmstepd its build names, /usr/sbin/slurmstepd: where only an
 # unpacked one exists, link it there for as long as the cluster runs (down removes it)
@@ -92,10 +102,10 @@ done
 # at least 8 CPUs (config_overrides: a small CI machine models a node), else the machine's
 cpus=$(nproc)
 [ "$cpus" -ge 8 ] || cpus=8
-# two free loopback ports, for this cluster alone
-read -r ctld_port d_port < <(python3 -c '
+# four free loopback ports, for this cluster alone
+read -r ctld_port d_port dbd_port db_port < <(python3 -c '
 import socket
-s = [socket.socket() for _ in range(2)]
+s = [socket.socket() for _ in range(4)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
 
@@ -136,7 +146,15 @@ ReturnToService=2
 MpiDefault=none
 KillWait=5
 MinJobAge=300
-AccountingStorageType=accounting_storage/none
+$(if [ $acct = 1 ]; then
+	echo "AccountingStorageType=accounting_storage/slurmdbd"
+	echo "AccountingStorageHost=localhost"
+	echo "AccountingStoragePort=$dbd_port"
+	echo "AccountingStorageEnforce=associations,limits"
+	echo "AccountingStoragePass=$sock"   # the munge socket, for slurmdbd's clients
+else
+	echo "AccountingStorageType=accounting_storage/none"
+fi)
 JobAcctGatherType=jobacct_gather/none
 GresTypes=gpu$shard_type
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=65536 Gres=gpu:$ngpu$shard_gres State=UNKNOWN
@@ -160,6 +178,45 @@ export PATH="\$PATH:/usr/sbin${pre:+:$pre/usr/bin:$pre/usr/sbin}"
 ${pre:+export LD_LIBRARY_PATH="$LD_LIBRARY_PATH"}
 ENV
 export SLURM_CONF=$B/slurm.conf
+if [ $acct = 1 ]; then
+	# MariaDB with no grant tables (it listens on loopback only), then
+	# slurmdbd on it, then the cluster, an account and root's association
+	if [ ! -d "$B/db/data/mysql" ]; then
+		mkdir -p "$B/db" &&
+		mariadb-install-db --no-defaults --datadir="$B/db/data" --user=root \
+			--skip-test-db >"$B/log/mariadb-install.log" 2>&1 ||
+			{ echo "$0: mariadb-install-db failed: $(tail -n 3 "$B/log/mariadb-install.log")" >&2; exit 1; }
+	fi
+	"$(daemon mariadbd)" --no-defaults --datadir="$B/db/data" --user=root --skip-grant-tables \
+		--bind-address=127.0.0.1 --port="$db_port" --socket="$B/run/mariadb.sock" \
+		--pid-file="$B/run/mariadbd.pid" --log-error="$B/log/mariadbd.log" </dev/null >/dev/null 2>&1 &
+	for _ in $(seq 300); do [ -S "$B/run/mariadb.sock" ] && break; sleep 0.1; done
+	[ -S "$B/run/mariadb.sock" ] || { echo "$0: mariadbd did not start: $(tail -n 3 "$B/log/mariadbd.log")" >&2; exit 1; }
+	cat >"$B/slurmdbd.conf" <<CONF
+AuthType=auth/munge
+AuthInfo=socket=$sock
+DbdHost=localhost
+DbdPort=$dbd_port
+SlurmUser=root
+PidFile=$B/run/slurmdbd.pid
+LogFile=$B/log/slurmdbd.log
+PluginDir=$plugins
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$db_port
+StorageUser=root
+StorageLoc=slurm_acct_db
+CONF
+	chmod 600 "$B/slurmdbd.conf"
+	"$(daemon slurmdbd)" || { echo "$0: slurmdbd did not start: $(tail -n 5 "$B/log/slurmdbd.log")" >&2; exit 1; }
+	until sacctmgr -n show cluster >/dev/null 2>&1; do
+		[ $SECONDS -lt 60 ] || { echo "$0: slurmdbd does not answer: $(tail -n 3 "$B/log/slurmdbd.log")" >&2; exit 1; }
+		sleep 0.2
+	done
+	{ sacctmgr -i add cluster cudalab && sacctmgr -i add account course &&
+	  sacctmgr -i add user root account=course; } >"$B/log/sacctmgr.log" 2>&1 ||
+		{ echo "$0: sacctmgr could not set up the cluster: $(tail -n 3 "$B/log/sacctmgr.log")" >&2; exit 1; }
+fi
 "$ctld" || { echo "$0: slurmctld did not start: $(tail -n 5 "$B/log/slurmctld.log")" >&2; exit 1; }
 "$slurmd" -N localhost || { echo "$0: slurmd did not start: $(tail -n 5 "$B/log/slurmd.log")" >&2; exit 1; }
 for _ in $(seq 300); do

@@ -156,6 +156,39 @@ START_TEST(test_batch_progress_line)
 }
 END_TEST
 
+/* The submit limits, from what scontrol and sacctmgr print (Slurm 22.05's words). */
+START_TEST(test_slurm_submit_room)
+{
+	static const char assoc[] =
+		"Current Association Manager state\n\nAssociation Records\n\n"
+		"ClusterName=c Account=root UserName= Partition= Priority=0 ID=1\n"
+		"    MaxJobs= MaxJobsAccrue= MaxSubmitJobs= MaxWallPJ=\n"
+		"ClusterName=c Account=course UserName=ta(0) Partition= Priority=0 ID=4\n"
+		"    MaxJobs= MaxJobsAccrue= MaxSubmitJobs=10(4) MaxWallPJ=\n"
+		"ClusterName=c Account=lab UserName=ta(0) Partition= Priority=0 ID=5\n"
+		"    MaxJobs= MaxJobsAccrue= MaxSubmitJobs=8(0) MaxWallPJ=\n";
+	const char *which = NULL;
+
+	/* the tightest association: 10 less the 4 it holds */
+	ck_assert_int_eq(slurm_submit_room_of(assoc, NULL, NULL, 0, &which), 6);
+	ck_assert_str_eq(which, "its association's MaxSubmitJobs");
+	/* no limit anywhere; no accounting at all */
+	which = NULL;
+	ck_assert_int_eq(slurm_submit_room_of("MaxSubmitJobs= MaxWallPJ=\n", "normal|\n", "normal",
+					       3, &which), -1);
+	ck_assert_int_eq(slurm_submit_room_of(NULL, NULL, NULL, 0, &which), -1);
+	ck_assert_ptr_null(which);
+	/* a QOS of theirs with MaxSubmitJobsPerUser, less their queued jobs; not another's */
+	ck_assert_int_eq(slurm_submit_room_of(assoc, "normal|5\nhigh|1\n", "normal,normal", 2,
+					       &which), 3);
+	ck_assert_str_eq(which, "its QOS's MaxSubmitJobsPerUser");
+	ck_assert_int_eq(slurm_submit_room_of(NULL, "normal|5\nhigh|1\n", "high,normal", 0,
+					       &which), 1);
+	/* all used: none, never less */
+	ck_assert_int_eq(slurm_submit_room_of("MaxSubmitJobs=3(5)\n", NULL, NULL, 0, &which), 0);
+}
+END_TEST
+
 Suite *batch_suite(void)
 {
 	Suite *s = suite_create("batch");
@@ -164,6 +197,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, test_batch_gpus_in_a_slurm_job);
 	tcase_add_test(tc, test_batch_gpus_outside_slurm);
 	tcase_add_test(tc, test_slurm_poll_backs_off);
+	tcase_add_test(tc, test_slurm_submit_room);
 	tcase_add_test(tc, test_batch_progress_line);
 	suite_add_tcase(s, tc);
 	return s;
