@@ -129,6 +129,28 @@ test_must_fail_with() {
 	[ "$rc" = "$want" ] || { say "exit code $rc, expected $want:"; cat err; return 1; }
 }
 
+# slurm_cluster_up [OPTION...]: a real single-node Slurm of the script's own
+# in $T_TMP/cluster (helpers/slurm-cluster.sh up, with OPTIONs), its env
+# sourced; its daemons, and the tasks they start, left out of the machine's
+# processes a script beside it counts; brought down at exit, after whatever
+# T_SLURM_ALSO (shell code) cleans. Skips the script, saying why, where
+# Slurm cannot start here.
+slurm_cluster_up() {
+	local helper=$T_ROOT/grader/t/helpers/slurm-cluster.sh cluster=$T_TMP/cluster
+	bash "$helper" up "$cluster" "$@" 2>"$T_TMP/up.err"
+	case $? in
+	0) ;;
+	77) skip_all "$(tail -n 1 "$T_TMP/up.err")" ;;
+	*) say "# the cluster did not start: $(cat "$T_TMP/up.err")"; exit 1 ;;
+	esac
+	. "$cluster/env"
+	T_SLURM_DAEMONS=$(cat "$cluster"/run/*.pid)
+	[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $T_SLURM_DAEMONS; do : >"$CUDALAB_TEST_PIDS/$p"; done
+	trap 'scancel --quiet --user=root 2>/dev/null; bash "'"$helper"'" down "'"$cluster"'"
+		eval "${T_SLURM_ALSO:-}"; rm -rf "$T_TMP"
+		[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $$ $T_SLURM_DAEMONS; do rm -f "$CUDALAB_TEST_PIDS/$p"; done' EXIT
+}
+
 # own_tmpdir WHAT: a new folder for a grading's TMPDIR, outside $T_TMP and one
 # the sandbox user may enter (its path on stdout), to see what a grading
 # leaves there, or to keep what one killed cannot remove; the caller removes it

@@ -7,22 +7,9 @@
 cpu_only
 grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
 cd "$T_TMP" || exit 1
-cluster=$T_TMP/cluster
-helper=$T_ROOT/grader/t/helpers/slurm-cluster.sh
-bash "$helper" up "$cluster" --fake-gpus 2 2>up.err
-case $? in
-0) ;;
-77) skip_all "$(tail -n 1 up.err)" ;;
-*) say "# the cluster did not start: $(cat up.err)"; exit 1 ;;
-esac
-. "$cluster/env"
-# the daemons, and the tasks slurmd starts, are this script's processes: a
-# script beside it counting the machine's (lib.sh, machine_processes) leaves
-# them out, as it does this script's own
-daemons=$(cat "$cluster"/run/*.pid)
-[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $daemons; do : >"$CUDALAB_TEST_PIDS/$p"; done
-trap 'scancel --quiet --user=root 2>/dev/null; bash "$helper" down "$cluster"; rm -rf "$T_TMP" "${own:-}"
-	[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $$ $daemons; do rm -f "$CUDALAB_TEST_PIDS/$p"; done' EXIT
+# the grading's own TMPDIR (below) goes too
+T_SLURM_ALSO='rm -rf "${own:-}"'
+slurm_cluster_up --fake-gpus 2
 spool=$T_TMP/spool db=$T_TMP/class.db
 
 # the class: five correct submissions (one folder name with a space), the

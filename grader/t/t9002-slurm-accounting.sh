@@ -9,19 +9,7 @@
 cpu_only
 grep -q '^emu_cxxflags' "$BUILD/toolchain.conf" || skip_all "no CPU emulator on this machine"
 cd "$T_TMP" || exit 1
-cluster=$T_TMP/cluster
-helper=$T_ROOT/grader/t/helpers/slurm-cluster.sh
-bash "$helper" up "$cluster" --fake-gpus 1 --accounting 2>up.err
-case $? in
-0) ;;
-77) skip_all "$(tail -n 1 up.err)" ;;
-*) say "# the cluster did not start: $(cat up.err)"; exit 1 ;;
-esac
-. "$cluster/env"
-daemons=$(cat "$cluster"/run/*.pid)
-[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $daemons; do : >"$CUDALAB_TEST_PIDS/$p"; done
-trap 'scancel --quiet --user=root 2>/dev/null; bash "$helper" down "$cluster"; rm -rf "$T_TMP"
-	[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $$ $daemons; do rm -f "$CUDALAB_TEST_PIDS/$p"; done' EXIT
+slurm_cluster_up --fake-gpus 1 --accounting
 
 mkdir class
 for s in ada bob cy dee eve fay gus; do
