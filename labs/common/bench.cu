@@ -68,6 +68,10 @@
  * keeping the GPU busy. */
 #define BUSY_SHARE 0.05
 #define BUSY_TRIES 3
+/* ... and for more than this in all: the reference's few calls alone take
+ * milliseconds, in which a few wake-ups' waits on an idle machine come to
+ * more than BUSY_SHARE */
+#define BUSY_MIN_WAIT 0.01
 /* ... unless the submission's runner itself used more CPUs than this: its
  * one thread that polls the socket, and some of the driver's */
 #define SUBMISSION_CPUS 1.5
@@ -409,7 +413,8 @@ static struct cpu_use cpu_use(void)
 
 /*
  * Whether the CPUs were too busy between from and to, took seconds apart,
- * for times to mean anything (BUSY_SHARE), and what was waited in *waited:
+ * for times to mean anything (BUSY_SHARE, BUSY_MIN_WAIT), and what was
+ * waited in *waited:
  * not where the submission's own runner took more than SUBMISSION_CPUS of
  * them meanwhile (the wait may be of its making), nor where schedstat
  * cannot be read.
@@ -419,7 +424,7 @@ static bool too_busy(const struct cpu_use *from, const struct cpu_use *to, doubl
 {
 	*waited = to->waited - from->waited;
 	return from->known && to->known && *waited > BUSY_SHARE * took &&
-	       to->submission - from->submission < SUBMISSION_CPUS * took;
+	       *waited > BUSY_MIN_WAIT && to->submission - from->submission < SUBMISSION_CPUS * took;
 }
 
 /* n bytes from fd, polling (a blocked read's wake-up would add to the times). */
