@@ -11,7 +11,9 @@
 # is no GPU (minutes on two cores), on the GPU where there is one.
 # Environment: N (class size), OUT (folder, default docs/), WIDTH (window,
 # default 1280), MAX_HEIGHT (a page taller than this is cut, default 5000:
-# the whole dashboard of a class of 30).
+# the whole dashboard of a class of 30), PAGES (which to take, default
+# "class student"; "phone" is the student's page in a phone's 390-px window,
+# into docs/report-student-phone.png).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -64,14 +66,17 @@ height() {
 }
 
 mkdir -p "$out"
-for page in class student; do
-	h=$(height "$tmp/$page.html")
+for page in ${PAGES:-class student}; do
+	w=$width src=$page png=report-$page.png
+	[ "$page" != phone ] || w=390 src=student png=report-student-phone.png
+	[ -f "$tmp/$src.html" ] || { echo "report-screenshots: no page '$page' (class, student, phone)" >&2; exit 2; }
+	h=$(width=$w height "$tmp/$src.html")
 	[ -n "$h" ] || { echo "report-screenshots: chromium did not measure the $page page:" >&2
 		grep -v "dbus\|DBus" "$tmp/chromium.log" | tail -n 20 >&2; exit 1; }
 	[ "$h" -le "$max_height" ] || h=$max_height
-	"$browser" --screenshot="$root/$out/report-$page.png" --window-size="$width,$h" \
-		"file://$tmp/$page.html" >/dev/null 2>>"$tmp/chromium.log" ||
+	"$browser" --screenshot="$root/$out/$png" --window-size="$w,$h" \
+		"file://$tmp/$src.html" >/dev/null 2>>"$tmp/chromium.log" ||
 		{ grep -v "dbus\|DBus" "$tmp/chromium.log" | tail -n 20 >&2; exit 1; }
-	echo "$out/report-$page.png: $width x $h, $([ "$page" = class ] && echo "the class of '$lab'" ||
+	echo "$out/$png: $w x $h, $([ "$page" = class ] && echo "the class of '$lab'" ||
 		echo "$student's latest run of '$lab'")"
 done
