@@ -433,7 +433,8 @@ static int ask_slurm(const struct spool *sp, const struct job *jobs, size_t njob
 				snprintf(task, sizeof(task), "%s", strchr(id, '_') + 1);
 			}
 			/* one task, or those that never started, in one line: "12_[4-7%2]", "12_[1,3]" */
-			for (char *p = task + (task[0] == '['), *end; *p && *p != '%' && *p != ']'; p = end + (*end == ',')) {
+			for (char *p = task + (task[0] == '['), *end; *p && *p != '%' && *p != ']';
+			     p = end + (*end == ',')) {
 				long last;
 				t = last = strtol(p, &end, 10);
 				if (end == p)
