@@ -13,7 +13,9 @@
 # default 1280), MAX_HEIGHT (a page taller than this is cut, default 5000:
 # the whole dashboard of a class of 30), PAGES (which to take, default
 # "class student"; "phone" is the student's page in a phone's 390-px window,
-# into docs/report-student-phone.png).
+# into docs/report-student-phone.png; "drilldown" the dashboard's commonest
+# failures with the first two opened to their students, the page's own
+# styles kept, into docs/report-drilldown.png).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -54,6 +56,11 @@ fi
 
 "$cudalab" report "$lab" --class --db "$db" --out "$tmp/class.html" >/dev/null
 "$cudalab" report "$lab" --student "$student" --db "$db" --out "$tmp/student.html" >/dev/null
+# the drill-down: the dashboard's head, then its "Commonest failures" alone, two rows opened
+{ sed -n '1,/<body>/p' "$tmp/class.html"
+  sed -n '/^<h2>Commonest failures<\/h2>$/,/^<\/table>$/p' "$tmp/class.html" |
+	sed '0,/<details>/s//<details open>/' | sed '0,/<details>/s//<details open>/'
+  echo '</body></html>'; } >"$tmp/drilldown.html"
 
 # height PAGE: the page's height in a window WIDTH wide, from a copy of it
 # with a script that says so (the page itself holds none)
@@ -69,6 +76,7 @@ mkdir -p "$out"
 for page in ${PAGES:-class student}; do
 	w=$width src=$page png=report-$page.png
 	[ "$page" != phone ] || w=390 src=student png=report-student-phone.png
+	[ "$page" != drilldown ] || src=drilldown
 	[ -f "$tmp/$src.html" ] || { echo "report-screenshots: no page '$page' (class, student, phone)" >&2; exit 2; }
 	h=$(width=$w height "$tmp/$src.html")
 	[ -n "$h" ] || { echo "report-screenshots: chromium did not measure the $page page:" >&2
@@ -77,6 +85,6 @@ for page in ${PAGES:-class student}; do
 	"$browser" --screenshot="$root/$out/$png" --window-size="$w,$h" \
 		"file://$tmp/$src.html" >/dev/null 2>>"$tmp/chromium.log" ||
 		{ grep -v "dbus\|DBus" "$tmp/chromium.log" | tail -n 20 >&2; exit 1; }
-	echo "$out/$png: $w x $h, $([ "$page" = class ] && echo "the class of '$lab'" ||
+	echo "$out/$png: $w x $h, $([ "$page" = class ] || [ "$page" = drilldown ] && echo "the class of '$lab'" ||
 		echo "$student's latest run of '$lab'")"
 done
