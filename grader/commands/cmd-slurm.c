@@ -171,15 +171,17 @@ static char *array_spec(const struct spool *sp, struct slurm_opts *o, bool *noth
 	}
 	struct entry_status *st = xcalloc(sp->n ? sp->n : 1, sizeof(*st));
 	struct strbuf sb = STRBUF_INIT;
-	size_t busy = 0;
+	size_t busy = 0, missing = 0;
 	if (spool_status(sp, st)) {
 		free(st);
 		return NULL;
 	}
 	for (size_t i = 0; i < sp->n; i++) {
 		busy += st[i].state == ENTRY_PENDING || st[i].state == ENTRY_RUNNING;
-		if (st[i].state == ENTRY_MISSING)
+		if (st[i].state == ENTRY_MISSING) {
+			missing++;
 			strbuf_addf(&sb, "%s%ld", sb.len ? "," : "", sp->e[i].index);
+		}
 	}
 	spool_status_free(st, sp->n);
 	free(st);
@@ -191,10 +193,6 @@ static char *array_spec(const struct spool *sp, struct slurm_opts *o, bool *noth
 		return NULL;
 	}
 	o->per_task = 1;   /* the task is the roster's index */
-	size_t missing = 0;
-	for (const char *c = sb.buf; c && *c; c++)
-		missing += *c == ',';
-	missing += sb.len > 0;
 	if (missing && !(room = submit_room(sp, &which))) {
 		strbuf_release(&sb);
 		return NULL;

@@ -362,25 +362,18 @@ static bool tree_sched(pid_t pid, bool children, double s[2])
 	bool any = false;
 
 	for (int k = 0; k < n; k++) {
-		char path[320], buf[4096];
-		struct dirent *e;
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[k]);
-		DIR *d = opendir(path);
-		while (d && (e = readdir(d))) {
+		pid_t tids[CL_THREADS_MAX];
+		int nt = cl_threads(pids[k], tids, CL_THREADS_MAX);
+		for (int t = 0; t < nt; t++) {
+			char buf[256];
 			unsigned long long run, wait;
-			if (atoi(e->d_name) <= 0)
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", (int)pids[k],
-				 e->d_name);
-			if (cl_read_proc(path, buf, sizeof(buf)) &&
+			if (cl_read_thread(pids[k], tids[t], "schedstat", buf, sizeof(buf)) &&
 			    sscanf(buf, "%llu %llu", &run, &wait) == 2) {
 				s[0] += run * 1e-9;
 				s[1] += wait * 1e-9;
 				any = true;
 			}
 		}
-		if (d)
-			closedir(d);
 	}
 	return any;
 }
@@ -414,10 +407,9 @@ static struct cpu_use cpu_use(void)
 /*
  * Whether the CPUs were too busy between from and to, took seconds apart,
  * for times to mean anything (BUSY_SHARE, BUSY_MIN_WAIT), and what was
- * waited in *waited:
- * not where the submission's own runner took more than SUBMISSION_CPUS of
- * them meanwhile (the wait may be of its making), nor where schedstat
- * cannot be read.
+ * waited in *waited: not where the submission's own runner took more than
+ * SUBMISSION_CPUS of them meanwhile (the wait may be of its making), nor
+ * where schedstat cannot be read.
  */
 static bool too_busy(const struct cpu_use *from, const struct cpu_use *to, double took,
 		     double *waited)

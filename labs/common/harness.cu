@@ -16,7 +16,6 @@
 
 #include <math.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -411,25 +410,18 @@ static pid_t only_child(pid_t parent)
  */
 static int read_waits(struct test_clock *c, const pid_t *pids, int npids, double *waited)
 {
-	char path[320], buf[128];
+	char buf[128];
 	struct thread_wait seen[CLOCK_THREADS];
-	struct dirent *e;
 	int nseen = 0;
 	bool any = false;
 
 	for (int k = 0; k < npids; k++) {
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[k]);
-		DIR *d = opendir(path);
-		if (!d)
-			continue;
-		while ((e = readdir(d))) {
-			pid_t tid = (pid_t)atoi(e->d_name);
+		pid_t tids[CL_THREADS_MAX];
+		int nt = cl_threads(pids[k], tids, CL_THREADS_MAX);
+		for (int t = 0; t < nt; t++) {
+			pid_t tid = tids[t];
 			unsigned long long ran, ns, slices;
-			if (tid <= 0)
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pids[k],
-				 (int)tid);
-			if (!cl_read_proc(path, buf, sizeof(buf)) ||
+			if (!cl_read_thread(pids[k], tid, "schedstat", buf, sizeof(buf)) ||
 			    sscanf(buf, "%llu %llu %llu", &ran, &ns, &slices) != 3)
 				continue;   /* it ended since the listing, or there is no schedstat */
 			/* a kernel that keeps no waits (older ones without schedstats or
@@ -443,7 +435,6 @@ static int read_waits(struct test_clock *c, const pid_t *pids, int npids, double
 			if (nseen < CLOCK_THREADS)
 				seen[nseen++] = (struct thread_wait){tid, w};
 		}
-		closedir(d);
 	}
 	memcpy(c->th, seen, nseen * sizeof(seen[0]));
 	c->nthreads = nseen;

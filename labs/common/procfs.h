@@ -35,6 +35,35 @@ static inline bool cl_read_proc(const char *path, char *buf, size_t len)
 	return true;
 }
 
+/* The threads of process pid into out, at most max: how many (0: it has ended). */
+static inline int cl_threads(pid_t pid, pid_t *out, int max)
+{
+	char path[64];
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	while (d && n < max && (e = readdir(d)))
+		if (atoi(e->d_name) > 0)
+			out[n++] = (pid_t)atoi(e->d_name);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The file `name` of thread tid of process pid (its schedstat, its children) into buf. */
+static inline bool cl_read_thread(pid_t pid, pid_t tid, const char *name, char *buf, size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
+	return cl_read_proc(path, buf, len);
+}
+
+/* Enough for the emulator's workers (at most 256) and a process's own. */
+#define CL_THREADS_MAX 512
+
 /*
  * pid and the processes under it (a test's own, a runner with bubblewrap
  * or the sanitizer around it, where the work is), into out, at most max:
@@ -46,16 +75,11 @@ static inline int cl_process_tree(pid_t pid, pid_t *out, int max)
 
 	out[n++] = pid;
 	for (int i = 0; i < n; i++) {
-		char path[320], buf[1024];
-		struct dirent *e;
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)out[i]);
-		DIR *d = opendir(path);
-		while (d && (e = readdir(d))) {
-			if (atoi(e->d_name) <= 0)
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)out[i],
-				 e->d_name);
-			if (!cl_read_proc(path, buf, sizeof(buf)))
+		pid_t tids[CL_THREADS_MAX];
+		int nt = cl_threads(out[i], tids, CL_THREADS_MAX);
+		for (int t = 0; t < nt; t++) {
+			char buf[1024];
+			if (!cl_read_thread(out[i], tids[t], "children", buf, sizeof(buf)))
 				continue;
 			for (char *p = buf, *end; n < max; p = end) {
 				long child = strtol(p, &end, 10);
@@ -64,8 +88,6 @@ static inline int cl_process_tree(pid_t pid, pid_t *out, int max)
 				out[n++] = (pid_t)child;
 			}
 		}
-		if (d)
-			closedir(d);
 	}
 	return n;
 }

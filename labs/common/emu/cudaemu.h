@@ -620,9 +620,8 @@ inline named_launcher<C, P...> launch_named(void (*kernel)(P...), C call, const 
 
 template <typename A, typename C>
 inline auto launch(kernel_ref<A, C> k, const char *name, const char *file, int line, dim3 grid,
-		   dim3 block, size_t shmem = 0, cudaStream_t stream = 0)
+		   dim3 block, size_t shmem = 0, cudaStream_t = 0)
 {
-	(void)stream;
 	if constexpr (std::is_invocable<A, int>::value)
 		return launch_named(k.addr(0), k.call, name, file, line, grid, block, shmem);
 	else
