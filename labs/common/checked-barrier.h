@@ -79,12 +79,13 @@ static __device__ __forceinline__ void cl_checked_barrier_sync(unsigned id, unsi
 	else
 		__barrier_sync(id);
 }
+static __host__ __device__ constexpr bool cl_starts_with(const char *s, const char *p)
+{
+	return !*p || (*s == *p && cl_starts_with(s + 1, p + 1));
+}
 static __host__ __device__ constexpr bool cl_in_cg_header(const char *f)
 {
-	return !*f ? false
-	     : (f[0] == 'c' && f[1] == 'o' && f[2] == 'o' && f[3] == 'p' && f[4] == 'e' &&
-		f[5] == 'r' && f[6] == 'a' && f[7] == 't' && f[8] == 'i' && f[9] == 'v' &&
-		f[10] == 'e' && f[11] == '_' && f[12] == 'g') || cl_in_cg_header(f + 1);
+	return *f && (cl_starts_with(f, "cooperative_groups") || cl_in_cg_header(f + 1));
 }
 #define __syncthreads() cl_checked_syncthreads(__LINE__)
 #define __barrier_sync(id) cl_checked_barrier_sync((id), cl_in_cg_header(__FILE__) ? 0u : __LINE__)
