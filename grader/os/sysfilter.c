@@ -10,7 +10,8 @@
  * device files, memory mappings, threads). What is denied is what turns a
  * sandboxed program into more than itself: mounts and namespaces, device
  * nodes, tracing and reading other processes, the kernel's keyring, BPF,
- * performance counters, loading code into the kernel, and rebooting it.
+ * performance counters, loading code into the kernel, rebooting it, and
+ * leaving the CPUs the grader gave it.
  *
  * Must not: run anything, or decide whether the sandbox is used (sandbox.c
  * and grading.c do).
@@ -49,6 +50,12 @@ static const char *const denied[] = {
 	"setdomainname", "iopl", "ioperm", "open_by_handle_at", "name_to_handle_at",
 	/* an asynchronous path past every rule here (io_uring runs its own calls) */
 	"io_uring_setup", "io_uring_enter", "io_uring_register",
+	/*
+	 * the CPUs it may run on: it starts on the ones its grading was given
+	 * (cpus.h), and widening them would put it on the CPUs a neighbour's
+	 * timing keeps to itself
+	 */
+	"sched_setaffinity",
 };
 
 /* The clone flags that make namespaces (unshare's, through clone). */
