@@ -165,9 +165,14 @@ static bool score_case(const struct lab_config *cfg, struct result *r, struct gr
 	if (!status || strcmp(status, "ok")) {
 		bool wrong = status && !strcmp(status, "wrong");
 		bool disturbed = status && !strcmp(status, "disturbed");
-		result_set_verdict(t, wrong || disturbed ? TEST_FAIL : TEST_CRASH,
+		bool late = status && !strcmp(status, "timeout");
+		result_set_verdict(t, wrong || disturbed ? TEST_FAIL : late ? TEST_TIMEOUT : TEST_CRASH,
 			    xasprintf("%s\nhint: %s", msg && *msg ? msg : "the timer failed",
-				      wrong ? "the output of every timed call is checked: each call "
+				      late ? "a timed kernel is called some dozens of times at its "
+					     "timing size, each call beside one of the reference's: "
+					     "a call that takes seconds, or never returns, scores "
+					     "nothing"
+				      : wrong ? "the output of every timed call is checked: each call "
 					      "must compute all of its output from the inputs it "
 					      "gets, which change between calls (no results kept "
 					      "from an earlier call, no work left running after it "
@@ -553,6 +558,10 @@ int timing_run(const struct lab_config *cfg, const struct timing_programs *p,
 		strlist_push(&argv, p->reference);
 		strlist_push(&argv, "--cap");
 		strlist_pushf(&argv, "%g", cfg->timing_cap);
+		/* each kernel's budget, kept by the timer itself: a submission's
+		 * call that never returns costs its kernel, not the round */
+		strlist_push(&argv, "--case-limit");
+		strlist_pushf(&argv, "%g", cfg->timing_timeout);
 		if (given) {
 			strlist_push(&argv, "--copy-gbs");
 			strlist_pushf(&argv, "%.17g", given->copy_gbs);

@@ -102,7 +102,7 @@ struct lab_config {
 	struct lab_timing *timings;
 	size_t ntimings;
 	double timing_cap;           /* seconds of sampling per timed kernel, at most */
-	double timing_timeout;       /* seconds a timed kernel may take in all before the driver is stopped */
+	double timing_timeout;       /* seconds a timed kernel may take in all (the timer stops the submission there) */
 	struct lab_sectors *sectors;
 	size_t nsectors;
 	struct strlist allow_undefined, deny_defined, allow_weak;

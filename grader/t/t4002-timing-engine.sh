@@ -4,7 +4,8 @@
 # selftest_runner.cu in a runner of its own): work left running on a stream
 # of its own is still timed in full, a launcher that stops computing is
 # caught by the check of the timed output, and one that keeps the GPU busy
-# between its calls is found by the guard.
+# between its calls is found by the guard, and one whose calls never return
+# costs its case its limit, not the timer's.
 . "$(dirname "$0")/lib.sh"
 require_gpu
 SELFTEST=$BUILD/t/bench-selftest
@@ -38,6 +39,16 @@ test_expect_success 'an empty call is measured on the reference alone, and taken
 	[ "$(jq "select(.type == \"case\" and .kernel == \"same\") | .empty_call_ms.reference > 0 and
 		.empty_call_ms.student < 0.5 and .reference_alone.median_ms > 0" o.jsonl)" = true ] ||
 		{ cat o.jsonl; false; }
+'
+test_expect_success 'a launcher whose call never returns ends its case at its limit, runner ended' '
+	printf "seed=7\ntoken=t\n" | "$SELFTEST" --out h.jsonl --runner runner.recipe \
+		--reference runner.recipe --case hang:65536 --case same:65536 --case-limit 4 \
+		>herr 2>&1; echo $? >hrc &&
+	[ "$(cat hrc)" = 4 ] &&
+	[ "$(jq "select(.type == \"case\" and .kernel == \"hang\") | .status == \"timeout\" and
+		(.message | contains(\"not done within the 4 s\")) and .seconds < 30" h.jsonl)" = true ] &&
+	! jq -e "select(.type == \"case\" and .kernel == \"same\")" h.jsonl >/dev/null ||
+		{ cat hrc h.jsonl herr; false; }
 '
 test_expect_success 'every line carries the token, and the timer says it is done' '
 	[ "$(jq -r .token o.jsonl | sort -u)" = t ] &&

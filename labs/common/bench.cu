@@ -84,6 +84,7 @@ struct bench_opts {
 	} cases[MAX_CASES];
 	int ncases;
 	double cap;            /* seconds of sampling per case, at most */
+	double case_limit;     /* seconds a case's calls of the submission may take in all (0: no limit) */
 	int min_samples, max_samples;
 	double target_rse;     /* stop once the ratio of the medians is this precise */
 	uint64_t seed;
@@ -419,17 +420,29 @@ static bool too_busy(const struct cpu_use *from, const struct cpu_use *to, doubl
 	       *waited > BUSY_MIN_WAIT && to->submission - from->submission < SUBMISSION_CPUS * took;
 }
 
-/* n bytes from fd, polling (a blocked read's wake-up would add to the times). */
-static bool spin_read(int fd, void *p, size_t n)
+/*
+ * When the case being timed must be done (now()'s clock; 0: no limit), and
+ * its limit in seconds: a reply of the submission's runner that has not
+ * come by then never will in time, and its runner is ended (rpc_reply).
+ */
+static double student_deadline, student_limit;
+static bool runner_late;   /* the submission's runner was ended for missing it */
+
+/* n bytes from fd, polling (a blocked read's wake-up would add to the times);
+ * false with errno ETIMEDOUT once deadline (now()'s clock, 0: none) has passed. */
+static bool spin_read(int fd, void *p, size_t n, double deadline)
 {
 	char *c = (char *)p;
 
-	while (n) {
+	for (unsigned spins = 0; n; spins++) {
 		ssize_t k = recv(fd, c, n, MSG_DONTWAIT);
 		if (k > 0) {
 			c += k;
 			n -= (size_t)k;
 		} else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
+			return false;
+		} else if (deadline > 0 && !(spins & 1023) && now() > deadline) {
+			errno = ETIMEDOUT;
 			return false;
 		}
 	}
@@ -492,15 +505,30 @@ static bool rpc_send(enum cl_who who, uint32_t op, const struct cl_wire *payload
 	return true;
 }
 
-/* The reply to the request rpc_send sent last (rpc). */
+/* Ends who's runner after spin_read failed, and says why: late, or how it ended. */
+static void reply_failed(enum cl_who who, char *why, size_t len)
+{
+	if (errno != ETIMEDOUT) {
+		runner_stop(who, why, len);
+		return;
+	}
+	runner_stop(who, NULL, 0);
+	snprintf(why, len, "was not done within the %g s that a timed kernel's calls may take in all",
+		 student_limit);
+	runner_late = true;
+}
+
+/* The reply to the request rpc_send sent last (rpc); the submission's, by
+ * student_deadline. */
 static bool rpc_reply(enum cl_who who, struct cl_wire *reply, char *why, size_t len)
 {
 	struct runner *r = &runners[who];
+	double deadline = who == CL_STUDENT ? student_deadline : 0;
 	struct cl_header h;
 
 	*reply = (struct cl_wire){};
-	if (!spin_read(r->fd, &h, sizeof(h))) {
-		runner_stop(who, why, len);
+	if (!spin_read(r->fd, &h, sizeof(h), deadline)) {
+		reply_failed(who, why, len);
 		return false;
 	}
 	if (h.seq != r->seq || h.what != CL_REPLY_OK || h.len > CL_MAX_MESSAGE) {
@@ -512,8 +540,8 @@ static bool rpc_reply(enum cl_who who, struct cl_wire *reply, char *why, size_t 
 	cl_wire_add(reply, NULL, 0);
 	if (h.len) {
 		reply->buf = (unsigned char *)malloc(h.len);
-		if (!reply->buf || !spin_read(r->fd, reply->buf, h.len)) {
-			runner_stop(who, why, len);
+		if (!reply->buf || !spin_read(r->fd, reply->buf, h.len, deadline)) {
+			reply_failed(who, why, len);
 			return false;
 		}
 		reply->len = reply->cap = h.len;
@@ -796,7 +824,7 @@ static void timed_request(const struct cl_bench_lab *lab, void *ctx, const char 
 }
 
 /* What a timed call came to. */
-enum outcome { CALL_OK, CALL_FAILED, CALL_RUNNER_ENDED };
+enum outcome { CALL_OK, CALL_FAILED, CALL_RUNNER_ENDED, CALL_LATE };
 
 /*
  * One timed call of who's side of kernel, on new inputs from seed
@@ -804,7 +832,9 @@ enum outcome { CALL_OK, CALL_FAILED, CALL_RUNNER_ENDED };
  * the copy of the output into *ms. kernel NULL: the empty call, which
  * writes inputs but does not poison the output (a lab may count its calls
  * by the seeds it is told to poison for). CALL_FAILED: the
- * launcher's CUDA error, in msg; CALL_RUNNER_ENDED: how, in msg.
+ * launcher's CUDA error, in msg; CALL_RUNNER_ENDED: how, in msg;
+ * CALL_LATE: the submission's reply had not come by student_deadline,
+ * and its runner is ended.
  */
 static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct device *d,
 			      struct timer *t, const char *kernel, enum cl_who who, uint64_t seed,
@@ -841,7 +871,7 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 			fflush(NULL);
 			_exit(3);
 		}
-		return CALL_RUNNER_ENDED;
+		return runner_late ? CALL_LATE : CALL_RUNNER_ENDED;
 	}
 	struct cl_reader r = {reply.buf, reply.len, false};
 	cudaError_t err = (cudaError_t)cl_get_i32(&r);
@@ -981,6 +1011,11 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 		status = "busy";
 		snprintf(msg, sizeof(msg), "%s", alone->busy);
 	}
+	/* the submission's calls of this case, the warm-up and the empty calls
+	 * included, are done by then, or the case ends there */
+	student_limit = o->case_limit;
+	student_deadline = o->case_limit > 0 ? t0 + o->case_limit : 0;
+	runner_late = false;
 	t->snapped[0] = t->snapped[1] = false;
 	for (int pair = 0; !strcmp(status, "ok") && pair <= o->max_samples; pair++) {
 		double v[2];
@@ -1005,11 +1040,20 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 				fflush(NULL);
 				_exit(3);
 			}
-			status = "error";
 			const char *l = lab->label ? lab->label(kernel, CL_STUDENT) : NULL;
-			snprintf(msg, sizeof(msg), "call %d of %s (%s) %s: %s", pair + 1,
-				 l ? l : "the submission", which,
-				 out == CALL_FAILED ? "failed" : "did not end", why);
+			status = out == CALL_LATE ? "timeout" : "error";
+			if (out == CALL_LATE)
+				snprintf(msg, sizeof(msg),
+					 "call %d of %s (%s) was not done within the %g s that a "
+					 "timed kernel may take in all (its warm-up, its samples and "
+					 "the empty calls between them); the reference's call takes "
+					 "%.3g ms",
+					 pair + 1, l ? l : "the submission", which, student_limit,
+					 alone->reference.median + alone->off_ms);
+			else
+				snprintf(msg, sizeof(msg), "call %d of %s (%s) %s: %s", pair + 1,
+					 l ? l : "the submission", which,
+					 out == CALL_FAILED ? "failed" : "did not end", why);
 			break;
 		}
 		if (strcmp(status, "ok"))
@@ -1041,6 +1085,7 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 		}
 	}
 
+	student_deadline = 0;
 	/*
 	 * Where a side's calls came to little more than its empty call (or
 	 * less: a machine busier while the empty calls were timed), what is
@@ -1130,7 +1175,7 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 	     json_num(num[2], "%.0f", clock0), json_num(num[3], "%.0f", clock1), now() - t0,
 	     json_array(raw[CL_STUDENT]).c_str(), json_array(raw[CL_REFERENCE]).c_str(),
 	     json_array(empty[CL_STUDENT]).c_str(), json_array(empty[CL_REFERENCE]).c_str());
-	if (!strcmp(status, "error")) {
+	if (!strcmp(status, "error") || !strcmp(status, "timeout")) {
 		fflush(NULL);
 		_exit(4);   /* the submission's program is gone, or its context unusable */
 	}
@@ -1184,7 +1229,7 @@ static void usage(const char *lab)
 {
 	fprintf(stderr,
 		"usage: timer (%s) --out FILE --runner RECIPE --reference RECIPE\n"
-		"       [--case KERNEL:SIZE]... [--cap SECONDS]\n"
+		"       [--case KERNEL:SIZE]... [--cap SECONDS] [--case-limit SECONDS]\n"
 		"       [--min-samples N] [--max-samples N] [--target-rse FRACTION]\n"
 		"       [--copy-gbs GBS --uuid UUID] [--no-ceiling] [--device-only]\n"
 		"Times the submission's launchers against the reference's, interleaved,\n"
@@ -1192,6 +1237,8 @@ static void usage(const char *lab)
 		"Standard input gives 'seed=N' and 'token=T'. --out -: standard output.\n"
 		"--copy-gbs GBS --uuid UUID: the copy bandwidth measured before on the GPU\n"
 		"whose UUID is UUID, used instead of measuring it again on that GPU;\n"
+		"--case-limit SECONDS: a case whose submission's calls are not done\n"
+		"within SECONDS in all ends there (\"timeout\"), its runner ended;\n"
 		"--no-ceiling: no library ceiling; --device-only: the device and the\n"
 		"ceiling at each case's size only, no launcher called.\n",
 		lab);
@@ -1243,6 +1290,8 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 			o->ncases++;
 		} else if (!strcmp(a, "--cap")) {
 			o->cap = atof(v);
+		} else if (!strcmp(a, "--case-limit")) {
+			o->case_limit = atof(v);
 		} else if (!strcmp(a, "--min-samples")) {
 			o->min_samples = atoi(v);
 		} else if (!strcmp(a, "--max-samples")) {
@@ -1257,7 +1306,7 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 			return -1;
 		}
 	}
-	if (!o->out || o->cap <= 0 ||
+	if (!o->out || o->cap <= 0 || !(o->case_limit >= 0) ||
 	    (!o->device_only && (!o->recipe[0] || !o->recipe[1])) || o->min_samples < 1 || o->max_samples < o->min_samples ||
 	    (o->given_copy_gbs != 0) != (o->given_uuid != NULL) ||
 	    (o->device_only && (o->no_ceiling || o->given_uuid)))

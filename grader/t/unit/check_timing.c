@@ -303,6 +303,26 @@ START_TEST(test_timing_read_wrong_output_and_the_floor)
 }
 END_TEST
 
+/* A kernel whose calls were not done within its budget timed out: no points, and why. */
+START_TEST(test_timing_read_a_late_kernel_timed_out)
+{
+	struct result r;
+	struct strlist pending = STRLIST_INIT;
+	bool device_ok = false, ended = false;
+	const char *text = DEVICE CASE("p1", 64, "timeout", 1.0, 1.0, 1.0, 0.01);
+
+	gpu_result(&r);
+	pending_all(&r, &pending);
+	timing_read(text, TOKEN, &cfg, &r, &pending, &device_ok, &ended, NULL);
+	ck_assert(!strlist_has(&pending, timed(&r, "p1")->id));
+	ck_assert_int_eq(timed(&r, "p1")->status, TEST_TIMEOUT);
+	ck_assert_double_eq(timed(&r, "p1")->points, 0);
+	ck_assert_ptr_nonnull(strstr(timed(&r, "p1")->message, "never returns, scores nothing"));
+	strlist_clear(&pending);
+	result_release(&r);
+}
+END_TEST
+
 /* A kernel the timer could not time for a busy machine is the machine's: unscored, still pending. */
 START_TEST(test_timing_read_a_busy_machine_is_not_charged)
 {
@@ -604,12 +624,13 @@ END_TEST
 /*
  * A stand-in driver: answers like bench_<lab>, but dies by SIGSEGV when asked
  * to time p2 and hangs on p3 when told so, so timing_run has to restart it.
+ * It writes the --case-limit it was given beside its output (.limit).
  */
 static const char *const fake_driver =
 	"#!/bin/sh\n"
 	"out= cases=\n"
-	"while [ $# -gt 0 ]; do case $1 in --out) out=$2;; --case) cases=\"$cases $2\";; esac;"
-	" shift 2; done\n"
+	"while [ $# -gt 0 ]; do case $1 in --out) out=$2;; --case) cases=\"$cases $2\";;"
+	" --case-limit) echo \"$2\" >\"$out.limit\";; esac; shift 2; done\n"
 	"while read -r l; do case $l in token=*) tok=${l#token=};; esac; done\n"
 	"[ -n \"$NOGPU\" ] && { echo \"{\\\"token\\\":\\\"$tok\\\",\\\"type\\\":\\\"device\\\","
 	"\\\"status\\\":\\\"unavailable\\\",\\\"message\\\":\\\"no device\\\"}\" >\"$out\"; exit 3; }\n"
@@ -658,6 +679,12 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 	/* timed by a second driver, after the first died on p2 */
 	ck_assert_int_eq(timed(&r, "p3")->status, TEST_PASS);
 	result_release(&r);
+	/* each kernel's budget is the timer's to keep: timing_timeout */
+	char *limit_file = xasprintf("%s/timing-0.jsonl.limit", dir);
+	char *limit = read_file(limit_file, NULL);
+	ck_assert_str_eq(limit ? limit : "(none)", "20\n");
+	free(limit);
+	free(limit_file);
 
 	/* a driver that hangs costs the kernel it hung on */
 	setenv("HANG", "1", 1);
@@ -954,6 +981,7 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, test_leaderboard_on_the_dashboard);
 	tcase_add_test(tc, test_leaderboard_salt_is_made_once_and_private);
 	tcase_add_test(tc, test_timing_read_wrong_output_and_the_floor);
+	tcase_add_test(tc, test_timing_read_a_late_kernel_timed_out);
 	tcase_add_test(tc, test_timing_run_restarts_after_a_crash);
 	tcase_add_test(tc, test_timing_ceilings_measured_once_and_reused);
 	tcase_add_test(tc, test_timing_ceilings_not_cached);

@@ -12,7 +12,9 @@
  *   stale    the launcher does nothing after its first call: the engine's
  *            check of the timed output must say so;
  *   busy     the launcher leaves a thread that keeps the GPU busy between
- *            its calls: the guard must find the case disturbed.
+ *            its calls: the guard must find the case disturbed;
+ *   hang     the launcher's calls after its first never return: the case
+ *            must end at its --case-limit, "timeout", the runner ended.
  */
 #include "bench.h"
 
@@ -21,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kernels[] = {"same", "stream", "stale", "busy", NULL};
+static const char *const kernels[] = {"same", "stream", "stale", "busy", "hang", NULL};
 
 struct ctx {
 	size_t n;

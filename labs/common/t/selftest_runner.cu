@@ -65,7 +65,18 @@ extern "C" void selftest_busy(const float *in, float *out, size_t n)
 	selftest_kernel<<<264, 256>>>(in, out, n);
 }
 
+/* Its first call is done; every later one never returns. */
+extern "C" void selftest_hang(const float *in, float *out, size_t n)
+{
+	static int calls;
+	selftest_kernel<<<264, 256>>>(in, out, n);
+	if (calls++)
+		for (;;)
+			pause();
+}
+
 static cl_served served_same("selftest_same", cl_serve_of<&selftest_same>::serve);
 static cl_served served_stream("selftest_stream", cl_serve_of<&selftest_stream>::serve);
 static cl_served served_stale("selftest_stale", cl_serve_of<&selftest_stale>::serve);
 static cl_served served_busy("selftest_busy", cl_serve_of<&selftest_busy>::serve);
+static cl_served served_hang("selftest_hang", cl_serve_of<&selftest_hang>::serve);
