@@ -166,9 +166,11 @@ static bool score_case(const struct lab_config *cfg, struct result *r, struct gr
 		bool wrong = status && !strcmp(status, "wrong");
 		bool disturbed = status && !strcmp(status, "disturbed");
 		bool late = status && !strcmp(status, "timeout");
-		result_set_verdict(t, wrong || disturbed ? TEST_FAIL : late ? TEST_TIMEOUT : TEST_CRASH,
+		bool slow = status && !strcmp(status, "slow");
+		result_set_verdict(t, wrong || disturbed || slow ? TEST_FAIL
+				      : late ? TEST_TIMEOUT : TEST_CRASH,
 			    xasprintf("%s\nhint: %s", msg && *msg ? msg : "the timer failed",
-				      late ? "a timed kernel is called some dozens of times at its "
+				      late || slow ? "a timed kernel is called some dozens of times at its "
 					     "timing size, each call beside one of the reference's: "
 					     "a call that takes seconds, or never returns, scores "
 					     "nothing"
@@ -524,6 +526,16 @@ static void use_given(const struct device_ceilings *given, const struct strlist 
 
 /* ------------------------------------------------------------- running */
 
+/* The ratio from which no timed kernel of the lab scores a point. */
+static double max_zero_ratio(const struct lab_config *cfg)
+{
+	double z = 0;
+
+	for (size_t i = 0; i < cfg->ntimings; i++)
+		z = fmax(z, cfg->timings[i].zero_ratio);
+	return z;
+}
+
 int timing_run(const struct lab_config *cfg, const struct timing_programs *p,
 	       const char *const *env, const struct device_ceilings *given, struct result *r)
 {
@@ -562,6 +574,9 @@ int timing_run(const struct lab_config *cfg, const struct timing_programs *p,
 		 * call that never returns costs its kernel, not the round */
 		strlist_push(&argv, "--case-limit");
 		strlist_pushf(&argv, "%g", cfg->timing_timeout);
+		/* and a call ten times past the ratio where the points end is ended */
+		strlist_push(&argv, "--give-up");
+		strlist_pushf(&argv, "%g", 10 * max_zero_ratio(cfg));
 		if (given) {
 			strlist_push(&argv, "--copy-gbs");
 			strlist_pushf(&argv, "%.17g", given->copy_gbs);

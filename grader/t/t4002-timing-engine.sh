@@ -5,7 +5,7 @@
 # of its own is still timed in full, a launcher that stops computing is
 # caught by the check of the timed output, and one that keeps the GPU busy
 # between its calls is found by the guard, and one whose calls never return
-# costs its case its limit, not the timer's.
+# costs its case its limit, not the timer's (or a second, once past hope).
 . "$(dirname "$0")/lib.sh"
 require_gpu
 SELFTEST=$BUILD/t/bench-selftest
@@ -49,6 +49,15 @@ test_expect_success 'a launcher whose call never returns ends its case at its li
 		(.message | contains(\"not done within the 4 s\")) and .seconds < 30" h.jsonl)" = true ] &&
 	! jq -e "select(.type == \"case\" and .kernel == \"same\")" h.jsonl >/dev/null ||
 		{ cat hrc h.jsonl herr; false; }
+'
+test_expect_success 'with --give-up, such a call ends once past hope, at a second' '
+	printf "seed=7\ntoken=t\n" | "$SELFTEST" --out g.jsonl --runner runner.recipe \
+		--reference runner.recipe --case hang:65536 --case-limit 20 --give-up 10 \
+		>gerr 2>&1; echo $? >grc &&
+	[ "$(cat grc)" = 4 ] &&
+	[ "$(jq "select(.type == \"case\" and .kernel == \"hang\") | .status == \"slow\" and
+		(.message | contains(\"not done after 1 s, more than 10 times\")) and .seconds < 20" \
+		g.jsonl)" = true ] || { cat grc g.jsonl gerr; false; }
 '
 test_expect_success 'every line carries the token, and the timer says it is done' '
 	[ "$(jq -r .token o.jsonl | sort -u)" = t ] &&

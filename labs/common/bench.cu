@@ -60,6 +60,11 @@
  * its medians is under this (and it has min_samples pairs): the reference
  * timed against itself must stay within 0.5 % across gradings. */
 #define TARGET_RSE 0.0015
+/* A timed call of the submission is never ended past hope (--give-up) before
+ * this many seconds: a first call may load its modules, and a kernel of
+ * microseconds is mostly its round trip. A kernel that computed C on the
+ * host took 5.3 s a call at 1024 and 30 s and more at 2048 (an H200). */
+#define GIVE_UP_FLOOR 1.0
 /* A case whose timer and runners waited for a CPU (other programs holding
  * the machine's) for more than this share of its time is timed again, up
  * to BUSY_TRIES times in all; then it is the machine's failure ("busy"),
@@ -85,6 +90,7 @@ struct bench_opts {
 	int ncases;
 	double cap;            /* seconds of sampling per case, at most */
 	double case_limit;     /* seconds a case's calls of the submission may take in all (0: no limit) */
+	double give_up;        /* a ratio past every point: a call slower than this ends (0: never) */
 	int min_samples, max_samples;
 	double target_rse;     /* stop once the ratio of the medians is this precise */
 	uint64_t seed;
@@ -424,9 +430,13 @@ static bool too_busy(const struct cpu_use *from, const struct cpu_use *to, doubl
  * When the case being timed must be done (now()'s clock; 0: no limit), and
  * its limit in seconds: a reply of the submission's runner that has not
  * come by then never will in time, and its runner is ended (rpc_reply).
+ * And when the submission's call in flight is past hope (call_deadline: its
+ * ratio to the reference's call would be past give_up, where no lab gives a
+ * point), and how long such a call is given (give_up_after, 0: no limit).
  */
-static double student_deadline, student_limit;
-static bool runner_late;   /* the submission's runner was ended for missing it */
+static double student_deadline, student_limit, call_deadline, give_up_after;
+/* Why the submission's runner was ended before its reply came, if it was. */
+static enum { ON_TIME, LATE, PAST_HOPE } runner_late;
 
 /* n bytes from fd, polling (a blocked read's wake-up would add to the times);
  * false with errno ETIMEDOUT once deadline (now()'s clock, 0: none) has passed. */
@@ -513,9 +523,9 @@ static void reply_failed(enum cl_who who, char *why, size_t len)
 		return;
 	}
 	runner_stop(who, NULL, 0);
-	snprintf(why, len, "was not done within the %g s that a timed kernel's calls may take in all",
-		 student_limit);
-	runner_late = true;
+	runner_late = call_deadline > 0 && (!student_deadline || call_deadline < student_deadline)
+			      ? PAST_HOPE : LATE;
+	snprintf(why, len, "was ended before it answered");
 }
 
 /* The reply to the request rpc_send sent last (rpc); the submission's, by
@@ -523,7 +533,10 @@ static void reply_failed(enum cl_who who, char *why, size_t len)
 static bool rpc_reply(enum cl_who who, struct cl_wire *reply, char *why, size_t len)
 {
 	struct runner *r = &runners[who];
-	double deadline = who == CL_STUDENT ? student_deadline : 0;
+	double deadline = who != CL_STUDENT ? 0
+			  : !call_deadline ? student_deadline
+			  : !student_deadline ? call_deadline
+			  : std::min(student_deadline, call_deadline);
 	struct cl_header h;
 
 	*reply = (struct cl_wire){};
@@ -824,7 +837,7 @@ static void timed_request(const struct cl_bench_lab *lab, void *ctx, const char 
 }
 
 /* What a timed call came to. */
-enum outcome { CALL_OK, CALL_FAILED, CALL_RUNNER_ENDED, CALL_LATE };
+enum outcome { CALL_OK, CALL_FAILED, CALL_RUNNER_ENDED, CALL_LATE, CALL_PAST_HOPE };
 
 /*
  * One timed call of who's side of kernel, on new inputs from seed
@@ -834,7 +847,8 @@ enum outcome { CALL_OK, CALL_FAILED, CALL_RUNNER_ENDED, CALL_LATE };
  * by the seeds it is told to poison for). CALL_FAILED: the
  * launcher's CUDA error, in msg; CALL_RUNNER_ENDED: how, in msg;
  * CALL_LATE: the submission's reply had not come by student_deadline,
- * and its runner is ended.
+ * and its runner is ended; CALL_PAST_HOPE: nor within give_up_after of
+ * the request (a timed call, not an empty one).
  */
 static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct device *d,
 			      struct timer *t, const char *kernel, enum cl_who who, uint64_t seed,
@@ -863,7 +877,9 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 	lab->inputs(ctx, seed);
 	CL_BENCH_CHECK(cudaEventRecord(t->filled));
 	CL_BENCH_CHECK(cudaEventSynchronize(t->filled));
+	call_deadline = kernel && who == CL_STUDENT && give_up_after > 0 ? now() + give_up_after : 0;
 	bool answered = rpc(who, CL_OP_TIMED, &w, -1, &reply, msg, len);
+	call_deadline = 0;
 	cl_wire_free(&w);
 	if (!answered) {
 		if (who == CL_REFERENCE) {
@@ -871,7 +887,8 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 			fflush(NULL);
 			_exit(3);
 		}
-		return runner_late ? CALL_LATE : CALL_RUNNER_ENDED;
+		return runner_late == LATE ? CALL_LATE
+		       : runner_late == PAST_HOPE ? CALL_PAST_HOPE : CALL_RUNNER_ENDED;
 	}
 	struct cl_reader r = {reply.buf, reply.len, false};
 	cudaError_t err = (cudaError_t)cl_get_i32(&r);
@@ -1015,7 +1032,16 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 	 * included, are done by then, or the case ends there */
 	student_limit = o->case_limit;
 	student_deadline = o->case_limit > 0 ? t0 + o->case_limit : 0;
-	runner_late = false;
+	runner_late = ON_TIME;
+	/*
+	 * and each timed call of the submission is ended once its ratio to the
+	 * reference's call would be past give_up: it could score nothing. Never
+	 * under GIVE_UP_FLOOR: a first call may load modules, and a short
+	 * kernel's round trip is most of its time.
+	 */
+	double reference_call = alone->reference.median + alone->off_ms;
+	give_up_after = o->give_up > 0 && reference_call > 0
+				? std::max(GIVE_UP_FLOOR, o->give_up * reference_call / 1e3) : 0;
 	t->snapped[0] = t->snapped[1] = false;
 	for (int pair = 0; !strcmp(status, "ok") && pair <= o->max_samples; pair++) {
 		double v[2];
@@ -1041,15 +1067,21 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 				_exit(3);
 			}
 			const char *l = lab->label ? lab->label(kernel, CL_STUDENT) : NULL;
-			status = out == CALL_LATE ? "timeout" : "error";
-			if (out == CALL_LATE)
+			status = out == CALL_LATE ? "timeout" : out == CALL_PAST_HOPE ? "slow" : "error";
+			if (out == CALL_PAST_HOPE)
+				snprintf(msg, sizeof(msg),
+					 "call %d of %s (%s) was not done after %.3g s, more than %g "
+					 "times the reference's call (%.3g ms): it was ended there",
+					 pair + 1, l ? l : "the submission", which, give_up_after,
+					 o->give_up, reference_call);
+			else if (out == CALL_LATE)
 				snprintf(msg, sizeof(msg),
 					 "call %d of %s (%s) was not done within the %g s that a "
 					 "timed kernel may take in all (its warm-up, its samples and "
 					 "the empty calls between them); the reference's call takes "
 					 "%.3g ms",
 					 pair + 1, l ? l : "the submission", which, student_limit,
-					 alone->reference.median + alone->off_ms);
+					 reference_call);
 			else
 				snprintf(msg, sizeof(msg), "call %d of %s (%s) %s: %s", pair + 1,
 					 l ? l : "the submission", which,
@@ -1085,7 +1117,7 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 		}
 	}
 
-	student_deadline = 0;
+	student_deadline = give_up_after = 0;
 	/*
 	 * Where a side's calls came to little more than its empty call (or
 	 * less: a machine busier while the empty calls were timed), what is
@@ -1175,7 +1207,7 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 	     json_num(num[2], "%.0f", clock0), json_num(num[3], "%.0f", clock1), now() - t0,
 	     json_array(raw[CL_STUDENT]).c_str(), json_array(raw[CL_REFERENCE]).c_str(),
 	     json_array(empty[CL_STUDENT]).c_str(), json_array(empty[CL_REFERENCE]).c_str());
-	if (!strcmp(status, "error") || !strcmp(status, "timeout")) {
+	if (!strcmp(status, "error") || !strcmp(status, "timeout") || !strcmp(status, "slow")) {
 		fflush(NULL);
 		_exit(4);   /* the submission's program is gone, or its context unusable */
 	}
@@ -1230,6 +1262,7 @@ static void usage(const char *lab)
 	fprintf(stderr,
 		"usage: timer (%s) --out FILE --runner RECIPE --reference RECIPE\n"
 		"       [--case KERNEL:SIZE]... [--cap SECONDS] [--case-limit SECONDS]\n"
+		"       [--give-up RATIO]\n"
 		"       [--min-samples N] [--max-samples N] [--target-rse FRACTION]\n"
 		"       [--copy-gbs GBS --uuid UUID] [--no-ceiling] [--device-only]\n"
 		"Times the submission's launchers against the reference's, interleaved,\n"
@@ -1239,6 +1272,8 @@ static void usage(const char *lab)
 		"whose UUID is UUID, used instead of measuring it again on that GPU;\n"
 		"--case-limit SECONDS: a case whose submission's calls are not done\n"
 		"within SECONDS in all ends there (\"timeout\"), its runner ended;\n"
+		"--give-up RATIO: so does a case whose submission's call takes RATIO\n"
+		"times the reference's call, and at least a second (\"slow\");\n"
 		"--no-ceiling: no library ceiling; --device-only: the device and the\n"
 		"ceiling at each case's size only, no launcher called.\n",
 		lab);
@@ -1292,6 +1327,8 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 			o->cap = atof(v);
 		} else if (!strcmp(a, "--case-limit")) {
 			o->case_limit = atof(v);
+		} else if (!strcmp(a, "--give-up")) {
+			o->give_up = atof(v);
 		} else if (!strcmp(a, "--min-samples")) {
 			o->min_samples = atoi(v);
 		} else if (!strcmp(a, "--max-samples")) {
@@ -1306,7 +1343,7 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 			return -1;
 		}
 	}
-	if (!o->out || o->cap <= 0 || !(o->case_limit >= 0) ||
+	if (!o->out || o->cap <= 0 || !(o->case_limit >= 0) || !(o->give_up >= 0) ||
 	    (!o->device_only && (!o->recipe[0] || !o->recipe[1])) || o->min_samples < 1 || o->max_samples < o->min_samples ||
 	    (o->given_copy_gbs != 0) != (o->given_uuid != NULL) ||
 	    (o->device_only && (o->no_ceiling || o->given_uuid)))

@@ -303,13 +303,15 @@ START_TEST(test_timing_read_wrong_output_and_the_floor)
 }
 END_TEST
 
-/* A kernel whose calls were not done within its budget timed out: no points, and why. */
+/* A kernel whose calls were not done within its budget timed out, one whose
+ * call was past hope was slow: no points, and why. */
 START_TEST(test_timing_read_a_late_kernel_timed_out)
 {
 	struct result r;
 	struct strlist pending = STRLIST_INIT;
 	bool device_ok = false, ended = false;
-	const char *text = DEVICE CASE("p1", 64, "timeout", 1.0, 1.0, 1.0, 0.01);
+	const char *text = DEVICE CASE("p1", 64, "timeout", 1.0, 1.0, 1.0, 0.01)
+		CASE("p2", 128, "slow", 1.0, 1.0, 1.0, 0.01);
 
 	gpu_result(&r);
 	pending_all(&r, &pending);
@@ -318,6 +320,9 @@ START_TEST(test_timing_read_a_late_kernel_timed_out)
 	ck_assert_int_eq(timed(&r, "p1")->status, TEST_TIMEOUT);
 	ck_assert_double_eq(timed(&r, "p1")->points, 0);
 	ck_assert_ptr_nonnull(strstr(timed(&r, "p1")->message, "never returns, scores nothing"));
+	ck_assert_int_eq(timed(&r, "p2")->status, TEST_FAIL);
+	ck_assert_double_eq(timed(&r, "p2")->points, 0);
+	ck_assert_ptr_nonnull(strstr(timed(&r, "p2")->message, "C[1][2]"));
 	strlist_clear(&pending);
 	result_release(&r);
 }
@@ -624,13 +629,14 @@ END_TEST
 /*
  * A stand-in driver: answers like bench_<lab>, but dies by SIGSEGV when asked
  * to time p2 and hangs on p3 when told so, so timing_run has to restart it.
- * It writes the --case-limit it was given beside its output (.limit).
+ * It writes the --case-limit and --give-up it was given beside its output
+ * (.limit).
  */
 static const char *const fake_driver =
 	"#!/bin/sh\n"
 	"out= cases=\n"
 	"while [ $# -gt 0 ]; do case $1 in --out) out=$2;; --case) cases=\"$cases $2\";;"
-	" --case-limit) echo \"$2\" >\"$out.limit\";; esac; shift 2; done\n"
+	" --case-limit|--give-up) echo \"$1 $2\" >>\"$out.limit\";; esac; shift 2; done\n"
 	"while read -r l; do case $l in token=*) tok=${l#token=};; esac; done\n"
 	"[ -n \"$NOGPU\" ] && { echo \"{\\\"token\\\":\\\"$tok\\\",\\\"type\\\":\\\"device\\\","
 	"\\\"status\\\":\\\"unavailable\\\",\\\"message\\\":\\\"no device\\\"}\" >\"$out\"; exit 3; }\n"
@@ -682,7 +688,7 @@ START_TEST(test_timing_run_restarts_after_a_crash)
 	/* each kernel's budget is the timer's to keep: timing_timeout */
 	char *limit_file = xasprintf("%s/timing-0.jsonl.limit", dir);
 	char *limit = read_file(limit_file, NULL);
-	ck_assert_str_eq(limit ? limit : "(none)", "20\n");
+	ck_assert_str_eq(limit ? limit : "(none)", "--case-limit 20\n--give-up 30\n");
 	free(limit);
 	free(limit_file);
 
