@@ -1,7 +1,7 @@
 #!/bin/bash
 # Wall time of `make test LAB=... SUB=...` with a warm build, split into the
-# build (nvcc, audit, link) and the tests, over N runs; prints each run and
-# the medians. Usage: bench/make-test.sh [LAB] [SUB] [N]
+# build (nvcc, audit, link) and the tests, over N runs; prints each run (with
+# where its tests' time went: phases.in_tests) and the medians. Usage: bench/make-test.sh [LAB] [SUB] [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lab=${1:-matmul} sub=${2:-reference/$lab} n=${3:-5}
@@ -26,6 +26,8 @@ for i in $(seq "$n"); do
 	timing=$(jq '.timing.seconds // 0' "$tmp/r$i.json")
 	printf 'run %d: wall %s s, build %.3f s, tests %.3f s (sum of test times), timing %.3f s, exit %s\n' \
 		"$i" "$(cat "$tmp/wall$i")" "$build" "$tests" "$timing" "$(jq .exit_code "$tmp/r$i.json")"
+	# inside the tests, as the judge measured it (phases.in_tests)
+	jq -r '.phases.in_tests | "  in the tests: setup \(.setup * 1000 | round) ms; over \(.counted) tests that passed, starting the program \(.start * 1000 | round) ms, launcher calls \(.calls * 1000 | round) ms, other requests \(.requests * 1000 | round) ms"' "$tmp/r$i.json"
 	printf '%s %s %s\n' "$(cat "$tmp/wall$i")" "$build" "$timing" >>"$tmp/all"
 done
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

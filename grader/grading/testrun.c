@@ -14,7 +14,7 @@
 #include "build.h"
 #include "checklog.h"
 #include "judge.h"
-#include "../../labs/common/harness-words.h"   /* CL_SETUP_ENDED_FILE: the harness's words */
+#include "../../labs/common/harness-words.h"   /* CL_SETUP_ENDED_FILE ...: the harness's words */
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,21 +23,52 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Whether the harness said test id ran to its end (its .done file holds token). */
 /*
- * Whether test id's body returned (its .done file holds the run's token), and
- * whether a cudaMalloc found the device full meanwhile (a second line).
+ * Whether test id's body returned (its .done file holds the run's token),
+ * whether a cudaMalloc found the device full meanwhile (a line "out of
+ * memory"), and where its time went (a line CL_TIMES_LINE, added to r).
  */
-static bool test_finished(const char *logs, const char *id, const char *token, bool *oom)
+static bool test_finished(const char *logs, const char *id, const char *token, bool *oom,
+			  struct result *r)
 {
 	char *path = xasprintf("%s/%s.done", logs, id);
 	size_t len = 0, n = strlen(token);
 	char *text = read_file(path, &len);
 	bool ok = text && len >= n && !memcmp(text, token, n) && (len == n || text[n] == '\n');
-	*oom = ok && len > n && !strcmp(text + n, "\nout of memory");
+
+	*oom = false;
+	for (char *line = ok && len > n ? text + n + 1 : NULL; line && *line;) {
+		char *end = strchr(line, '\n');
+		double t[3];
+		if (end)
+			*end = '\0';
+		if (!strcmp(line, "out of memory")) {
+			*oom = true;
+		} else if (sscanf(line, CL_TIMES_LINE " %lf %lf %lf", &t[0], &t[1], &t[2]) == 3 &&
+			   t[0] >= 0 && t[1] >= 0 && t[2] >= 0) {
+			r->in_tests.start += t[0];
+			r->in_tests.calls += t[1];
+			r->in_tests.requests += t[2];
+			r->in_tests.counted++;
+		}
+		line = end ? end + 1 : NULL;
+	}
 	free(text);
 	free(path);
 	return ok;
+}
+
+/* Adds the seconds the lab's setup hook took in this test binary to r. */
+static void add_setup_seconds(const char *logs, struct result *r)
+{
+	char *path = xasprintf("%s/%s", logs, CL_SETUP_SECONDS_FILE);
+	char *text = access(path, F_OK) ? NULL : read_file(path, NULL);
+	double s;
+
+	if (text && sscanf(text, "%lf", &s) == 1 && s >= 0)
+		r->in_tests.setup += s;
+	free(text);
+	free(path);
 }
 
 char *testrun_student(const char *name)
@@ -252,6 +283,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 
 	if (lab_setup_ended(logs))
 		goto out_release_res;
+	add_setup_seconds(logs, r);
 	char *binary_fate = (res.timed_out || res.signal || res.exit_code > 1)
 				    ? run_describe(&spec, &res) : NULL;
 	for (size_t i = 0; i < r->ntests; i++) {
@@ -275,7 +307,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		if (e) {
 			set_from_check(t, e, part->timeout * slow);
 			if (t->status == TEST_PASS &&
-			    !test_finished(logs, t->id, token, &t->short_of_memory)) {
+			    !test_finished(logs, t->id, token, &t->short_of_memory, r)) {
 				t->status = TEST_CRASH;
 				free(t->message);
 				t->message = xstrdup("the test process ended before the test did, with "

@@ -431,9 +431,13 @@ json_t *result_document(const struct result *r)
 	json_object_set_new(doc, "started_at", str_or_null(r->started_at));
 	json_object_set_new(doc, "seconds", json_real(r->seconds));
 	json_object_set_new(doc, "phases",
-			    json_pack("{s:f, s:f, s:f, s:f, s:f}", "build", r->build_seconds, "tests",
-				      r->tests_seconds, "timing", r->timing.seconds, "profile",
-				      r->profile_seconds, "gpu_wait", r->gpu_wait_seconds));
+			    json_pack("{s:f, s:f, s:f, s:f, s:f, s:{s:f, s:f, s:f, s:f, s:i}}", "build",
+				      r->build_seconds, "tests", r->tests_seconds, "timing",
+				      r->timing.seconds, "profile", r->profile_seconds, "gpu_wait",
+				      r->gpu_wait_seconds, "in_tests", "setup", r->in_tests.setup,
+				      "start", r->in_tests.start, "calls", r->in_tests.calls,
+				      "requests", r->in_tests.requests, "counted",
+				      r->in_tests.counted));
 	/* when it held the GPU, in seconds since the epoch: a class's GPU use is their union */
 	json_object_set_new(doc, "gpu_held",
 			    r->gpu_to > r->gpu_from && r->gpu_from > 0

@@ -135,6 +135,13 @@ struct result {
 	char *build_log;       /* compiler diagnostics */
 	double build_seconds;
 	double tests_seconds;     /* wall time of the correctness tests and their re-runs */
+	/* where the tests' time went, as the judge measured it (harness-words.h):
+	 * the lab's setup hook, summed over the test binaries; the rest summed
+	 * over the tests that passed (counted of them) */
+	struct {
+		double setup, start, calls, requests;
+		int counted;
+	} in_tests;
 	double profile_seconds;   /* of the profile driver */
 	/* the safety stage (safety.h): "ran" or "not-run" (why in safety_why);
 	 * NULL when the lab has no safety tests */

@@ -28,6 +28,13 @@ static double doc_phase(json_t *doc, const char *name)
 	return isnan(v) ? 0 : v;
 }
 
+/* The same, of the tests' own share (phases.in_tests). */
+static double doc_in_tests(json_t *doc, const char *name)
+{
+	double v = doc_num(json_object_get(json_object_get(doc, "phases"), "in_tests"), name);
+	return isnan(v) ? 0 : v;
+}
+
 static int by_start(const void *a, const void *b)
 {
 	const double *x = a, *y = b;
@@ -66,7 +73,7 @@ static double gpu_busy(const struct class_row *rows, size_t n)
 void class_summary_print(const struct class_row *rows, size_t n, const struct class_totals *t)
 {
 	int sw = 7, cw = 5;
-	double phase[5] = {0};
+	double phase[5] = {0}, in_tests[5] = {0};
 	size_t graded = 0, not_built = 0, gpu_runs = 0, provisional = 0;
 	/* the score column as wide as its widest: a score is written one way everywhere */
 	char (*scores)[SCORE_TEXT_MAX] = xcalloc(n ? n : 1, sizeof(*scores));
@@ -102,8 +109,12 @@ void class_summary_print(const struct class_row *rows, size_t n, const struct cl
 			not_built += strcmp(class_doc_build(doc), "ok") != 0;
 			provisional += json_is_true(json_object_get(doc, "provisional"));
 			gpu_runs += !strcmp(mode, "gpu");
-			for (int p = 0; p < 5; p++)
+			static const char *const shares[] = {"setup", "start", "calls", "requests",
+							     "counted"};
+			for (int p = 0; p < 5; p++) {
 				phase[p] += doc_phase(doc, phases[p]);
+				in_tests[p] += doc_in_tests(doc, shares[p]);
+			}
 		} else {
 			printf("%-*s %-*s  %-10s %-13s %-8s %7s  %s\n", sw, names[i], cw,
 			       "-", "SYSTEM", "-", "-", "-", it->why ? it->why : "not graded");
@@ -128,6 +139,11 @@ void class_summary_print(const struct class_row *rows, size_t n, const struct cl
 		printf("time of all gradings: build %.1f s, tests %.1f s, timing %.1f s, profile "
 		       "%.1f s, waiting for the GPU %.1f s\n",
 		       phase[0], phase[1], phase[2], phase[3], phase[4]);
+	if (graded && in_tests[4] > 0)
+		printf("in the tests: setting up data and expected values %.1f s; over the %.0f "
+		       "tests that passed, starting the submission's program %.1f s, its "
+		       "launchers' calls %.1f s, other requests to it %.1f s\n",
+		       in_tests[0], in_tests[4], in_tests[1], in_tests[2], in_tests[3]);
 	if (gpu_runs && t->wall > 0) {
 		double busy = gpu_busy(rows, n);
 		printf("the GPU was in use %.1f s of %.1f s (%.0f %%), idle %.1f s\n", busy, t->wall,

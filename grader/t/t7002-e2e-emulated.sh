@@ -32,6 +32,14 @@ test_expect_success 'the stub fails every test emulated, each saying it launched
 	[ "$(jq "[.tests[] | select(.kind == \"correctness\" and .status != \"fail\")] | length" s.json)" = 0 ] &&
 	[ "$(jq "[.tests[] | select(.kind == \"correctness\") | select(.message | contains(\"launched no kernel\") | not)] | length" s.json)" = 0 ]
 '
+test_expect_success 'where the tests spent their time is in the document, as the judge saw it' '
+	passed=$(jq "[.tests[] | select(.kind == \"correctness\" and .status == \"pass\")] | length" r.json) &&
+	jq -e ".phases.in_tests | .counted == $passed and .setup > 0 and .start > 0 and .calls > 0
+		and .requests > 0" r.json >/dev/null &&
+	# a test that fails stops where it failed: the stub counts none
+	jq -e ".phases.in_tests | .counted == 0 and .calls == 0 and .setup > 0" s.json >/dev/null ||
+		{ jq .phases r.json s.json; false; }
+'
 test_expect_success 'the report says the run is emulated' '
 	grep -q "EMULATED on the CPU" r.json.txt && grep -q "PROVISIONAL" r.json.txt
 '

@@ -223,6 +223,20 @@ void cl_remote_out_of_memory(void);
 /* Ends this process's runner, if it has one, and reaps it (before the process ends). */
 void cl_remote_end(void);
 
+/*
+ * Where a test's time went on the judge's side of the line, in seconds of
+ * CLOCK_MONOTONIC, since the test began (the harness zeroes it): starting
+ * the submission's program and making its CUDA context (start, with
+ * CL_OP_HELLO and CL_OP_INIT); the launchers' calls, their kernels
+ * included (calls); every other request: memory, copies, the ledger
+ * (memory). The rest of the test's time is the judge's own: its inputs,
+ * its checks.
+ */
+struct cl_request_times {
+	double start, calls, memory;
+};
+extern struct cl_request_times cl_request_times;
+
 void cl_dbuf_alloc(struct cl_dbuf *b, size_t n);
 void cl_dbuf_free(struct cl_dbuf *b);
 void cl_dbuf_upload(struct cl_dbuf *b, const float *h);

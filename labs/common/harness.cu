@@ -173,13 +173,16 @@ static void test_start(void)
 {
 	cl_remote_out_of_memory();   /* an earlier test's, in a lane: forgotten */
 	cl_device_oom = 0;
+	cl_request_times = (struct cl_request_times){};
 	clock_gettime(CLOCK_MONOTONIC, &test_began);
 }
 
 /*
  * After a test body returned (a checked teardown: it does not run when the
  * test failed or its process ended early), <xml dir>/<test>.done gets the
- * grader's token, and a second line "out of memory" when a cudaMalloc
+ * grader's token; a line CL_TIMES_LINE with where the test's time went
+ * (cl_request_times: its runner's start, the launchers' calls, the other
+ * requests; seconds); and a last line "out of memory" when a cudaMalloc
  * failed for want of device memory during the test. A test that Check
  * reports passed without the token ended its process early, with status 0,
  * from the submission's code.
@@ -195,6 +198,8 @@ static void test_done(void)
 	FILE *f = fopen(path, "w");
 	if (f) {
 		fputs(token, f);
+		fprintf(f, "\n%s %.6f %.6f %.6f", CL_TIMES_LINE, cl_request_times.start,
+			cl_request_times.calls, cl_request_times.memory);
 		if (cl_device_oom)
 			fputs("\nout of memory", f);
 		fclose(f);
@@ -851,6 +856,22 @@ static void setup_ended(void)
 	}
 }
 
+/* How long the lab's setup hook took (its data sets and expected values),
+ * for the grader: CL_SETUP_SECONDS_FILE of the log folder. */
+static void setup_took(const char *dir, double seconds)
+{
+	char path[4096];
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, CL_SETUP_SECONDS_FILE);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%.6f\n", seconds);
+		fclose(f);
+	}
+}
+
 /* ----------------------------------------------------------- safety run */
 
 /*
@@ -979,8 +1000,10 @@ static int harness_main(const struct cl_lab *lab, int argc, char **argv)
 		setup_lab = lab;
 		setup_dir = xml_dir;
 		atexit(setup_ended);
+		double t0 = now_s();
 		lab->setup(seed, names, nparts);
 		setup_lab = NULL;
+		setup_took(xml_dir, now_s() - t0);
 	}
 	fflush(stdout);
 	fflush(stderr);

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -177,7 +178,7 @@ static void wait_for_room(void)
  * of a signal before it answers, or still cannot start after that, ends
  * this process as it ended.
  */
-static void runner_start(void)
+static void runner_begin(void)
 {
 	double waited = 0;
 
@@ -205,6 +206,24 @@ static void runner_start(void)
 		ends_with_exit = !atexit(cl_remote_end);
 }
 
+struct cl_request_times cl_request_times;
+
+static double monotonic(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The same, its time (a new runner's start, or nothing) in cl_request_times.start. */
+static void runner_start(void)
+{
+	double t0 = monotonic();
+
+	runner_begin();
+	cl_request_times.start += monotonic() - t0;
+}
+
 void cl_remote_end(void)
 {
 	if (runner_fd < 0 || runner_owner != getpid())
@@ -229,19 +248,45 @@ void cl_remote_end(void)
  * runner in bubblewrap is reported by bubblewrap: a signal as 128 + its
  * number.
  */
+/* Adds the time since *t0 to op's share of cl_request_times. */
+static void request_took(uint32_t op, double t0)
+{
+	double dt = monotonic() - t0;
+
+	if (op == CL_OP_INIT || op == CL_OP_HELLO)
+		cl_request_times.start += dt;
+	else if (op == CL_OP_CALL)
+		cl_request_times.calls += dt;
+	else
+		cl_request_times.memory += dt;
+}
+
+static const char *exchange_timed(uint32_t op, const struct cl_wire *payload,
+				  struct cl_wire *reply, bool *gone);
+
 /*
  * Why a request failed, or NULL; *gone when the runner ended. A request
  * made outside a test (quiet) cannot fail one: its caller is told instead.
+ * Its time goes to cl_request_times.
  */
 static const char *exchange(uint32_t op, const struct cl_wire *payload, struct cl_wire *reply,
 			    bool *gone)
+{
+	runner_start();
+	double t0 = monotonic();
+	const char *why = exchange_timed(op, payload, reply, gone);
+	request_took(op, t0);
+	return why;
+}
+
+static const char *exchange_timed(uint32_t op, const struct cl_wire *payload,
+				  struct cl_wire *reply, bool *gone)
 {
 	static uint32_t seq;
 	struct cl_header h = {op, ++seq, payload ? payload->len : 0};
 
 	*gone = false;
 	*reply = (struct cl_wire){};
-	runner_start();
 	if (op != CL_OP_INIT)
 		runner_fresh = false;
 	if (!send_all(&h, sizeof(h)) || (h.len && !send_all(payload->buf, h.len)) ||
