@@ -6,7 +6,9 @@
 #include "util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool cpus_split(const cpu_set_t *usable, unsigned ngpus, unsigned gpu, cpu_set_t *timing,
 		cpu_set_t *others)
@@ -30,20 +32,56 @@ bool cpus_split(const cpu_set_t *usable, unsigned ngpus, unsigned gpu, cpu_set_t
 	return true;
 }
 
+bool cpus_place(const struct strlist *gpus, const char *gpu, unsigned host_gpus, bool slurm,
+		unsigned *n, unsigned *index)
+{
+	bool listed = false;
+
+	for (size_t i = 0; i < gpus->n && !listed; i++)
+		if (!strcmp(gpus->v[i], gpu)) {
+			listed = true;
+			*n = (unsigned)gpus->n;
+			*index = (unsigned)i;
+		}
+	if (!listed)
+		return false;
+	char *end;
+	unsigned long k = strtoul(gpu, &end, 10);
+	if (!slurm && *gpu >= '0' && *gpu <= '9' && !*end && k < host_gpus) {
+		*n = host_gpus;
+		*index = (unsigned)k;
+	}
+	return true;
+}
+
+/* The GPUs of the host: its /dev/nvidiaN nodes. */
+static unsigned host_gpu_count(void)
+{
+	unsigned n = 0;
+
+	for (int i = 0; i < 64; i++) {
+		char path[32];
+		snprintf(path, sizeof(path), "/dev/nvidia%d", i);
+		n += !access(path, F_OK);
+	}
+	return n;
+}
+
 bool cpus_for_grading(const char *gpu, cpu_set_t *timing, cpu_set_t *others)
 {
 	static cpu_set_t usable;
 	static int known = -1;   /* -1: not read yet */
 	struct strlist gpus = STRLIST_INIT;
+	const char *job = getenv("SLURM_JOB_ID");
 	char why[128];
+	unsigned n, index;
 	bool split = false;
 
 	if (known < 0)
 		known = !sched_getaffinity(0, sizeof(usable), &usable) && CPU_COUNT(&usable) > 0;
-	if (known && gpu && gpus_discover(&gpus, why, sizeof(why)))
-		for (size_t i = 0; i < gpus.n && !split; i++)
-			if (!strcmp(gpus.v[i], gpu))
-				split = cpus_split(&usable, (unsigned)gpus.n, (unsigned)i, timing, others);
+	if (known && gpu && gpus_discover(&gpus, why, sizeof(why)) &&
+	    cpus_place(&gpus, gpu, host_gpu_count(), job && *job, &n, &index))
+		split = cpus_split(&usable, n, index, timing, others);
 	strlist_clear(&gpus);
 	return split;
 }

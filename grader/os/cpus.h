@@ -20,6 +20,8 @@
 #include <sched.h>
 #include <stdbool.h>
 
+struct strlist;
+
 /* The timer, the submission's runner and the reference's. */
 #define CPUS_PER_TIMING 3
 
@@ -32,10 +34,21 @@ bool cpus_split(const cpu_set_t *usable, unsigned ngpus, unsigned gpu, cpu_set_t
 		cpu_set_t *others);
 
 /*
+ * Where gpu's CPUs lie among how many GPUs' (*index of *n): by the host's
+ * count of GPUs (host_gpus, its /dev/nvidiaN) where gpu is a number below
+ * it and the grader is not a Slurm job, so that graders given different
+ * GPUs by CUDA_VISIBLE_DEVICES (0 for one, 1 for another) keep different
+ * CPUs; else by gpu's place in gpus (a UUID; a Slurm job, whose numbers are
+ * its own and whose cpuset is too). False where gpu is not among gpus.
+ */
+bool cpus_place(const struct strlist *gpus, const char *gpu, unsigned host_gpus, bool slurm,
+		unsigned *n, unsigned *index);
+
+/*
  * The split for a grading on the GPU CUDA_VISIBLE_DEVICES calls gpu, among
- * the GPUs this grader finds (gpus_discover), of the CPUs the process had
- * when this was first called: false where there is none to make (no GPU
- * here, too few CPUs).
+ * the GPUs this grader finds (gpus_discover) placed by cpus_place, of the
+ * CPUs the process had when this was first called: false where there is
+ * none to make (no GPU here, too few CPUs).
  */
 bool cpus_for_grading(const char *gpu, cpu_set_t *timing, cpu_set_t *others);
 

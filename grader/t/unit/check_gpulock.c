@@ -175,6 +175,30 @@ START_TEST(test_cpus_split_keeps_three_per_gpu)
 	ck_assert(!cpus_split(&usable, 4, 0, &timing, &others));
 	ck_assert(!cpus_split(&usable, 0, 0, &timing, &others));
 	ck_assert(!cpus_split(&usable, 2, 2, &timing, &others));
+	/* where a GPU's CPUs lie: by its number on the host, so that graders given
+	 * GPU 0 and GPU 1 by CUDA_VISIBLE_DEVICES keep different ones */
+	struct strlist one = STRLIST_INIT, two = STRLIST_INIT;
+	unsigned n, at;
+	strlist_push(&one, "1");
+	ck_assert(cpus_place(&one, "1", 4, false, &n, &at));
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(at, 1);
+	/* a Slurm job's numbers are its own (and its cpuset too): its list */
+	ck_assert(cpus_place(&one, "1", 4, true, &n, &at));
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(at, 0);
+	/* a UUID, or a number the host has not: the place in the list */
+	strlist_push(&two, "GPU-8f3a1c2d-5e6f-4a0b-9c1d-2e3f4a5b6c7d");
+	strlist_push(&two, "7");
+	ck_assert(cpus_place(&two, "GPU-8f3a1c2d-5e6f-4a0b-9c1d-2e3f4a5b6c7d", 4, false, &n, &at));
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(at, 0);
+	ck_assert(cpus_place(&two, "7", 4, false, &n, &at));
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(at, 1);
+	ck_assert(!cpus_place(&two, "3", 4, false, &n, &at));
+	strlist_clear(&one);
+	strlist_clear(&two);
 	/* no GPU found: no split */
 	clear_env();
 	setenv("CUDA_VISIBLE_DEVICES", "", 1);
