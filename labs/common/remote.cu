@@ -248,7 +248,7 @@ void cl_remote_end(void)
  * runner in bubblewrap is reported by bubblewrap: a signal as 128 + its
  * number.
  */
-/* Adds the time since *t0 to op's share of cl_request_times. */
+/* Adds the time since t0 to op's share of cl_request_times. */
 static void request_took(uint32_t op, double t0)
 {
 	double dt = monotonic() - t0;
