@@ -145,6 +145,15 @@ static char *cpus_said(const cpu_set_t *set)
 	return buf[k];
 }
 
+/* cpus_place on a host of four GPUs: gpu's index, and how many in *n. */
+static unsigned placed(const struct strlist *gpus, const char *gpu, bool slurm, unsigned *n)
+{
+	unsigned at = 99;
+
+	ck_assert(cpus_place(gpus, gpu, 4, slurm, n, &at));
+	return at;
+}
+
 /* Each GPU its three last CPUs, the rest to every other work; none where too few. */
 START_TEST(test_cpus_split_keeps_three_per_gpu)
 {
@@ -178,25 +187,21 @@ START_TEST(test_cpus_split_keeps_three_per_gpu)
 	/* where a GPU's CPUs lie: by its number on the host, so that graders given
 	 * GPU 0 and GPU 1 by CUDA_VISIBLE_DEVICES keep different ones */
 	struct strlist one = STRLIST_INIT, two = STRLIST_INIT;
-	unsigned n, at;
+	const char *uuid = "GPU-8f3a1c2d-5e6f-4a0b-9c1d-2e3f4a5b6c7d";
+	unsigned n;
 	strlist_push(&one, "1");
-	ck_assert(cpus_place(&one, "1", 4, false, &n, &at));
+	ck_assert_uint_eq(placed(&one, "1", false, &n), 1);
 	ck_assert_uint_eq(n, 4);
-	ck_assert_uint_eq(at, 1);
 	/* a Slurm job's numbers are its own (and its cpuset too): its list */
-	ck_assert(cpus_place(&one, "1", 4, true, &n, &at));
+	ck_assert_uint_eq(placed(&one, "1", true, &n), 0);
 	ck_assert_uint_eq(n, 1);
-	ck_assert_uint_eq(at, 0);
 	/* a UUID, or a number the host has not: the place in the list */
-	strlist_push(&two, "GPU-8f3a1c2d-5e6f-4a0b-9c1d-2e3f4a5b6c7d");
+	strlist_push(&two, uuid);
 	strlist_push(&two, "7");
-	ck_assert(cpus_place(&two, "GPU-8f3a1c2d-5e6f-4a0b-9c1d-2e3f4a5b6c7d", 4, false, &n, &at));
+	ck_assert_uint_eq(placed(&two, uuid, false, &n), 0);
+	ck_assert_uint_eq(placed(&two, "7", false, &n), 1);
 	ck_assert_uint_eq(n, 2);
-	ck_assert_uint_eq(at, 0);
-	ck_assert(cpus_place(&two, "7", 4, false, &n, &at));
-	ck_assert_uint_eq(n, 2);
-	ck_assert_uint_eq(at, 1);
-	ck_assert(!cpus_place(&two, "3", 4, false, &n, &at));
+	ck_assert(!cpus_place(&two, "3", 4, false, &n, &n));
 	strlist_clear(&one);
 	strlist_clear(&two);
 	/* no GPU found: no split */
