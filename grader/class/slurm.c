@@ -136,12 +136,13 @@ long slurm_submit_room_of(const char *assoc_mgr, const char *qos, const char *us
 long slurm_submit_room(const char **which)
 {
 	struct passwd *pw = getpwuid(getuid());
-	char *users = xasprintf("users=%s", pw ? pw->pw_name : "root");
-	char *user = xasprintf("user=%s", pw ? pw->pw_name : "root");
+	char *me = pw ? pw->pw_name : "root";
+	char *users = xasprintf("users=%s", me);
+	char *user = xasprintf("user=%s", me);
 	char *amgr[] = {"scontrol", "show", "assoc_mgr", users, "flags=assoc", NULL};
 	char *qos[] = {"sacctmgr", "-nP", "show", "qos", "format=Name,MaxSubmitPU", NULL};
 	char *uq[] = {"sacctmgr", "-nP", "show", "assoc", "where", user, "format=QOS", NULL};
-	char *sq[] = {"squeue", "-h", "-r", "-u", pw ? pw->pw_name : "root", "-o", "%i", NULL};
+	char *sq[] = {"squeue", "-h", "-r", "-u", me, "-o", "%i", NULL};
 	char *a = NULL, *q = NULL, *u = NULL, *s = NULL;
 	long queued = 0, room = -1;
 

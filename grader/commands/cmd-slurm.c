@@ -121,11 +121,6 @@ out:
 }
 
 /*
- * The array to submit: every task of the roster, or (resume) the
- * submissions that have no result and no task queued. NULL with *nothing
- * set when there is nothing to grade, NULL alone on an error.
- */
-/*
  * How many tasks Slurm takes from this user now (each is a job to its
  * submit limits, MaxSubmitJobs): -1 for no limit; 0 after saying none.
  */
@@ -140,6 +135,30 @@ static long submit_room(const struct spool *sp, const char **which)
 	return room;
 }
 
+/* The tasks n submissions take at per a task. */
+static size_t tasks_of(size_t n, unsigned per)
+{
+	return (n + per - 1) / per;
+}
+
+/*
+ * Raises o->per_task so that n submissions take at most cap tasks, saying so
+ * with limit (what cap is) where it had to.
+ */
+static void fit_tasks(size_t n, struct slurm_opts *o, long cap, const char *limit)
+{
+	if (tasks_of(n, o->per_task) <= (size_t)cap)
+		return;
+	o->per_task = (unsigned)tasks_of(n, (unsigned)cap);
+	fprintf(stderr, "slurm: %zu submissions are more than %s: %u a task\n", n, limit,
+		o->per_task);
+}
+
+/*
+ * The array to submit: every task of the roster, or (resume) the
+ * submissions that have no result and no task queued. NULL with *nothing
+ * set when there is nothing to grade, NULL alone on an error.
+ */
 static char *array_spec(const struct spool *sp, struct slurm_opts *o, bool *nothing)
 {
 	const char *which = NULL;
@@ -156,18 +175,15 @@ static char *array_spec(const struct spool *sp, struct slurm_opts *o, bool *noth
 			return NULL;
 		if (!o->per_task)
 			o->per_task = 1;
-		if ((sp->n + o->per_task - 1) / o->per_task > (size_t)max) {
-			o->per_task = (unsigned)((sp->n + max - 1) / max);
-			fprintf(stderr, "slurm: %zu submissions are more than the cluster's %ld tasks an "
-					"array may have: %u a task\n", sp->n, max, o->per_task);
+		char *limit = xasprintf("the cluster's %ld tasks an array may have", max);
+		fit_tasks(sp->n, o, max, limit);
+		free(limit);
+		if (room > 0) {
+			limit = xasprintf("the %ld jobs Slurm takes from you now (%s)", room, which);
+			fit_tasks(sp->n, o, room, limit);
+			free(limit);
 		}
-		if (room > 0 && (sp->n + o->per_task - 1) / o->per_task > (size_t)room) {
-			o->per_task = (unsigned)((sp->n + room - 1) / room);
-			fprintf(stderr, "slurm: %zu submissions are more than the %ld jobs Slurm takes "
-					"from you now (%s): %u a task\n", sp->n, room, which,
-				o->per_task);
-		}
-		return xasprintf("0-%zu", (sp->n + o->per_task - 1) / o->per_task - 1);
+		return xasprintf("0-%zu", tasks_of(sp->n, o->per_task) - 1);
 	}
 	struct entry_status *st = xcalloc(sp->n ? sp->n : 1, sizeof(*st));
 	struct strbuf sb = STRBUF_INIT;

@@ -58,17 +58,25 @@ static bool test_finished(const char *logs, const char *id, const char *token, b
 	return ok;
 }
 
+/* The file name of the harness's log folder logs (its length in *len), or NULL when none. */
+static char *read_log(const char *logs, const char *name, size_t *len)
+{
+	char *path = xasprintf("%s/%s", logs, name);
+	char *text = access(path, F_OK) ? NULL : read_file(path, len);
+
+	free(path);
+	return text;
+}
+
 /* Adds the seconds the lab's setup hook took in this test binary to r. */
 static void add_setup_seconds(const char *logs, struct result *r)
 {
-	char *path = xasprintf("%s/%s", logs, CL_SETUP_SECONDS_FILE);
-	char *text = access(path, F_OK) ? NULL : read_file(path, NULL);
+	char *text = read_log(logs, CL_SETUP_SECONDS_FILE, NULL);
 	double s;
 
 	if (text && sscanf(text, "%lf", &s) == 1 && s >= 0)
 		r->in_tests.setup += s;
 	free(text);
-	free(path);
 }
 
 char *testrun_student(const char *name)
@@ -201,11 +209,9 @@ static void name_assertions(const struct result *r, struct graded_test *out, con
  */
 static bool lab_setup_ended(const char *logs)
 {
-	char *path = xasprintf("%s/%s", logs, CL_SETUP_ENDED_FILE);
 	size_t len;
-	char *said = access(path, F_OK) ? NULL : read_file(path, &len);
+	char *said = read_log(logs, CL_SETUP_ENDED_FILE, &len);
 
-	free(path);
 	if (!said)
 		return false;
 	char *shown = visible_text(said, len, true);

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 bool cpus_split(const cpu_set_t *usable, unsigned ngpus, unsigned gpu, cpu_set_t *timing,
 		cpu_set_t *others)
@@ -54,19 +53,6 @@ bool cpus_place(const struct strlist *gpus, const char *gpu, unsigned host_gpus,
 	return true;
 }
 
-/* The GPUs of the host: its /dev/nvidiaN nodes. */
-static unsigned host_gpu_count(void)
-{
-	unsigned n = 0;
-
-	for (int i = 0; i < 64; i++) {
-		char path[32];
-		snprintf(path, sizeof(path), "/dev/nvidia%d", i);
-		n += !access(path, F_OK);
-	}
-	return n;
-}
-
 bool cpus_for_grading(const char *gpu, cpu_set_t *timing, cpu_set_t *others)
 {
 	static cpu_set_t usable;
@@ -80,7 +66,7 @@ bool cpus_for_grading(const char *gpu, cpu_set_t *timing, cpu_set_t *others)
 	if (known < 0)
 		known = !sched_getaffinity(0, sizeof(usable), &usable) && CPU_COUNT(&usable) > 0;
 	if (known && gpu && gpus_discover(&gpus, why, sizeof(why)) &&
-	    cpus_place(&gpus, gpu, host_gpu_count(), job && *job, &n, &index))
+	    cpus_place(&gpus, gpu, gpus_on_host(), job && *job, &n, &index))
 		split = cpus_split(&usable, n, index, timing, others);
 	strlist_clear(&gpus);
 	return split;

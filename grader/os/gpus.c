@@ -39,6 +39,24 @@ static bool device_node_usable(const char *path)
 	return true;
 }
 
+/* The device node of the host's GPU i, /dev/nvidiaI, into path. */
+static void device_node(int i, char path[32])
+{
+	snprintf(path, 32, "/dev/nvidia%d", i);
+}
+
+unsigned gpus_on_host(void)
+{
+	unsigned n = 0;
+
+	for (int i = 0; i < 64; i++) {
+		char path[32];
+		device_node(i, path);
+		n += !access(path, F_OK);
+	}
+	return n;
+}
+
 bool gpus_discover(struct strlist *gpus, char *why, size_t len)
 {
 	const char *visible = getenv("CUDA_VISIBLE_DEVICES"), *job = getenv("SLURM_JOB_ID");
@@ -57,7 +75,7 @@ bool gpus_discover(struct strlist *gpus, char *why, size_t len)
 	} else if (!visible && !slurm) {
 		for (int i = 0; i < 64; i++) {
 			char path[32];
-			snprintf(path, sizeof(path), "/dev/nvidia%d", i);
+			device_node(i, path);
 			if (!access(path, F_OK) && device_node_usable(path))
 				strlist_pushf(gpus, "%d", i);
 		}

@@ -26,4 +26,7 @@ void gpus_parse(const char *list, struct strlist *gpus);
  */
 bool gpus_discover(struct strlist *gpus, char *why, size_t len);
 
+/* The host's GPUs, usable here or not: its /dev/nvidiaN device nodes. */
+unsigned gpus_on_host(void);
+
 #endif

@@ -372,12 +372,10 @@ static bool tree_sched(pid_t pid, bool children, double s[2])
 		pid_t tids[CL_THREADS_MAX];
 		int nt = cl_threads(pids[k], tids, CL_THREADS_MAX);
 		for (int t = 0; t < nt; t++) {
-			char buf[256];
-			unsigned long long run, wait;
-			if (cl_read_thread(pids[k], tids[t], "schedstat", buf, sizeof(buf)) &&
-			    sscanf(buf, "%llu %llu", &run, &wait) == 2) {
-				s[0] += run * 1e-9;
-				s[1] += wait * 1e-9;
+			struct cl_schedstat st;
+			if (cl_read_schedstat(pids[k], tids[t], &st)) {
+				s[0] += st.ran;
+				s[1] += st.waited;
 				any = true;
 			}
 		}

@@ -227,13 +227,12 @@ void cl_remote_end(void);
  * Where a test's time went on the judge's side of the line, in seconds of
  * CLOCK_MONOTONIC, since the test began (the harness zeroes it): starting
  * the submission's program and making its CUDA context (start, with
- * CL_OP_HELLO and CL_OP_INIT); the launchers' calls, their kernels
- * included (calls); every other request: memory, copies, the ledger
- * (memory). The rest of the test's time is the judge's own: its inputs,
- * its checks.
+ * CL_OP_INIT); the launchers' calls, their kernels included (calls); every
+ * other request: memory, copies, the ledger (requests). The rest of the
+ * test's time is the judge's own: its inputs, its checks.
  */
 struct cl_request_times {
-	double start, calls, memory;
+	double start, calls, requests;
 };
 extern struct cl_request_times cl_request_times;
 

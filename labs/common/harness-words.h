@@ -34,9 +34,9 @@
  * The file, in the judge's log folder, with the seconds the lab's setup
  * hook took (its data sets and their expected values), and the word that
  * starts the line of a test's .done file saying where its time went:
- * "times START CALLS MEMORY", seconds of starting the submission's
+ * "times START CALLS REQUESTS", seconds of starting the submission's
  * program and its context, of the launchers' calls, and of every other
- * request to it (remote.h, struct cl_request_times).
+ * request to it (cudalab.h, struct cl_request_times).
  */
 #define CL_SETUP_SECONDS_FILE "setup-seconds"
 #define CL_TIMES_LINE "times"

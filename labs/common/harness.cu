@@ -199,7 +199,7 @@ static void test_done(void)
 	if (f) {
 		fputs(token, f);
 		fprintf(f, "\n%s %.6f %.6f %.6f", CL_TIMES_LINE, cl_request_times.start,
-			cl_request_times.calls, cl_request_times.memory);
+			cl_request_times.calls, cl_request_times.requests);
 		if (cl_device_oom)
 			fputs("\nout of memory", f);
 		fclose(f);
@@ -415,7 +415,6 @@ static pid_t only_child(pid_t parent)
  */
 static int read_waits(struct test_clock *c, const pid_t *pids, int npids, double *waited)
 {
-	char buf[128];
 	struct thread_wait seen[CLOCK_THREADS];
 	int nseen = 0;
 	bool any = false;
@@ -425,14 +424,13 @@ static int read_waits(struct test_clock *c, const pid_t *pids, int npids, double
 		int nt = cl_threads(pids[k], tids, CL_THREADS_MAX);
 		for (int t = 0; t < nt; t++) {
 			pid_t tid = tids[t];
-			unsigned long long ran, ns, slices;
-			if (!cl_read_thread(pids[k], tid, "schedstat", buf, sizeof(buf)) ||
-			    sscanf(buf, "%llu %llu %llu", &ran, &ns, &slices) != 3)
+			struct cl_schedstat st;
+			if (!cl_read_schedstat(pids[k], tid, &st))
 				continue;   /* it ended since the listing, or there is no schedstat */
 			/* a kernel that keeps no waits (older ones without schedstats or
 			 * delay accounting) shows no time slices either */
-			any |= slices > 0;
-			double w = ns * 1e-9, before = 0;
+			any |= st.slices > 0;
+			double w = st.waited, before = 0;
 			for (int i = 0; i < c->nthreads; i++)
 				if (c->th[i].tid == tid)
 					before = c->th[i].waited;
@@ -822,6 +820,21 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 
 /* ------------------------------------------------------------ lab setup */
 
+/* text into the file name of the log folder dir, for the grader (no folder: nothing). */
+static void log_file(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
 /* The lab whose setup hook is running, and the log folder: for setup_ended. */
 static const struct cl_lab *setup_lab;
 static const char *setup_dir;
@@ -835,7 +848,7 @@ static const char *setup_dir;
  */
 static void setup_ended(void)
 {
-	char path[4096], text[512];
+	char text[512];
 
 	if (!setup_lab)
 		return;
@@ -846,30 +859,17 @@ static void setup_ended(void)
 		 "there and assert in the tests",
 		 setup_lab->name);
 	fprintf(stderr, "harness: %s\n", text);
-	if (!setup_dir)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", setup_dir, CL_SETUP_ENDED_FILE);
-	FILE *f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	log_file(setup_dir, CL_SETUP_ENDED_FILE, text);
 }
 
 /* How long the lab's setup hook took (its data sets and expected values),
  * for the grader: CL_SETUP_SECONDS_FILE of the log folder. */
 static void setup_took(const char *dir, double seconds)
 {
-	char path[4096];
+	char text[32];
 
-	if (!dir)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, CL_SETUP_SECONDS_FILE);
-	FILE *f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%.6f\n", seconds);
-		fclose(f);
-	}
+	snprintf(text, sizeof(text), "%.6f\n", seconds);
+	log_file(dir, CL_SETUP_SECONDS_FILE, text);
 }
 
 /* ----------------------------------------------------------- safety run */

@@ -44,9 +44,11 @@ static inline int cl_threads(pid_t pid, pid_t *out, int max)
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	DIR *d = opendir(path);
-	while (d && n < max && (e = readdir(d)))
-		if (atoi(e->d_name) > 0)
-			out[n++] = (pid_t)atoi(e->d_name);
+	while (d && n < max && (e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		if (tid > 0)
+			out[n++] = (pid_t)tid;
+	}
 	if (d)
 		closedir(d);
 	return n;
@@ -59,6 +61,26 @@ static inline bool cl_read_thread(pid_t pid, pid_t tid, const char *name, char *
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
 	return cl_read_proc(path, buf, len);
+}
+
+/* A thread's schedstat: seconds on a CPU, and waiting on a run queue, and its time slices. */
+struct cl_schedstat {
+	double ran, waited;
+	unsigned long long slices;
+};
+
+/* Thread tid of process pid's schedstat into *s: false where it has ended, or has none. */
+static inline bool cl_read_schedstat(pid_t pid, pid_t tid, struct cl_schedstat *s)
+{
+	char buf[128];
+	unsigned long long ran, waited;
+
+	if (!cl_read_thread(pid, tid, "schedstat", buf, sizeof(buf)) ||
+	    sscanf(buf, "%llu %llu %llu", &ran, &waited, &s->slices) != 3)
+		return false;
+	s->ran = ran * 1e-9;
+	s->waited = waited * 1e-9;
+	return true;
 }
 
 /* Enough for the emulator's workers (at most 256) and a process's own. */

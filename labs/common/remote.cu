@@ -90,6 +90,13 @@ static void mirror(int st)
 	_exit(code);
 }
 
+/*
+ * The runner ended instead of answering: this process ends as it did (the
+ * same signal, or the same exit status), so that the harness and Check see
+ * what they saw when the submission ran in the test's own process. A
+ * runner in bubblewrap is reported by bubblewrap: a signal as 128 + its
+ * number.
+ */
 static void runner_gone(void)
 {
 	mirror(runner_reap());
@@ -241,46 +248,22 @@ void cl_remote_end(void)
 		;
 }
 
-/*
- * The runner ended instead of answering: this process ends as it did (the
- * same signal, or the same exit status), so that the harness and Check see
- * what they saw when the submission ran in the test's own process. A
- * runner in bubblewrap is reported by bubblewrap: a signal as 128 + its
- * number.
- */
 /* Adds the time since t0 to op's share of cl_request_times. */
 static void request_took(uint32_t op, double t0)
 {
 	double dt = monotonic() - t0;
 
-	if (op == CL_OP_INIT || op == CL_OP_HELLO)
+	if (op == CL_OP_INIT)
 		cl_request_times.start += dt;
 	else if (op == CL_OP_CALL)
 		cl_request_times.calls += dt;
 	else
-		cl_request_times.memory += dt;
+		cl_request_times.requests += dt;
 }
 
-static const char *exchange_timed(uint32_t op, const struct cl_wire *payload,
-				  struct cl_wire *reply, bool *gone);
-
-/*
- * Why a request failed, or NULL; *gone when the runner ended. A request
- * made outside a test (quiet) cannot fail one: its caller is told instead.
- * Its time goes to cl_request_times.
- */
-static const char *exchange(uint32_t op, const struct cl_wire *payload, struct cl_wire *reply,
-			    bool *gone)
-{
-	runner_start();
-	double t0 = monotonic();
-	const char *why = exchange_timed(op, payload, reply, gone);
-	request_took(op, t0);
-	return why;
-}
-
-static const char *exchange_timed(uint32_t op, const struct cl_wire *payload,
-				  struct cl_wire *reply, bool *gone)
+/* exchange's request and reply, to the runner it has started. */
+static const char *exchange_with_runner(uint32_t op, const struct cl_wire *payload,
+					struct cl_wire *reply, bool *gone)
 {
 	static uint32_t seq;
 	struct cl_header h = {op, ++seq, payload ? payload->len : 0};
@@ -327,6 +310,21 @@ static const char *exchange_timed(uint32_t op, const struct cl_wire *payload,
 	if (h.what != CL_REPLY_OK)
 		return "harness: the submission's program does not know a request of the test";
 	return NULL;
+}
+
+/*
+ * Why a request failed, or NULL; *gone when the runner ended. A request
+ * made outside a test (quiet) cannot fail one: its caller is told instead.
+ * Its time goes to cl_request_times.
+ */
+static const char *exchange(uint32_t op, const struct cl_wire *payload, struct cl_wire *reply,
+			    bool *gone)
+{
+	runner_start();
+	double t0 = monotonic();
+	const char *why = exchange_with_runner(op, payload, reply, gone);
+	request_took(op, t0);
+	return why;
 }
 
 void cl_rpc(uint32_t op, const struct cl_wire *payload, struct cl_wire *reply)
