@@ -425,14 +425,16 @@ static bool too_busy(const struct cpu_use *from, const struct cpu_use *to, doubl
 }
 
 /*
- * When the case being timed must be done (now()'s clock; 0: no limit), and
- * its limit in seconds: a reply of the submission's runner that has not
- * come by then never will in time, and its runner is ended (rpc_reply).
- * And when the submission's call in flight is past hope (call_deadline: its
- * ratio to the reference's call would be past give_up, where no lab gives a
- * point), and how long such a call is given (give_up_after, 0: no limit).
+ * The seconds the submission's calls of the case being timed may take in
+ * all (student_limit, 0: no limit) and have taken (student_spent); when
+ * the call in flight must be done for that (student_deadline, now()'s
+ * clock, 0: none): a reply of the submission's runner that has not come by
+ * then never will in time, and its runner is ended (rpc_reply). And when
+ * that call is past hope (call_deadline: its ratio to the reference's call
+ * would be past give_up, where no lab gives a point), and how long a timed
+ * call is given for that (give_up_after, 0: no limit).
  */
-static double student_deadline, student_limit, call_deadline, give_up_after;
+static double student_limit, student_spent, student_deadline, call_deadline, give_up_after;
 /* Why the submission's runner was ended before its reply came, if it was. */
 static enum { ON_TIME, LATE, PAST_HOPE } runner_late;
 
@@ -875,9 +877,14 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 	lab->inputs(ctx, seed);
 	CL_BENCH_CHECK(cudaEventRecord(t->filled));
 	CL_BENCH_CHECK(cudaEventSynchronize(t->filled));
-	call_deadline = kernel && who == CL_STUDENT && give_up_after > 0 ? now() + give_up_after : 0;
+	double asked = now();
+	if (who == CL_STUDENT && student_limit > 0)
+		student_deadline = asked + std::max(0.0, student_limit - student_spent);
+	call_deadline = kernel && who == CL_STUDENT && give_up_after > 0 ? asked + give_up_after : 0;
 	bool answered = rpc(who, CL_OP_TIMED, &w, -1, &reply, msg, len);
-	call_deadline = 0;
+	if (who == CL_STUDENT)
+		student_spent += now() - asked;
+	call_deadline = student_deadline = 0;
 	cl_wire_free(&w);
 	if (!answered) {
 		if (who == CL_REFERENCE) {
@@ -1027,9 +1034,9 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 		snprintf(msg, sizeof(msg), "%s", alone->busy);
 	}
 	/* the submission's calls of this case, the warm-up and the empty calls
-	 * included, are done by then, or the case ends there */
+	 * included, take so long in all, or the case ends there */
 	student_limit = o->case_limit;
-	student_deadline = o->case_limit > 0 ? t0 + o->case_limit : 0;
+	student_spent = 0;
 	runner_late = ON_TIME;
 	/*
 	 * and each timed call of the submission is ended once its ratio to the
@@ -1066,20 +1073,21 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 			}
 			const char *l = lab->label ? lab->label(kernel, CL_STUDENT) : NULL;
 			status = out == CALL_LATE ? "timeout" : out == CALL_PAST_HOPE ? "slow" : "error";
+			const char *lb = lab->label ? lab->label(kernel, CL_REFERENCE) : NULL;
 			if (out == CALL_PAST_HOPE)
 				snprintf(msg, sizeof(msg),
 					 "call %d of %s (%s) was not done after %.3g s, more than %g "
-					 "times the reference's call (%.3g ms): it was ended there",
+					 "times %s (%.3g ms a call): it was ended there",
 					 pair + 1, l ? l : "the submission", which, give_up_after,
-					 o->give_up, reference_call);
+					 o->give_up, lb ? lb : "the reference's kernel", reference_call);
 			else if (out == CALL_LATE)
 				snprintf(msg, sizeof(msg),
 					 "call %d of %s (%s) was not done within the %g s that a "
-					 "timed kernel may take in all (its warm-up, its samples and "
-					 "the empty calls between them); the reference's call takes "
-					 "%.3g ms",
+					 "timed kernel's calls may take in all (its warm-up, its "
+					 "samples and the empty calls between them); %s takes "
+					 "%.3g ms a call",
 					 pair + 1, l ? l : "the submission", which, student_limit,
-					 reference_call);
+					 lb ? lb : "the reference's kernel", reference_call);
 			else
 				snprintf(msg, sizeof(msg), "call %d of %s (%s) %s: %s", pair + 1,
 					 l ? l : "the submission", which,
@@ -1115,7 +1123,7 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 		}
 	}
 
-	student_deadline = give_up_after = 0;
+	student_limit = give_up_after = 0;
 	/*
 	 * Where a side's calls came to little more than its empty call (or
 	 * less: a machine busier while the empty calls were timed), what is
