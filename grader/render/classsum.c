@@ -142,7 +142,8 @@ void class_summary_print(const struct class_row *rows, size_t n, const struct cl
 	if (graded && in_tests[4] > 0)
 		printf("in the tests: setting up data and expected values %.1f s; over the %.0f "
 		       "tests that passed, starting the submission's program %.1f s, its "
-		       "launchers' calls %.1f s, other requests to it %.1f s\n",
+		       "launchers' calls %.1f s, other requests to it (any wait for the GPU "
+		       "among them) %.1f s\n",
 		       in_tests[0], in_tests[4], in_tests[1], in_tests[2], in_tests[3]);
 	if (gpu_runs && t->wall > 0) {
 		double busy = gpu_busy(rows, n);

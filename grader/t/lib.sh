@@ -129,6 +129,20 @@ test_must_fail_with() {
 	[ "$rc" = "$want" ] || { say "exit code $rc, expected $want:"; cat err; return 1; }
 }
 
+# wait_for SECONDS WHAT CMD...: runs CMD every 0.2 s until it succeeds;
+# after SECONDS, says it waited that long for WHAT and fails, so that a
+# test whose condition never comes ends instead of hanging the run.
+wait_for() {
+	local seconds=$1 what=$2 tries
+	shift 2
+	for ((tries = seconds * 5; tries > 0; tries--)); do
+		"$@" && return 0
+		sleep 0.2
+	done
+	say "waited $seconds s for $what"
+	return 1
+}
+
 # slurm_cluster_up [OPTION...]: a real single-node Slurm of the script's own
 # in $T_TMP/cluster (helpers/slurm-cluster.sh up, with OPTIONs), its env
 # sourced; its daemons, and the tasks they start, left out of the machine's

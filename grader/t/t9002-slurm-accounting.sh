@@ -17,6 +17,13 @@ for s in ada bob cy dee eve fay gus; do
 done
 runs() { sqlite3 "$1" "SELECT count(*) FROM runs"; }
 queued() { squeue -h -r -u root | wc -l; }
+queued_is() { [ "$(queued)" = "$1" ]; }
+# the file FILE has something in it, or process PID has ended
+started_or_ended() { [ -s "$1" ] || ! kill -0 "$2" 2>/dev/null; }
+# sacct names job JOB's tasks CANCELLED
+cancelled_in_sacct() {
+	sacct -X -n -P -j "$1" --format=JobID,State | grep -q "^${1}_\[.*|CANCELLED"
+}
 
 test_expect_success 'under a limit of 3 jobs, a class of 7 is graded in 3 tasks' '
 	sacctmgr -i modify user root set MaxSubmitJobs=3 >/dev/null &&
@@ -28,24 +35,24 @@ test_expect_success 'under a limit of 3 jobs, a class of 7 is graded in 3 tasks'
 '
 test_expect_success 'with no room left, nothing is submitted, and the TA is told what to run later' '
 	sbatch -Q --array=0-2 --wrap "sleep 300" &&
-	until [ "$(queued)" = 3 ]; do sleep 0.2; done &&
+	wait_for 60 "3 jobs in the queue" queued_is 3 &&
 	test_must_fail_with 2 "$CUDALAB" slurm grid class/ --spool "$PWD/full" --db f.db --emulate &&
 	cat err &&
 	grep -q "^error: Slurm takes no more jobs from you now (its association.s MaxSubmitJobs: your queued jobs use all of it): once some have ended, grade the spool with cudalab slurm grid --spool $PWD/full --resume" err &&
 	[ ! -s full/jobs ] &&
-	scancel --user=root && until [ "$(queued)" = 0 ]; do sleep 0.2; done
+	scancel --user=root && wait_for 60 "an empty queue" queued_is 0
 '
 test_expect_success 'tasks cancelled before they started are named from sacct' '
 	sacctmgr -i modify user root set MaxSubmitJobs=-1 >/dev/null &&
 	"$CUDALAB" slurm grid class/ --spool "$PWD/cx" --db x.db --emulate --throttle 1 \
 		>out2 2>err2 &
 	pid=$! &&
-	until [ -s cx/jobs ]; do kill -0 $pid 2>/dev/null || break; sleep 0.1; done &&
+	wait_for 120 "the job number of the array" started_or_ended cx/jobs $pid &&
 	job=$(cut -d" " -f1 cx/jobs) && scancel "$job" &&
 	{ wait $pid; true; } &&
 	# slurmdbd has them a moment later: then sacct gives those that never
 	# started as one line ("12_[1-6%1]")
-	until sacct -X -n -P -j "$job" --format=JobID,State | grep -q "^${job}_\[.*|CANCELLED"; do sleep 0.2; done &&
+	wait_for 120 "sacct to name the cancelled tasks" cancelled_in_sacct "$job" &&
 	"$CUDALAB" collect grid cx --db x.db >out3 2>err3; cat err3 &&
 	[ "$(grep -c "^  [a-z]*: its task was cancelled (scancel) before it graded anything (CANCELLED" err3)" -ge 6 ] &&
 	! grep -q "never started (cancelled while queued, or the array was not submitted)" err3
