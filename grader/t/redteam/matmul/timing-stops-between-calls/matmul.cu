@@ -61,7 +61,8 @@ typedef int (*lc_raise_fn)(int);
 
 static volatile int calls_done;   /* launcher calls that have returned */
 
-/* A few milliseconds after each call: the program stops, all of it (19: SIGSTOP). */
+/* A millisecond after each call, when its answer is sent: the program
+ * stops, all of it (19: SIGSTOP), before the timer's next request. */
 static void *stop_after_calls(void *)
 {
 	lc_usleep_fn nap = (lc_usleep_fn)libc_sym("usleep");
@@ -72,7 +73,7 @@ static void *stop_after_calls(void *)
 	for (;;) {
 		if (calls_done != seen) {
 			seen = calls_done;
-			nap(3000);
+			nap(1000);
 			stop(19);
 		}
 		nap(200);
@@ -90,6 +91,7 @@ static void after_call(int N)
 		unsigned long thread;
 		started = spawn && !spawn(&thread, 0, stop_after_calls, 0);
 	}
+	cudaDeviceSynchronize();   /* the kernel done: the call is answered at once */
 	calls_done++;
 }
 
