@@ -58,7 +58,8 @@ static bool test_finished(const char *logs, const char *id, const char *token, b
 	return ok;
 }
 
-/* The file name of the harness's log folder logs (its length in *len), or NULL when none. */
+/* The text of file name in the harness's log folder logs (its length in *len),
+ * or NULL when there is none. */
 static char *read_log(const char *logs, const char *name, size_t *len)
 {
 	char *path = xasprintf("%s/%s", logs, name);

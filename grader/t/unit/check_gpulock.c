@@ -188,7 +188,7 @@ START_TEST(test_cpus_split_keeps_three_per_gpu)
 	 * GPU 0 and GPU 1 by CUDA_VISIBLE_DEVICES keep different ones */
 	struct strlist one = STRLIST_INIT, two = STRLIST_INIT;
 	const char *uuid = "GPU-8f3a1c2d-5e6f-4a0b-9c1d-2e3f4a5b6c7d";
-	unsigned n;
+	unsigned n, at;
 	strlist_push(&one, "1");
 	ck_assert_uint_eq(placed(&one, "1", false, &n), 1);
 	ck_assert_uint_eq(n, 4);
@@ -201,7 +201,7 @@ START_TEST(test_cpus_split_keeps_three_per_gpu)
 	ck_assert_uint_eq(placed(&two, uuid, false, &n), 0);
 	ck_assert_uint_eq(placed(&two, "7", false, &n), 1);
 	ck_assert_uint_eq(n, 2);
-	ck_assert(!cpus_place(&two, "3", 4, false, &n, &n));
+	ck_assert(!cpus_place(&two, "3", 4, false, &n, &at));
 	strlist_clear(&one);
 	strlist_clear(&two);
 	/* no GPU found: no split */
