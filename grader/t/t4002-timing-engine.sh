@@ -5,7 +5,9 @@
 # of its own is still timed in full, a launcher that stops computing is
 # caught by the check of the timed output, and one that keeps the GPU busy
 # between its calls is found by the guard, and one whose calls never return
-# costs its case its limit, not the timer's (or a second, once past hope).
+# costs its case its limit, not the timer's (or a second, once past hope),
+# and one that stops its own program between calls is ended at the next
+# request it does not answer, with no kernel after it timed.
 . "$(dirname "$0")/lib.sh"
 require_gpu
 SELFTEST=$BUILD/t/bench-selftest
@@ -58,6 +60,15 @@ test_expect_success 'with --give-up, such a call ends once past hope, at a secon
 	[ "$(jq "select(.type == \"case\" and .kernel == \"hang\") | .status == \"slow\" and
 		(.message | contains(\"not done after 1 s, more than 10 times\")) and .seconds < 20" \
 		g.jsonl)" = true ] || { cat grc g.jsonl gerr; false; }
+'
+test_expect_success 'a program that stops itself after a call is ended at its next empty call, and nothing after it is timed' '
+	printf "seed=7\ntoken=t\n" | "$SELFTEST" --out s.jsonl --runner runner.recipe \
+		--reference runner.recipe --case stop:4194304 --case same:4096 --case-limit 20 \
+		>serr 2>&1; echo $? >src &&
+	[ "$(cat src)" = 0 ] &&
+	[ "$(jq -s "[.[] | select(.type == \"case\")] | length == 2 and all(.status == \"disturbed\"
+		and (.message | contains(\"did not answer an empty call\")) and .samples == 0)
+		and .[0].seconds < 10" s.jsonl)" = true ] || { cat src s.jsonl serr; false; }
 '
 test_expect_success 'every line carries the token, and the timer says it is done' '
 	[ "$(jq -r .token o.jsonl | sort -u)" = t ] &&

@@ -65,6 +65,13 @@
  * microseconds is mostly its round trip. A kernel that computed C on the
  * host took 5.3 s a call at 1024 and 30 s and more at 2048 (an H200). */
 #define GIVE_UP_FLOOR 1.0
+/* A request to the submission's runner between its calls, to map or unmap
+ * the timer's memory, is answered within this many seconds (and within the
+ * kernel's budget, --case-limit, where that is shorter), or the runner is
+ * ended: a program that stopped itself after a call would otherwise hold
+ * the timer, and the GPU with it, until the grader's limit on the whole
+ * timer. An honest runner answers in milliseconds. */
+#define MEMORY_REQUEST_LIMIT 5.0
 /* A case whose timer and runners waited for a CPU (other programs holding
  * the machine's) for more than this share of its time is timed again, up
  * to BUSY_TRIES times in all; then it is the machine's failure ("busy"),
@@ -437,6 +444,16 @@ static bool too_busy(const struct cpu_use *from, const struct cpu_use *to, doubl
 static double student_limit, student_spent, student_deadline, call_deadline, give_up_after;
 /* Why the submission's runner was ended before its reply came, if it was. */
 static enum { ON_TIME, LATE, PAST_HOPE } runner_late;
+/*
+ * Not "": the submission's runner did not answer a request between its
+ * timed calls (an empty call, or mapping memory), and was ended; why. No
+ * later case is timed then, nor is the runner started again: a program that
+ * stops itself after each call would hold the GPU a second or more each
+ * time, kernel after kernel. The seconds a memory request to it may take
+ * (request_limit: MEMORY_REQUEST_LIMIT, or the case's budget if shorter).
+ */
+static char ended_between[512];
+static double request_limit = MEMORY_REQUEST_LIMIT;
 
 /* n bytes from fd, polling (a blocked read's wake-up would add to the times);
  * false with errno ETIMEDOUT once deadline (now()'s clock, 0: none) has passed. */
@@ -636,6 +653,30 @@ static std::vector<struct shared> shared;
 static int device_id;
 static bool importing_fatal;   /* a failed import is the grader's (before any submission code) */
 
+/*
+ * A request about the timer's memory to who's runner (rpc): the
+ * submission's is answered within request_limit, or its runner is ended
+ * and ended_between says so.
+ */
+static bool memory_request(enum cl_who who, uint32_t op, const struct cl_wire *payload,
+			   int pass_fd, struct cl_wire *reply, char *why, size_t len)
+{
+	if (who != CL_STUDENT)
+		return rpc(who, op, payload, pass_fd, reply, why, len);
+	runner_late = ON_TIME;
+	call_deadline = now() + request_limit;
+	bool ok = rpc(who, op, payload, pass_fd, reply, why, len);
+	call_deadline = 0;
+	if (!ok && runner_late != ON_TIME)
+		snprintf(ended_between, sizeof(ended_between),
+			 "the submission's program did not answer a request to %s the timer's "
+			 "memory within %g s, between its timed calls: it was ended there, and "
+			 "no kernel after it is timed",
+			 op == CL_OP_IMPORT ? "map" : "unmap", request_limit);
+	runner_late = ON_TIME;
+	return ok;
+}
+
 /* Maps s into who's runner: 0, or -1 (the runner failed, and is ended). */
 static int share_with(struct shared *s, enum cl_who who)
 {
@@ -643,7 +684,7 @@ static int share_with(struct shared *s, enum cl_who who)
 	char why[256];
 
 	cl_put_u64(&w, s->bytes);
-	bool ok = rpc(who, CL_OP_IMPORT, &w, s->fd, &reply, why, sizeof(why));
+	bool ok = memory_request(who, CL_OP_IMPORT, &w, s->fd, &reply, why, sizeof(why));
 	cl_wire_free(&w);
 	if (ok) {
 		struct cl_reader r = {reply.buf, reply.len, false};
@@ -720,7 +761,8 @@ void cl_bench_free(void *p)
 			char why[256];
 			cl_put_u64(&m, (uintptr_t)s->at[w]);
 			cl_put_u64(&m, s->bytes);
-			rpc((enum cl_who)w, CL_OP_UNMAP, &m, -1, &reply, why, sizeof(why));
+			memory_request((enum cl_who)w, CL_OP_UNMAP, &m, -1, &reply, why,
+				       sizeof(why));
 			cl_wire_free(&m);
 			cl_wire_free(&reply);
 		}
@@ -848,7 +890,8 @@ enum outcome { CALL_OK, CALL_FAILED, CALL_RUNNER_ENDED, CALL_LATE, CALL_PAST_HOP
  * launcher's CUDA error, in msg; CALL_RUNNER_ENDED: how, in msg;
  * CALL_LATE: the submission's reply had not come by student_deadline,
  * and its runner is ended; CALL_PAST_HOPE: nor within give_up_after of
- * the request (a timed call, not an empty one).
+ * the request (an empty call: nor within that or GIVE_UP_FLOOR, whichever
+ * is longer).
  */
 static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct device *d,
 			      struct timer *t, const char *kernel, enum cl_who who, uint64_t seed,
@@ -880,7 +923,11 @@ static enum outcome time_call(const struct cl_bench_lab *lab, void *ctx, struct 
 	double asked = now();
 	if (who == CL_STUDENT && student_limit > 0)
 		student_deadline = asked + std::max(0.0, student_limit - student_spent);
-	call_deadline = kernel && who == CL_STUDENT && give_up_after > 0 ? asked + give_up_after : 0;
+	/* a timed call past hope; an empty call, which runs no code of the
+	 * submission's, is past hope as soon as a timed one could be */
+	call_deadline = who != CL_STUDENT ? 0
+			: !kernel ? asked + std::max(GIVE_UP_FLOOR, give_up_after)
+			: give_up_after > 0 ? asked + give_up_after : 0;
 	bool answered = rpc(who, CL_OP_TIMED, &w, -1, &reply, msg, len);
 	if (who == CL_STUDENT)
 		student_spent += now() - asked;
@@ -1029,9 +1076,14 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 	bool capped = false, off = true;
 	struct cpu_use use0 = cpu_use();
 
+	bool ended_here = false;   /* ended_between was set in this case */
+
 	if (alone->busy[0]) {   /* the reference alone could not be measured: nor can this */
 		status = "busy";
 		snprintf(msg, sizeof(msg), "%s", alone->busy);
+	} else if (ended_between[0]) {   /* the submission's runner is gone for good */
+		status = "disturbed";
+		snprintf(msg, sizeof(msg), "%s", ended_between);
 	}
 	/* the submission's calls of this case, the warm-up and the empty calls
 	 * included, take so long in all, or the case ends there */
@@ -1061,6 +1113,19 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 						     why, sizeof(why));
 			if (out == CALL_OK && pair)
 				empty[w].push_back(e);
+			if (out == CALL_PAST_HOPE) {   /* the submission's: it ran none of its code */
+				snprintf(ended_between, sizeof(ended_between),
+					 "the submission's program did not answer an empty call (a "
+					 "request between its timed calls, which runs none of its "
+					 "code) within %.3g s, before call %d (%s) of %s at size %d: "
+					 "it was ended there, and no kernel after it is timed",
+					 std::max(GIVE_UP_FLOOR, give_up_after), pair + 1, which,
+					 kernel, size);
+				ended_here = true;
+				status = "disturbed";
+				snprintf(msg, sizeof(msg), "%s", ended_between);
+				break;
+			}
 			if (out == CALL_OK)
 				out = time_call(lab, ctx, d, t, kernel, w, seed, &v[w], why,
 						sizeof(why));
@@ -1172,8 +1237,13 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 	double took = now() - t0, waited;
 	if (too_busy(&use0, &use1, took, &waited) &&
 	    (!strcmp(status, "ok") || !strcmp(status, "disturbed"))) {
-		if (!last_try)
+		if (!last_try) {
+			/* a runner that did not answer on so busy a machine is
+			 * given its next try (it is started again) */
+			if (ended_here)
+				ended_between[0] = '\0';
 			return false;
+		}
 		status = "busy";
 		snprintf(msg, sizeof(msg),
 			 "the machine's CPUs were busy with other work: the timer and the two runners "
@@ -1372,10 +1442,23 @@ static int parse_args(const struct cl_bench_lab *lab, int argc, char **argv,
 	return 0;
 }
 
-/* Starts who's runner, and waits for it: true, or false with why. */
+/*
+ * Starts who's runner again, and waits for it: true, or false with why.
+ * The memory its earlier runner had mapped is mapped into the new one (a
+ * case timed again after its runner was ended, by the guard or a call that
+ * did not answer, needs the case's buffers there); a failure to map ends
+ * it, as any failed request does.
+ */
 static bool runner_start(enum cl_who who, char *why, size_t len)
 {
-	return runner_launch(who, why, len) && runner_ready(who, why, len);
+	if (!runner_launch(who, why, len) || !runner_ready(who, why, len))
+		return false;
+	for (auto &s : shared) {
+		s.at[who] = NULL;
+		if ((s.share >> who & 1) && runners[who].up)
+			share_with(&s, who);
+	}
+	return true;
 }
 
 /* Starts both runners from their recipes (runner_launch): true, or false with why. */
@@ -1540,11 +1623,14 @@ static int bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 	}
 	importing_fatal = false;
 	double alone_seconds = now() - alone_from;
+	if (o.case_limit > 0)
+		request_limit = std::min(MEMORY_REQUEST_LIMIT, o.case_limit);
 
 	for (int c = 0; c < o.ncases; c++) {
 		const char *kernel = o.cases[c].kernel;
 		int size = o.cases[c].size;
-		if (!runners[CL_STUDENT].up && !runner_start(CL_STUDENT, why, sizeof(why))) {
+		if (!runners[CL_STUDENT].up && !ended_between[0] &&
+		    !runner_start(CL_STUDENT, why, sizeof(why))) {
 			fprintf(stderr, "timer (%s): %s\n", lab->name, why);
 			return 3;
 		}
@@ -1556,7 +1642,8 @@ static int bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 		for (int try_ = 1; !bench_case(lab, &o, &d, &t, ctx, kernel, size,
 					       mix(o.seed, (uint64_t)c + 1000), &alone[c],
 					       try_ == BUSY_TRIES); try_++)
-			if (!runners[CL_STUDENT].up && !runner_start(CL_STUDENT, why, sizeof(why))) {
+			if (!runners[CL_STUDENT].up && !ended_between[0] &&
+			    !runner_start(CL_STUDENT, why, sizeof(why))) {
 				fprintf(stderr, "timer (%s): %s\n", lab->name, why);
 				return 3;
 			}

@@ -14,7 +14,11 @@
  *   busy     the launcher leaves a thread that keeps the GPU busy between
  *            its calls: the guard must find the case disturbed;
  *   hang     the launcher's calls after its first never return: the case
- *            must end at its --case-limit, "timeout", the runner ended.
+ *            must end at its --case-limit, "timeout", the runner ended;
+ *   stop     the launcher leaves a thread that stops its program (SIGSTOP)
+ *            after each call has returned: the timer's next empty call is
+ *            not answered, the case is "disturbed" within a second or so,
+ *            and no case after it is timed.
  */
 #include "bench.h"
 
@@ -23,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kernels[] = {"same", "stream", "stale", "busy", "hang", NULL};
+static const char *const kernels[] = {"same", "stream", "stale", "busy", "hang", "stop", NULL};
 
 struct ctx {
 	size_t n;

@@ -6,6 +6,7 @@
 #include "remote.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 /* Enough arithmetic per element to take about a millisecond at n = 4M. */
@@ -75,8 +76,30 @@ extern "C" void selftest_hang(const float *in, float *out, size_t n)
 			pause();
 }
 
+/* Once the device is idle (the call's reply goes out then), waits a little
+ * and stops the whole program: the timer's next request is never answered. */
+static void *stop_soon(void *)
+{
+	cudaDeviceSynchronize();
+	usleep(300);
+	kill(getpid(), SIGSTOP);
+	return NULL;
+}
+
+/* Each call computes, then leaves a thread that stops the program after it
+ * has returned, before the timer asks again (at n = 4M the reference's
+ * call between takes a millisecond). */
+extern "C" void selftest_stop(const float *in, float *out, size_t n)
+{
+	pthread_t t;
+	selftest_kernel<<<264, 256>>>(in, out, n);
+	if (!pthread_create(&t, NULL, stop_soon, NULL))
+		pthread_detach(t);
+}
+
 static cl_served served_same("selftest_same", cl_serve_of<&selftest_same>::serve);
 static cl_served served_stream("selftest_stream", cl_serve_of<&selftest_stream>::serve);
 static cl_served served_stale("selftest_stale", cl_serve_of<&selftest_stale>::serve);
 static cl_served served_busy("selftest_busy", cl_serve_of<&selftest_busy>::serve);
 static cl_served served_hang("selftest_hang", cl_serve_of<&selftest_hang>::serve);
+static cl_served served_stop("selftest_stop", cl_serve_of<&selftest_stop>::serve);
