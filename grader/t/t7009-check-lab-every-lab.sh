@@ -6,7 +6,8 @@
 # other lab, as a new one is, here, so that a lab is tested without a script
 # written for it. Under make check emulated; under make check-gpu on the GPU
 # and emulated, the two compared (a lab whose tests need no GPU: under make
-# check only).
+# check only). CHECK_LABS="LAB ..." checks only those of them (a GPU run
+# that has time for one or two).
 # long-running: a lab's cases as a class, some waiting out timeouts
 # beside-others: its GPU work is cudalab gradings, under their GPU locks
 . "$(dirname "$0")/lib.sh"
@@ -37,6 +38,7 @@ labs=() covered=()
 for conf in "$T_ROOT"/labs/*/lab.conf; do
 	lab=$(basename "$(dirname "$conf")")
 	[ -d "$T_ROOT/reference/$lab" ] || continue
+	[ -z "${CHECK_LABS:-}" ] || [[ " $CHECK_LABS " == *" $lab "* ]] || continue
 	if [ "$mode" = gpu ] && grep -Eq '^needs_gpu *= *no' "$conf"; then
 		covered+=("$lab (needs no GPU: make check)")
 	elif by=$(checked_by "$lab"); then
