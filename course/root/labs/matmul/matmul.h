@@ -1,1 +1,0 @@
-/work/main/labs/matmul/matmul.h
