@@ -661,9 +661,19 @@ int cmd_check_lab(int argc, char **argv)
 		code = worse(code, ready ? check_one(tc, labs.v[i], dir, &go, &bo, both, no_gpu_said, verbose)
 					 : EXIT_INTERNAL);
 	}
-	if (keep)
-		fprintf(stderr, "the cases' runs: %s/LAB.db, and LAB-emulated.db where a GPU's were compared (cudalab db show --db ...)\n", keep);
-	else
+	if (keep) {
+		/* each lab's gradebooks by name: the ones there are */
+		for (size_t i = 0; i < labs.n; i++) {
+			char *db = xasprintf("%s/%s.db", keep, labs.v[i]);
+			char *emu = xasprintf("%s/%s-emulated.db", keep, labs.v[i]);
+			if (!access(db, F_OK))
+				fprintf(stderr, "%s: the cases' runs: %s%s%s (cudalab db show --db ...)\n",
+					labs.v[i], db, access(emu, F_OK) ? "" : ", emulated: ",
+					access(emu, F_OK) ? "" : emu);
+			free(db);
+			free(emu);
+		}
+	} else
 		remove_tree(dir);
 	free(dir);
 	strlist_clear(&bo.gpus);

@@ -14,6 +14,10 @@ case $BUILD in /*) ;; *) BUILD=$T_ROOT/$BUILD ;; esac
 CUDALAB=$BUILD/bin/cudalab
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-$T_NAME.XXXXXX")
 trap 'rm -rf "$T_TMP"' EXIT
+# A script's own lines run in its folder too, not in the checkout: a quote
+# that ends a test's body early runs the rest there, where it can only make
+# scratch files (such a slip once left a course copy and logs in grader/t).
+cd "$T_TMP" || exit 1
 # Under run-tests.sh, scripts run side by side: each leaves its pid in the
 # folder CUDALAB_TEST_PIDS while it runs, so that one counting the machine's
 # processes (peak_processes) can leave out those of the others.

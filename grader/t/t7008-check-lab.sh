@@ -17,8 +17,10 @@ test_expect_success 'every case of the occupancy lab holds to its verdict' '
 	grep -q "^  ok  *reference occupancy: 16 / 16$" out &&
 	grep -q "^  ok  *stub  *occupancy: 0 / 16$" out &&
 	[ "$(grep -c "^  ok  *fixture " out)" = $((cases - 2)) ] &&
-	# the runs are kept, one per case
-	[ "$(sqlite3 runs/occupancy.db "SELECT count(*) FROM runs")" = $cases ] || { cat out err; false; }
+	# the runs are kept, one per case, and the gradebook of the lab is named
+	[ "$(sqlite3 runs/occupancy.db "SELECT count(*) FROM runs")" = $cases ] &&
+	grep -qx "occupancy: the cases. runs: runs/occupancy.db (cudalab db show --db ...)" err ||
+		{ cat out err; false; }
 '
 
 # a course whose occupancy fixtures are the real ones, but one with a wrong
