@@ -19,6 +19,7 @@
 
 #include "grading.h"
 #include "run.h"
+#include "../../labs/common/harness-words.h"   /* CL_UNANSWERED: the timer's words */
 
 #include <jansson.h>
 #include <math.h>
@@ -165,6 +166,9 @@ static bool score_case(const struct lab_config *cfg, struct result *r, struct gr
 	if (!status || strcmp(status, "ok")) {
 		bool wrong = status && !strcmp(status, "wrong");
 		bool disturbed = status && !strcmp(status, "disturbed");
+		/* disturbed because a request between its calls went unanswered */
+		bool unanswered = disturbed && msg &&
+				  !strncmp(msg, CL_UNANSWERED, strlen(CL_UNANSWERED));
 		bool late = status && !strcmp(status, "timeout");
 		bool slow = status && !strcmp(status, "slow");
 		result_set_verdict(t, wrong || disturbed || slow ? TEST_FAIL
@@ -179,6 +183,11 @@ static bool score_case(const struct lab_config *cfg, struct result *r, struct gr
 					      "gets, which change between calls (no results kept "
 					      "from an earlier call, no work left running after it "
 					      "returns)"
+				      : unanswered ? "between timed calls the timer asks your program "
+						     "for more (an empty call, or its memory), and it "
+						     "must answer: a thread of yours that stops, blocks "
+						     "or holds the program after a launcher returns "
+						     "ends its timing there"
 				      : disturbed ? "a launcher's work must be done when it returns: "
 						    "no thread or stream of yours may keep the GPU "
 						    "busy between timed calls"

@@ -10,6 +10,7 @@
  */
 #include "bench.h"
 #include "gpu_uuid.h"
+#include "harness-words.h"   /* CL_UNANSWERED */
 #include "procfs.h"
 #include "spawn.h"
 #include "vmm.h"
@@ -669,7 +670,7 @@ static bool memory_request(enum cl_who who, uint32_t op, const struct cl_wire *p
 	call_deadline = 0;
 	if (!ok && runner_late != ON_TIME)
 		snprintf(ended_between, sizeof(ended_between),
-			 "the submission's program did not answer a request to %s the timer's "
+			 CL_UNANSWERED "a request to %s the timer's "
 			 "memory within %g s, between its timed calls: it was ended there, and "
 			 "no kernel after it is timed",
 			 op == CL_OP_IMPORT ? "map" : "unmap", request_limit);
@@ -1115,7 +1116,7 @@ static bool bench_case(const struct cl_bench_lab *lab, const struct bench_opts *
 				empty[w].push_back(e);
 			if (out == CALL_PAST_HOPE) {   /* the submission's: it ran none of its code */
 				snprintf(ended_between, sizeof(ended_between),
-					 "the submission's program did not answer an empty call (a "
+					 CL_UNANSWERED "an empty call (a "
 					 "request between its timed calls, which runs none of its "
 					 "code) within %.3g s, before call %d (%s) of %s at size %d: "
 					 "it was ended there, and no kernel after it is timed",

@@ -1,9 +1,10 @@
 /*
  * harness-words.h - words the test harness writes that the grader reads.
  *
- * Owns: the prefixes of the harness's messages that change what a grading
- * means, kept in one place for both sides: the harness (remote.cu) writes
- * them, the grader (grader/grading/probe.c, testrun.c) looks for them.
+ * Owns: the prefixes of the harness's and the timer's messages that change
+ * what a grading means, kept in one place for both sides: the harness
+ * (remote.cu) and the timer (bench.cu) write them, the grader
+ * (grader/grading/probe.c, testrun.c, timing.c) looks for them.
  *
  * Must not: hold anything but such words; it is plain C, read by nvcc, g++
  * and the grader's cc alike.
@@ -40,5 +41,15 @@
  */
 #define CL_SETUP_SECONDS_FILE "setup-seconds"
 #define CL_TIMES_LINE "times"
+
+/*
+ * A timed case's message that begins with these words: the submission's
+ * program left a request between its timed calls unanswered (an empty
+ * call, which runs none of its code, or mapping the timer's memory), so
+ * something of its own held the program after a launcher returned; the
+ * case is "disturbed", and the grader's hint says that, not that the GPU
+ * was kept busy (bench.cu, grader/grading/timing.c).
+ */
+#define CL_UNANSWERED "the submission's program did not answer "
 
 #endif

@@ -11,6 +11,7 @@
 #include "report.h"
 #include "timing.h"
 #include "unit.h"
+#include "../../../labs/common/harness-words.h"   /* CL_UNANSWERED */
 
 #include <math.h>
 #include <stdio.h>
@@ -323,6 +324,42 @@ START_TEST(test_timing_read_a_late_kernel_timed_out)
 	ck_assert_int_eq(timed(&r, "p2")->status, TEST_FAIL);
 	ck_assert_double_eq(timed(&r, "p2")->points, 0);
 	ck_assert_ptr_nonnull(strstr(timed(&r, "p2")->message, "C[1][2]"));
+	strlist_clear(&pending);
+	result_release(&r);
+}
+END_TEST
+
+/* A case disturbed by a request left unanswered gets a hint about that, not
+ * about keeping the GPU busy (the guard's); both fail, scoring nothing. */
+START_TEST(test_timing_read_an_unanswered_request_is_named)
+{
+	struct result r;
+	struct strlist pending = STRLIST_INIT;
+	bool device_ok = false, ended = false;
+	char text[2048];
+
+	snprintf(text, sizeof(text), "%s%s%s", DEVICE,
+		 CASE("p1", 64, "disturbed", 1.0, 1.0, 1.0, 0.01),
+		 CASE("p2", 128, "disturbed", 1.0, 1.0, 1.0, 0.01));
+	/* p1's message is the timer's for an empty call left unanswered */
+	char *at = strstr(text, "C[1][2] = nan, expected 3");
+	ck_assert_ptr_nonnull(at);
+	char rest[2048];
+	snprintf(rest, sizeof(rest), "%s", at + strlen("C[1][2] = nan, expected 3"));
+	snprintf(at, sizeof(text) - (size_t)(at - text), "%san empty call within 1 s%s",
+		 CL_UNANSWERED, rest);
+	gpu_result(&r);
+	pending_all(&r, &pending);
+	timing_read(text, TOKEN, &cfg, &r, &pending, &device_ok, &ended, NULL);
+	ck_assert_int_eq(timed(&r, "p1")->status, TEST_FAIL);
+	ck_assert_double_eq(timed(&r, "p1")->points, 0);
+	ck_assert_msg(strstr(timed(&r, "p1")->message, "did not answer an empty call") &&
+			      strstr(timed(&r, "p1")->message, "it must answer") &&
+			      !strstr(timed(&r, "p1")->message, "keep the GPU busy"),
+		      "%s", timed(&r, "p1")->message);
+	ck_assert_int_eq(timed(&r, "p2")->status, TEST_FAIL);
+	ck_assert_msg(strstr(timed(&r, "p2")->message, "keep the GPU busy"), "%s",
+		      timed(&r, "p2")->message);
 	strlist_clear(&pending);
 	result_release(&r);
 }
@@ -982,6 +1019,7 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, test_timing_config_is_checked);
 	tcase_add_test(tc, test_timing_plan_times_only_what_passed_on_a_gpu);
 	tcase_add_test(tc, test_timing_read_scores_only_lines_with_the_token);
+	tcase_add_test(tc, test_timing_read_an_unanswered_request_is_named);
 	tcase_add_test(tc, test_timing_read_a_busy_machine_is_not_charged);
 	tcase_add_test(tc, test_leaderboard_speed_and_gradescope);
 	tcase_add_test(tc, test_leaderboard_on_the_dashboard);
