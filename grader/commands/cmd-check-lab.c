@@ -666,10 +666,10 @@ int cmd_check_lab(int argc, char **argv)
 		for (size_t i = 0; i < labs.n; i++) {
 			char *db = xasprintf("%s/%s.db", keep, labs.v[i]);
 			char *emu = xasprintf("%s/%s-emulated.db", keep, labs.v[i]);
+			bool has_emu = !access(emu, F_OK);
 			if (!access(db, F_OK))
 				fprintf(stderr, "%s: the cases' runs: %s%s%s (cudalab db show --db ...)\n",
-					labs.v[i], db, access(emu, F_OK) ? "" : ", emulated: ",
-					access(emu, F_OK) ? "" : emu);
+					labs.v[i], db, has_emu ? ", emulated: " : "", has_emu ? emu : "");
 			free(db);
 			free(emu);
 		}

@@ -1462,6 +1462,16 @@ static bool runner_start(enum cl_who who, char *why, size_t len)
 	return true;
 }
 
+/*
+ * The submission's runner, started again where it was ended (runner_start),
+ * except once it left a request unanswered (ended_between): false, with
+ * why, when it cannot be started.
+ */
+static bool student_again(char *why, size_t len)
+{
+	return runners[CL_STUDENT].up || ended_between[0] || runner_start(CL_STUDENT, why, len);
+}
+
 /* Starts both runners from their recipes (runner_launch): true, or false with why. */
 static bool runners_launch(const struct bench_opts *o, char *why, size_t len)
 {
@@ -1630,8 +1640,7 @@ static int bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 	for (int c = 0; c < o.ncases; c++) {
 		const char *kernel = o.cases[c].kernel;
 		int size = o.cases[c].size;
-		if (!runners[CL_STUDENT].up && !ended_between[0] &&
-		    !runner_start(CL_STUDENT, why, sizeof(why))) {
+		if (!student_again(why, sizeof(why))) {
 			fprintf(stderr, "timer (%s): %s\n", lab->name, why);
 			return 3;
 		}
@@ -1643,8 +1652,7 @@ static int bench_main(const struct cl_bench_lab *lab, int argc, char **argv)
 		for (int try_ = 1; !bench_case(lab, &o, &d, &t, ctx, kernel, size,
 					       mix(o.seed, (uint64_t)c + 1000), &alone[c],
 					       try_ == BUSY_TRIES); try_++)
-			if (!runners[CL_STUDENT].up && !ended_between[0] &&
-			    !runner_start(CL_STUDENT, why, sizeof(why))) {
+			if (!student_again(why, sizeof(why))) {
 				fprintf(stderr, "timer (%s): %s\n", lab->name, why);
 				return 3;
 			}
