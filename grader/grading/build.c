@@ -21,6 +21,7 @@
 #include "includes.h"
 #include "intake.h"
 #include "rewrite.h"
+#include "safety.h"
 #include "scan.h"
 #include "toolfault.h"
 
@@ -46,6 +47,10 @@ struct build_kept {
 	struct strlist audited;   /* "SHA256 PATH": each object as audited or built since */
 	struct emu_source *emu;
 	size_t nemu;
+	/* the unoptimised objects (build_unoptimised_binary): made beside the
+	 * others; else why not */
+	bool unopt;
+	char *unopt_missing;
 };
 
 void build_kept_free(struct build_kept *b)
@@ -59,6 +64,7 @@ void build_kept_free(struct build_kept *b)
 		free(b->emu[i].failure);
 	}
 	free(b->emu);
+	free(b->unopt_missing);
 	free(b);
 }
 
@@ -618,6 +624,74 @@ static int emulated_specs(struct grading *g, struct strlist *argvs, struct run_s
 	return 0;
 }
 
+/* nvcc and its flags for the lab's obj-th source file, without what to compile. */
+static void nvcc_argv(const struct grading *g, size_t obj, struct strlist *argv)
+{
+	strlist_push(argv, g->tc->nvcc);
+	strlist_split(argv, g->tc->nvcc_flags);
+	strlist_push(argv, "-arch=native");
+	strlist_pushf(argv, "-I%s/%s", g->workdir, GRADING_INCLUDE);
+	/* a lab that teaches barriers: each __syncthreads() checked, as
+	 * strict emulation checks it (checked-barrier.h) */
+	if (g->cfg->strict_barriers) {
+		strlist_push(argv, "-include");
+		strlist_pushf(argv, "%s/%s", g->workdir, GRADING_CHECKED_BARRIER);
+		strlist_pushf(argv, "-DCL_CHECKED_UNIT=%zu", obj);
+	}
+}
+
+/*
+ * Whether this grading may run on a GPU whose safety stage runs: then the
+ * unoptimised objects are built beside the others (the GPU is not known
+ * until the build is; a machine without the driver's device node or
+ * without compute-sanitizer builds none).
+ */
+static bool unopt_wanted(const struct grading *g)
+{
+	const char *off = getenv("CUDALAB_SAFETY");
+	if (g->o->emulate == 1 || (off && !strcmp(off, "0")) || access("/dev/nvidiactl", F_OK))
+		return false;
+	char *san = safety_find_sanitizer(g->tc->nvcc);
+	free(san);
+	return san != NULL;
+}
+
+/*
+ * nvcc's commands for the unoptimised objects, workdir/<file>.unopt.o,
+ * into argvs[*n ...] and specs[*n ...]: the same source and flags with
+ * the device code's optimisation off (-Xcicc -O0 -Xptxas -O0: no macro
+ * tells the source so, as -G's __CUDACC_DEBUG__ would), and at most 64
+ * registers a thread, so that a block of 1024 threads still launches.
+ */
+static void unopt_specs(struct grading *g, struct strlist *argvs, struct run_spec *specs,
+			size_t *n)
+{
+	const struct lab_config *cfg = g->cfg;
+
+	for (size_t i = 0, obj = 0; i < cfg->files.n; i++) {
+		const char *f = cfg->files.v[i];
+		if (!build_is_source(f))
+			continue;
+		struct strlist *a = &argvs[*n];
+		nvcc_argv(g, obj++, a);
+		strlist_push(a, "-Xcicc");
+		strlist_push(a, "-O0");
+		strlist_push(a, "-Xptxas");
+		strlist_push(a, "-O0");
+		strlist_push(a, "-maxrregcount=64");
+		strlist_push(a, "-c");
+		strlist_push(a, f);
+		strlist_push(a, "-o");
+		strlist_pushf(a, "%s/%s.unopt.o", g->workdir, f);
+		specs[(*n)++] = (struct run_spec){.envp = (const char *const *)g->env,
+						  .cwd = g->workdir,
+						  .timeout = cfg->build_timeout,
+						  .output_limit = cfg->build_output_limit,
+						  .max_memory = cfg->memory_limit,
+						  .sandbox = &g->build_sandbox};
+	}
+}
+
 /* The include check's refusal; the compiler's output, which may quote what it read, is not kept. */
 static void refuse_reads(struct result *r, const struct strlist *reads)
 {
@@ -641,7 +715,7 @@ int build_compile(struct grading *g, const struct run_spec *beside, struct run_r
 	struct result *r = g->r;
 	struct strlist objs = STRLIST_INIT, problems = STRLIST_INIT, emu_problems = STRLIST_INIT;
 	struct strlist reads = STRLIST_INIT, device_asm = STRLIST_INIT, device_vars = STRLIST_INIT;
-	size_t most = 2 * cfg->files.n + 3;
+	size_t most = 3 * cfg->files.n + 3;
 	/* the compilers' search lists not yet known: asked beside the builds */
 	char *query_key[2] = {NULL, NULL};
 	size_t query[2] = {0, 0};
@@ -650,8 +724,8 @@ int build_compile(struct grading *g, const struct run_spec *beside, struct run_r
 	struct run_result *res = xcalloc(most, sizeof(*res));
 	struct include_policy nvcc_reads = {0}, emu_reads = {0};
 	struct strbuf log = STRBUF_INIT;
-	bool emu = tc->emu_cxxflags != NULL;
-	size_t n = 0, nvcc_end;
+	bool emu = tc->emu_cxxflags != NULL, unopt = unopt_wanted(g);
+	size_t n = 0, nvcc_end, unopt_start = 0, unopt_end = 0;
 	int ret = -1;
 
 	build_kept_free(g->build);
@@ -662,17 +736,7 @@ int build_compile(struct grading *g, const struct run_spec *beside, struct run_r
 		const char *f = cfg->files.v[i];
 		if (!build_is_source(f))
 			continue;
-		strlist_push(&argvs[n], tc->nvcc);
-		strlist_split(&argvs[n], tc->nvcc_flags);
-		strlist_push(&argvs[n], "-arch=native");
-		strlist_pushf(&argvs[n], "-I%s/%s", workdir, GRADING_INCLUDE);
-		/* a lab that teaches barriers: each __syncthreads() checked, as
-		 * strict emulation checks it (checked-barrier.h) */
-		if (cfg->strict_barriers) {
-			strlist_push(&argvs[n], "-include");
-			strlist_pushf(&argvs[n], "%s/%s", workdir, GRADING_CHECKED_BARRIER);
-			strlist_pushf(&argvs[n], "-DCL_CHECKED_UNIT=%zu", obj);
-		}
+		nvcc_argv(g, obj, &argvs[n]);
 		/* its preprocessed passes, for the source scan */
 		char *keep = keep_dir(workdir, f);
 		if (mkdir(keep, 0700) && errno != EEXIST) {
@@ -704,6 +768,11 @@ int build_compile(struct grading *g, const struct run_spec *beside, struct run_r
 	 * one of the two compiles is judged all the same */
 	if (emu && emulated_specs(g, argvs, specs, &n))
 		goto out;
+	/* the safety stage's memcheck build beside them, where a GPU may run it */
+	unopt_start = n;
+	if (unopt)
+		unopt_specs(g, argvs, specs, &n);
+	unopt_end = n;
 	for (int e = 0; e <= (int)emu; e++) {
 		if (compiler_search_cached(g, e, &query_key[e]))
 			continue;
@@ -773,6 +842,23 @@ int build_compile(struct grading *g, const struct run_spec *beside, struct run_r
 	}
 	/* what nvcc said quotes the submission: shown, never obeyed, by a terminal */
 	r->build_log = visible_text(log.buf ? log.buf : "", log.len, false);
+	/* the unoptimised build only serves the safety stage: its failure (where
+	 * the optimised one built) is said there, never charged to the build */
+	g->build->unopt = unopt;
+	for (size_t i = unopt_start; i < unopt_end && g->build->unopt; i++)
+		if (!res[i].started || res[i].timed_out || res[i].signal || res[i].exit_code) {
+			char *why = run_describe(&specs[i], &res[i]);
+			char *said = visible_text(res[i].output ? res[i].output : "",
+						  res[i].output_len, false);
+			g->build->unopt = false;
+			g->build->unopt_missing = xasprintf("nvcc without device optimisation %s:\n"
+							    "%.300s", why, said);
+			free(said);
+			free(why);
+		}
+	if (!unopt)
+		g->build->unopt_missing = xstrdup("it was not built (no GPU device node or no "
+						  "compute-sanitizer when the build ran)");
 
 	/* what the compilers read, whether or not they built it; then the scan of
 	 * what they preprocessed, where they did */
@@ -846,6 +932,10 @@ int build_compile(struct grading *g, const struct run_spec *beside, struct run_r
 			remember(g->build, obj);
 			free(obj);
 		}
+	/* the same source as the audited objects, built before any program of
+	 * the submission's ran: held to what it was now */
+	for (size_t i = unopt_start; i < unopt_end && g->build->unopt; i++)
+		remember(g->build, argvs[i].v[argvs[i].n - 1]);
 
 	ret = 0;
 out:
@@ -868,6 +958,23 @@ out:
 	strlist_clear(&device_vars);
 	strbuf_release(&log);
 	return ret;
+}
+
+int build_unoptimised_binary(const struct grading *g, char **binary, char **log)
+{
+	struct strlist objs = STRLIST_INIT;
+
+	if (!g->build || !g->build->unopt) {
+		*log = xstrdup(g->build && g->build->unopt_missing ? g->build->unopt_missing
+								   : "it was not built");
+		return 1;
+	}
+	for (size_t i = 0; i < g->cfg->files.n; i++)
+		if (build_is_source(g->cfg->files.v[i]))
+			strlist_pushf(&objs, "%s/%s.unopt.o", g->workdir, g->cfg->files.v[i]);
+	int rc = build_link(g, &objs, "link.rsp", "runner_gpu_unopt", binary, log);
+	strlist_clear(&objs);
+	return rc;
 }
 
 int build_test_binary(struct grading *g, char **binary)

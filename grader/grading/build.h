@@ -31,6 +31,16 @@ int build_compile(struct grading *g, const struct run_spec *beside, struct run_r
  */
 int build_test_binary(struct grading *g, char **binary);
 
+/*
+ * Links the submission's unoptimised objects (nvcc with the device code's
+ * optimisation off, made by build_compile() beside the others where a GPU
+ * may run the safety stage) with the GPU harness into *binary: what
+ * memcheck runs, so that a read the optimiser dropped, because nothing
+ * uses its value, is still checked. 1 with why not in *log when they were
+ * not built or do not link.
+ */
+int build_unoptimised_binary(const struct grading *g, char **binary, char **log);
+
 /* Frees what the build kept of a grading (g->build); NULL is fine. */
 void build_kept_free(struct build_kept *b);
 

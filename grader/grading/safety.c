@@ -31,8 +31,7 @@ static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
 
 /* ------------------------------------------------------------ running */
 
-/* compute-sanitizer beside nvcc, or on PATH; NULL when there is none. */
-static char *find_sanitizer(const char *nvcc)
+char *safety_find_sanitizer(const char *nvcc)
 {
 	const char *slash = strrchr(nvcc, '/');
 	char *path;
@@ -177,6 +176,8 @@ struct safety_run {
 	size_t nunchecked;
 	char *not_run;                  /* why the stage did not run */
 	char *note;                     /* what kept a run from covering its tests */
+	char *unopt_note;               /* why memcheck ran the optimised build (said
+					   where there is no note) */
 	int cancel;                     /* set: stop the runs now */
 	int failed;                     /* the grader's own failure */
 	bool started;
@@ -365,7 +366,7 @@ static void *run_tools(void *arg)
 	bool emulated = g->r->mode == MODE_EMULATED;
 	size_t ntools = emulated ? 1 : NTOOLS;
 	struct strlist left[NTOOLS];
-	char *input = NULL, *checker = NULL;
+	char *input = NULL, *checker = NULL, *unopt = NULL;
 	int rounds = 0;
 	double t0 = now_seconds();
 
@@ -374,6 +375,30 @@ static void *run_tools(void *arg)
 		free(checker);
 		s->seconds += now_seconds() - t0;
 		return NULL;
+	}
+	/*
+	 * memcheck runs the build without device optimisation: a read whose
+	 * value nothing uses (a prefetch past the end) is dropped by the
+	 * optimiser, and only the source's code shows it. Where that build is
+	 * missing, memcheck runs the optimised one, and the note says so.
+	 */
+	if (!emulated) {
+		char *log = NULL;
+		int rc = build_unoptimised_binary(g, &unopt, &log);
+		if (rc < 0) {
+			s->failed = -1;
+			free(unopt);
+			s->seconds += now_seconds() - t0;
+			return NULL;
+		}
+		if (rc) {
+			free(unopt);
+			unopt = NULL;
+			s->unopt_note = xasprintf("memcheck ran the optimised build, which may not "
+						  "read what the source reads: the build without "
+						  "device optimisation could not be used: %s", log);
+		}
+		free(log);
 	}
 	/* a safety run writes back nothing; the token marks the harness's lines */
 	char token[33];
@@ -426,7 +451,8 @@ static void *run_tools(void *arg)
 				strlist_push(&runner, "--print-limit=10");
 				strlist_push(&runner, "--show-backtrace=no");
 				strlist_push(&runner, "--target-processes=application-only");
-				strlist_push(&runner, s->binary);
+				strlist_push(&runner, unopt && !strcmp(tools[k], "memcheck")
+							      ? unopt : s->binary);
 			}
 			char *name = xasprintf("safety-%s-%d", emulated ? "emu" : tools[k], rounds);
 			int jr = judge_argv(g, name, (const char *const *)runner.v, a);
@@ -530,6 +556,7 @@ static void *run_tools(void *arg)
 	for (size_t k = 0; k < ntools; k++)
 		strlist_clear(&left[k]);
 	free(checker);
+	free(unopt);
 	s->seconds += now_seconds() - t0;
 	return NULL;
 }
@@ -544,6 +571,7 @@ static void run_free(struct safety_run *s)
 	safety_output_release(&s->found);
 	free(s->not_run);
 	free(s->note);
+	free(s->unopt_note);
 	free(s->binary);
 	free(s->sanitizer);
 	strlist_clear(&s->tests);
@@ -602,7 +630,7 @@ static struct safety_run *run_start(const struct grading *g, const char *binary,
 		s->not_run = xstrdup("no GPU");
 	else if (getenv("CUDALAB_SAFETY") && !strcmp(getenv("CUDALAB_SAFETY"), "0"))
 		s->not_run = xstrdup("turned off (CUDALAB_SAFETY=0)");
-	else if (r->mode == MODE_GPU && !(s->sanitizer = find_sanitizer(g->tc->nvcc)))
+	else if (r->mode == MODE_GPU && !(s->sanitizer = safety_find_sanitizer(g->tc->nvcc)))
 		s->not_run = xstrdup("compute-sanitizer was not found beside nvcc or on PATH");
 	if (s->not_run || !s->tests.n)
 		return s;
@@ -688,8 +716,8 @@ int safety_finish(struct safety_run *s, bool abandon)
 		not_run(r, xstrdup(s->not_run));
 	else if (!r->safety)   /* a second run (safety_start_owed) keeps the first's word */
 		r->safety = "ran";
-	if (s->note && !r->safety_why)
-		r->safety_why = xstrdup(s->note);
+	if ((s->note || s->unopt_note) && !r->safety_why)
+		r->safety_why = xstrdup(s->note ? s->note : s->unopt_note);
 	for (size_t i = 0; i < s->found.nfindings; i++) {
 		const struct graded_test *t = find_test(r, s->found.findings[i].test);
 		if (decides(s, t) && (t->status == TEST_PASS || t->status == TEST_FAIL)) {

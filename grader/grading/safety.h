@@ -69,6 +69,9 @@ const char *safety_covered(const struct strlist *left, const struct safety_outpu
 /* Whether o lost its context in its last test with no report in that test. */
 bool safety_lost_unexplained(const struct safety_output *o);
 
+/* compute-sanitizer beside nvcc, or on PATH (malloc'd); NULL when there is none. */
+char *safety_find_sanitizer(const char *nvcc);
+
 /*
  * Runs each part's safety tests, in a thread of its own: on a GPU through
  * memcheck, racecheck and synccheck at once; emulated, in the emulator's
