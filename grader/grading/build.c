@@ -641,19 +641,25 @@ static void nvcc_argv(const struct grading *g, size_t obj, struct strlist *argv)
 }
 
 /*
- * Whether this grading may run on a GPU whose safety stage runs: then the
- * unoptimised objects are built beside the others (the GPU is not known
- * until the build is; a machine without the driver's device node or
- * without compute-sanitizer builds none).
+ * Whether this grading may run on a GPU whose safety stage runs (the lab
+ * has safety tests and needs a GPU): then the unoptimised objects are
+ * built beside the others (the GPU is not known until the build is; a
+ * machine without the driver's device node or without compute-sanitizer
+ * builds none).
  */
 static bool unopt_wanted(const struct grading *g)
 {
 	const char *off = getenv("CUDALAB_SAFETY");
-	if (g->o->emulate == 1 || (off && !strcmp(off, "0")) || access("/dev/nvidiactl", F_OK))
+	bool any = false;
+	for (size_t p = 0; p < g->cfg->nparts; p++)
+		any |= g->cfg->parts[p].safety.n > 0;
+	if (!any || !g->cfg->needs_gpu || g->o->emulate == 1 || (off && !strcmp(off, "0")) ||
+	    access("/dev/nvidiactl", F_OK))
 		return false;
 	char *san = safety_find_sanitizer(g->tc->nvcc);
+	bool found = san != NULL;
 	free(san);
-	return san != NULL;
+	return found;
 }
 
 /*
