@@ -94,8 +94,9 @@ PROBE       := $(BUILD)/bin/cudalab-probe
 # Launches, allocations, frees and copies made by student code are recorded by the
 # harness (labs/common/launch.cu) through these link-time wraps.
 # The emulator reports launches itself (cudaemu_on_launch): its builds wrap the rest.
-EMU_WRAPS := cudaMalloc cudaMallocPitch cudaFree cudaMemcpy cudaMemcpy2D
-WRAPS := __cudaPushCallConfiguration __cudaLaunchKernel __cudaGetKernel $(EMU_WRAPS)
+EMU_WRAPS := cudaMalloc cudaMallocPitch cudaFree cudaMemcpy cudaMemcpy2D cudaMemcpyFromSymbol
+WRAPS := __cudaPushCallConfiguration __cudaLaunchKernel __cudaGetKernel cudaMallocHost \
+	 cudaFreeHost $(EMU_WRAPS)
 HARNESS_LIBS = -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread $(check_libs) \
 	       $(foreach w,$(WRAPS),-Wl,--wrap=$(w))
 

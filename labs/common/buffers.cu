@@ -221,6 +221,13 @@ const struct cl_ledger *cl_finish_call(const char *what, const char *buffers, un
 			     "computed on the host and copied in do not count", what,
 			     l->host_copy_bytes, buffers, l->host_copies,
 			     l->host_copies == 1 ? "" : "s");
+	if (l->host_reads && !(flags & CL_CALL_HOST_READS))
+		ck_abort_msg("%s copied %zu bytes from the device to the host (%d call%s of "
+			     "cudaMemcpy, cudaMemcpy2D or cudaMemcpyFromSymbol)\n"
+			     "hint: a launcher launches kernels and reads nothing back: values "
+			     "the host computes from what it read do not count, even when a "
+			     "kernel copies them in", what, l->host_read_bytes, l->host_reads,
+			     l->host_reads == 1 ? "" : "s");
 	if (l->nallocs && !(flags & CL_CALL_IGNORE_LEAKS))
 		ck_abort_msg("%s leaked %zu bytes of device memory (%d cudaMalloc without cudaFree)",
 			     what, l->alloc_bytes, l->nallocs);

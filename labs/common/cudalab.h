@@ -99,13 +99,16 @@ struct cl_ledger {
 	int host_copies;               /* copies from the host into memory the call did not
 					* allocate (the caller's buffers) */
 	size_t host_copy_bytes;        /* bytes they copied */
+	int host_reads;                /* copies from device memory to the host (cudaMemcpy,
+					* cudaMemcpy2D, cudaMemcpyFromSymbol), any buffer */
+	size_t host_read_bytes;        /* bytes they copied */
 };
 
 /*
  * Records, between begin and end, every kernel launch, cudaMalloc and
- * cudaFree made by code in the process (the student's launcher), and its
+ * cudaFree made by code in the process (the student's launcher), its
  * copies from the host (cudaMemcpy, cudaMemcpy2D) into device memory it did
- * not allocate.
+ * not allocate, and its copies from the device to the host.
  */
 void cl_ledger_begin(void);
 const struct cl_ledger *cl_ledger_end(void);
@@ -147,8 +150,9 @@ const char *cl_launch_str(const struct cl_ledger *l, int i, char *buf, size_t le
 #define CL_CALL_IGNORE_LEAKS 1u   /* the test judges the launch, not the memory */
 #define CL_CALL_HOST_COPIES 2u    /* copies from the host into the caller's buffers
 				   * are the launcher's business */
+#define CL_CALL_HOST_READS 4u     /* so are copies from the device to the host */
 /* the test judges the launch alone: not its memory, nor where its outputs came from */
-#define CL_CALL_LAUNCH_ONLY (CL_CALL_IGNORE_LEAKS | CL_CALL_HOST_COPIES)
+#define CL_CALL_LAUNCH_ONLY (CL_CALL_IGNORE_LEAKS | CL_CALL_HOST_COPIES | CL_CALL_HOST_READS)
 
 /*
  * Ends the ledger of one call of a student's launcher and fails the test on
@@ -156,7 +160,10 @@ const char *cl_launch_str(const struct cl_ledger *l, int i, char *buf, size_t le
  * first: it is what makes the call fail), a launch or kernel error (with the
  * emulator's detail and a hint), no kernel launched, device memory leaked,
  * host memory copied into the caller's buffers (the outputs are a kernel's
- * to compute; CL_CALL_HOST_COPIES allows it).
+ * to compute; CL_CALL_HOST_COPIES allows it), device memory copied to the
+ * host (what the host reads of the device it could compute the outputs
+ * from, for a kernel to copy in from a buffer of the call's own or from
+ * memory a kernel can reach; CL_CALL_HOST_READS allows it).
  * what names the call in the messages ("matmul_k1(N=64)"), buffers the
  * caller's buffers ("A, B or C"). The launch configuration goes into cfg.
  */

@@ -4,15 +4,19 @@
  *
  * Owns: the link-time wraps (-Wl,--wrap, see the Makefile's WRAPS) of the
  * CUDA runtime entry points that a kernel launch, cudaMalloc,
- * cudaMallocPitch, cudaFree, cudaMemcpy and cudaMemcpy2D go through, so the
- * harness can tell a student which grid and block their launcher chose,
- * which allocations it leaked, and whether it copied from the host into
- * the buffers it was given. Outside cl_ledger_begin/cl_ledger_end the wraps only pass calls
- * through. What it
- * records is the runner's word to the judge, believed only where a lie
- * gains nothing (remote.h).
+ * cudaMallocPitch, cudaFree, cudaMemcpy, cudaMemcpy2D, cudaMemcpyFromSymbol
+ * and cudaMallocHost go through, so the harness can tell a student which
+ * grid and block their launcher chose, which allocations it leaked, and
+ * whether it copied from the host into the buffers it was given or from the
+ * device to the host. Outside cl_ledger_begin/cl_ledger_end the wraps only
+ * pass calls through. What it records is the runner's word to the judge,
+ * believed only where a lie gains nothing (remote.h), but for the copies:
+ * a lie there passes values tests with values the host computed, and takes
+ * writing over this file's memory, which no name the submission may use
+ * reaches (docs/threat-model.md).
  *
- * Must not: change what the wrapped calls do or return.
+ * Must not: change what the wrapped calls do or return, but for
+ * cudaMallocHost, whose memory a kernel cannot reach here (below).
  */
 #include "cudalab.h"
 
@@ -39,6 +43,11 @@ extern "C" cudaError_t __real_cudaMemcpy(void *dst, const void *src, size_t n,
 extern "C" cudaError_t __real_cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
 					   size_t spitch, size_t width, size_t height,
 					   enum cudaMemcpyKind kind);
+extern "C" cudaError_t __real_cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n,
+						   size_t offset, enum cudaMemcpyKind kind);
+#ifndef CUDAEMU
+extern "C" cudaError_t __real_cudaFreeHost(void *p);
+#endif
 
 int cl_shared_poison;   /* set by the test harness; the timing and profile drivers leave it */
 
@@ -415,31 +424,47 @@ extern "C" cudaError_t __wrap_cudaFree(void *p)
 	return __real_cudaFree(p);
 }
 
-/*
- * Whether a copy's source is host memory: by its kind, or, for
- * cudaMemcpyDefault, by what the runtime says the pointer is.
- */
+/* Whether p is host memory, by what the runtime says the pointer is. */
 #ifdef CUDAEMU
 extern "C" int cudaemu_is_device(const void *p);
 #endif
-static bool from_host(const void *src, enum cudaMemcpyKind kind)
+static bool is_host(const void *p)
 {
-	if (kind == cudaMemcpyHostToDevice)
-		return true;
-	if (kind != cudaMemcpyDefault)
-		return false;
 #ifdef CUDAEMU
-	return !cudaemu_is_device(src);
+	return !cudaemu_is_device(p);
 #else
 	struct cudaPointerAttributes a;
 	bool pending = cudaPeekAtLastError() != cudaSuccess;   /* the student's: kept */
-	if (cudaPointerGetAttributes(&a, src) != cudaSuccess) {
+	if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
 		if (!pending)
 			cudaGetLastError();   /* ours, not the student's to answer for */
 		return true;
 	}
 	return a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged;
 #endif
+}
+
+/* Whether a copy's source is host memory: by its kind, or, for cudaMemcpyDefault, is_host. */
+static bool from_host(const void *src, enum cudaMemcpyKind kind)
+{
+	return kind == cudaMemcpyHostToDevice || (kind == cudaMemcpyDefault && is_host(src));
+}
+
+/*
+ * A copy from the device to the host, into the ledger: the host's one way
+ * to read what a kernel can reach (host memory a kernel could write is
+ * none: __wrap_cudaMallocHost), and with it the inputs it could compute
+ * the outputs from.
+ */
+static void read_record(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
+	if (!ledger.active || !bytes)
+		return;
+	if (kind == cudaMemcpyDeviceToHost ||
+	    (kind == cudaMemcpyDefault && !is_host(src) && is_host(dst))) {
+		ledger.l.host_reads++;
+		ledger.l.host_read_bytes += bytes;
+	}
 }
 
 /*
@@ -464,8 +489,10 @@ extern "C" cudaError_t __wrap_cudaMemcpy(void *dst, const void *src, size_t n,
 					 enum cudaMemcpyKind kind)
 {
 	cudaError_t err = __real_cudaMemcpy(dst, src, n, kind);
-	if (err == cudaSuccess)
+	if (err == cudaSuccess) {
 		copy_record(dst, src, n, kind);
+		read_record(dst, src, n, kind);
+	}
 	return err;
 }
 
@@ -474,10 +501,64 @@ extern "C" cudaError_t __wrap_cudaMemcpy2D(void *dst, size_t dpitch, const void 
 					   enum cudaMemcpyKind kind)
 {
 	cudaError_t err = __real_cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
-	if (err == cudaSuccess)
+	if (err == cudaSuccess) {
 		copy_record(dst, src, width * height, kind);
+		read_record(dst, src, width * height, kind);
+	}
 	return err;
 }
+
+/* A __device__ variable read from the host: a copy from the device as any other. */
+extern "C" cudaError_t __wrap_cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n,
+						   size_t offset, enum cudaMemcpyKind kind)
+{
+	cudaError_t err = __real_cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
+	if (err == cudaSuccess && (kind == cudaMemcpyDeviceToHost ||
+				   (kind == cudaMemcpyDefault && is_host(dst))))
+		read_record(dst, NULL, n, cudaMemcpyDeviceToHost);
+	return err;
+}
+
+#ifndef CUDAEMU
+/*
+ * cudaMallocHost's memory is mapped for the GPU, where a kernel could
+ * write the inputs for the host to read, and read back what the host
+ * computed from them, with no copy for the ledger to see. A submission
+ * gets page-aligned pageable memory instead: cudaMemcpy takes it as
+ * before, and a kernel that touches it faults, as with any host memory
+ * (on a machine whose GPU reaches pageable memory, HMM or a Grace Hopper,
+ * it does not: docs/threat-model.md).
+ */
+#define MAX_HOST_ALLOCS 256
+static void *host_alloc[MAX_HOST_ALLOCS];
+
+extern "C" cudaError_t __wrap_cudaMallocHost(void **p, size_t n)
+{
+	void *m = NULL;
+	int slot = -1;
+
+	for (int i = 0; i < MAX_HOST_ALLOCS && slot < 0; i++)
+		if (!host_alloc[i])
+			slot = i;
+	if (slot < 0 || posix_memalign(&m, 4096, n ? n : 1)) {
+		*p = NULL;
+		return cudaErrorMemoryAllocation;
+	}
+	*p = host_alloc[slot] = m;
+	return cudaSuccess;
+}
+
+extern "C" cudaError_t __wrap_cudaFreeHost(void *p)
+{
+	for (int i = 0; p && i < MAX_HOST_ALLOCS; i++)
+		if (host_alloc[i] == p) {
+			host_alloc[i] = NULL;
+			free(p);
+			return cudaSuccess;
+		}
+	return __real_cudaFreeHost(p);
+}
+#endif
 
 /* ------------------------------------------------------------- the context */
 
