@@ -74,13 +74,13 @@ static const struct lab_part *safety_part(const struct lab_config *cfg, const ch
  * Whether f counts in a test that is not one of its part's safety tests: on
  * a GPU such a test runs without the sanitizers; emulated, every test that
  * passed runs in the checking build too, and there keeps only a misaligned
- * access, which on a GPU ends the kernel in any test (the others only a
- * sanitizer sees).
+ * access or one to host memory, each of which on a GPU ends the kernel in
+ * any test (the others only a sanitizer sees).
  */
 static bool counts_outside_safety(const struct result *r, const struct safety_finding *f)
 {
 	return r->mode == MODE_EMULATED && !strcmp(f->tool, "memcheck") &&
-	       !strncmp(f->text, "misaligned ", 11);
+	       (!strncmp(f->text, "misaligned ", 11) || !strncmp(f->text, "host-memory ", 12));
 }
 
 /*

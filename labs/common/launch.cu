@@ -560,6 +560,19 @@ extern "C" cudaError_t __wrap_cudaFreeHost(void *p)
 }
 #endif
 
+#ifdef CUDAEMU
+extern "C" void cudaemu_host_memory(const void *p, size_t n, int add);
+#endif
+
+void cl_host_arrays(const void *p, size_t n, bool add)
+{
+#ifdef CUDAEMU
+	cudaemu_host_memory(p, n, add);
+#else
+	(void)p, (void)n, (void)add;
+#endif
+}
+
 /* ------------------------------------------------------------- the context */
 
 bool cl_context_lost(void)

@@ -46,6 +46,15 @@
 
 #include "harness-words.h"   /* CL_NO_CONTEXT */
 
+/*
+ * Host arrays [p, p + n) the runner hands a launcher that takes host memory
+ * (grid's grid_picture_host), add, and takes back, !add: emulated, the
+ * checking run reports a kernel's access to them, as a GPU faults on one
+ * (the emulator's CUDA threads are threads of the one process, which reach
+ * all of it); on a GPU nothing to do.
+ */
+void cl_host_arrays(const void *p, size_t n, bool add);
+
 /* The runner's end of the socket: its descriptor 3. */
 #define CL_RUNNER_FD 3
 

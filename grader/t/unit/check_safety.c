@@ -46,6 +46,32 @@ START_TEST(test_safety_reads_memcheck)
 }
 END_TEST
 
+/* the emulator's checking runtime, in the same form: a kernel given the host's arrays */
+static const char host_memory_out[] =
+	"@@cudalab-safety:" TOK " test_grid_host_result\n"
+	"========= Invalid __global__ read of size 4 bytes\n"
+	"=========     at grid_picture_kernel+0x0 in grid.cu:51\n"
+	"=========     by thread (3,0,0) in block (1,0,0)\n"
+	"=========     Address 0x55d0c0de10 is host memory, which a kernel on a GPU cannot reach\n"
+	"========= \n"
+	END;
+
+START_TEST(test_safety_names_host_memory)
+{
+	struct safety_output o;
+
+	safety_parse(host_memory_out, "memcheck", TOK, &o);
+	ck_assert_uint_eq(o.nfindings, 1);
+	ck_assert_str_eq(o.findings[0].test, "test_grid_host_result");
+	const char *want = "host-memory read of 4 bytes at grid.cu:51 in kernel "
+			   "grid_picture_kernel, thread (3,0,0) of block (1,0,0): a kernel on a GPU "
+			   "cannot reach host memory";
+	ck_assert_msg(!strncmp(o.findings[0].text, want, strlen(want)), "%s", o.findings[0].text);
+	ck_assert_ptr_nonnull(strstr(o.findings[0].text, "hint: copy the host's arrays"));
+	safety_output_release(&o);
+}
+END_TEST
+
 static const char racecheck_out[] =
 	"========= COMPUTE-SANITIZER\n"
 	"@@cudalab-safety:" TOK " test_matmul_k5_exact\n"
@@ -238,6 +264,7 @@ Suite *safety_suite(void)
 	TCase *tc = tcase_create("parse");
 
 	tcase_add_test(tc, test_safety_reads_memcheck);
+	tcase_add_test(tc, test_safety_names_host_memory);
 	tcase_add_test(tc, test_safety_reads_racecheck);
 	tcase_add_test(tc, test_safety_reads_synccheck);
 	tcase_add_test(tc, test_safety_without_banner);

@@ -45,7 +45,11 @@ static void serve_picture_host(struct cl_reader *in, struct cl_wire *out)
 		abort();
 	cl_read(in, h_in, bytes);
 	cl_read(in, h_out, bytes);
+	cl_host_arrays(h_in, bytes, true);
+	cl_host_arrays(h_out, bytes, true);
 	cl_put_i32(out, grid_picture_host(h_in, h_out, m, n, block));
+	cl_host_arrays(h_in, bytes, false);
+	cl_host_arrays(h_out, bytes, false);
 	cl_wire_add(out, h_out, bytes);
 	free(h_in);
 	free(h_out);

@@ -43,14 +43,20 @@ cudaError_t cudaFree(void *p)
 		    "freed already)", p);
 }
 
+/* Page-locked host memory: plain host memory here, as far from a kernel as a GPU's (memory.cc). */
 cudaError_t cudaMallocHost(void **p, size_t n)
 {
-	*p = malloc(n ? n : 1);
-	return *p ? cudaSuccess : fail(cudaErrorMemoryAllocation, "cudaMallocHost: out of memory");
+	void *m = malloc(n ? n : 1);
+	*p = m;
+	if (!m)
+		return fail(cudaErrorMemoryAllocation, "cudaMallocHost: out of memory");
+	host_memory((uintptr_t)m, n, true);
+	return cudaSuccess;
 }
 
 cudaError_t cudaFreeHost(void *p)
 {
+	host_memory((uintptr_t)p, 0, false);
 	free(p);
 	return cudaSuccess;
 }

@@ -200,6 +200,13 @@ void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t p
 		return;
 	bool shared = in_shared(w, p, n);
 	const allocation *a = shared ? NULL : find(p, n);
+	if (!shared && !a && in_host_memory(p, n)) {
+		char what[160];
+		snprintf(what, sizeof(what), "Address %p is host memory, which a kernel on a "
+			 "GPU cannot reach", p);
+		memcheck_report(w, p, n, store, pc, "global", what);
+		return;
+	}
 	if (!shared && !a) {
 		const allocation *near = find_near(p);
 		if (near) {

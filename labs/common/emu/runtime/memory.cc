@@ -88,6 +88,46 @@ allocation *find(const void *p, size_t n)
 	return NULL;
 }
 
+/*
+ * Host memory that no kernel reaches on a GPU as cudalab grades: what
+ * cudaMallocHost gave (pageable there: labs/common/launch.cu) and the
+ * host arrays the harness hands a launcher (cudaemu_host_memory, below
+ * the namespace). The checking run reports a kernel's access to it
+ * (checks.cc); elsewhere a CPU thread reaches it, as it reaches all host
+ * memory. Changed only on the host's thread, between launches.
+ */
+struct host_range {
+	const char *p;
+	size_t n;
+};
+host_range host_ranges[256];
+size_t nhost_ranges;
+
+void host_memory(uintptr_t at, size_t n, bool add)
+{
+	for (size_t i = 0; i < nhost_ranges; i++)
+		if ((uintptr_t)host_ranges[i].p == at) {
+			host_ranges[i] = host_ranges[--nhost_ranges];
+			break;
+		}
+	if (add && at && nhost_ranges < sizeof(host_ranges) / sizeof(host_ranges[0])) {
+		host_ranges[nhost_ranges].p = (const char *)at;
+		host_ranges[nhost_ranges++].n = n ? n : 1;
+	}
+}
+
+#ifdef CUDAEMU_TRACE
+/* Whether [p, p + n) touches host memory no kernel reaches (host_ranges). */
+bool in_host_memory(const void *p, size_t n)
+{
+	const char *c = (const char *)p;
+	for (size_t i = 0; i < nhost_ranges; i++)
+		if (c < host_ranges[i].p + host_ranges[i].n && c + n > host_ranges[i].p)
+			return true;
+	return false;
+}
+#endif
+
 /* The allocation whose mapping (guards included) holds p, or NULL. */
 allocation *find_near(const void *p)
 {
@@ -197,3 +237,9 @@ cudaError_t device_alloc(void **p, size_t n, bool managed)
 }
 
 } // namespace
+
+/* The harness's host arrays, given to a launcher and taken back (add 0). */
+extern "C" void cudaemu_host_memory(const void *p, size_t n, int add)
+{
+	host_memory((uintptr_t)p, n, add != 0);
+}
