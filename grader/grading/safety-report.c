@@ -66,14 +66,14 @@ static char *describe(const struct record *r)
 	char space[32] = "", access[16] = "";
 
 	site(r->at, kernel, sizeof(kernel), where, sizeof(where));
-	if (sscanf(r->head, "Invalid __%31[a-z]__ %15s of size %u", space, access, &size) == 3 &&
-	    strstr(r->what, "is host memory"))
-		return xasprintf("host-memory %s of %u bytes at %s in kernel %s, %s: a kernel on a "
-				 "GPU cannot reach host memory (there the kernel faults, with an "
-				 "illegal address)\nhint: copy the host's arrays into device memory "
-				 "(cudaMalloc, cudaMemcpy) and give the kernel the device pointers",
-				 access, size, where, kernel, *r->by ? r->by : "a thread");
 	if (sscanf(r->head, "Invalid __%31[a-z]__ %15s of size %u", space, access, &size) == 3) {
+		if (strstr(r->what, "is host memory"))
+			return xasprintf("host-memory %s of %u bytes at %s in kernel %s, %s: a "
+					 "kernel on a GPU cannot reach host memory (there the kernel "
+					 "faults, with an illegal address)\nhint: copy the host's "
+					 "arrays into device memory (cudaMalloc, cudaMemcpy) and give "
+					 "the kernel the device pointers", access, size, where, kernel,
+					 *r->by ? r->by : "a thread");
 		const char *kind = strstr(r->what, "misaligned") ? "misaligned"
 				   : strstr(r->what, "out of bounds") ? "out-of-bounds" : "invalid";
 		char near[200] = "";

@@ -451,17 +451,20 @@ static bool from_host(const void *src, enum cudaMemcpyKind kind)
 }
 
 /*
- * A copy from the device to the host, into the ledger: the host's one way
- * to read what a kernel can reach (host memory a kernel could write is
- * none: __wrap_cudaMallocHost), and with it the inputs it could compute
- * the outputs from.
+ * A copy of bytes from the device to the host (dst host memory: by its
+ * kind, or, for cudaMemcpyDefault, is_host; src device memory, or NULL for
+ * a __device__ variable), into the ledger: the host's one way to read what
+ * a kernel can reach (host memory a kernel could write is none:
+ * __wrap_cudaMallocHost), and with it the inputs it could compute the
+ * outputs from.
  */
-static void read_record(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+static void read_record(const void *dst, const void *src, size_t bytes,
+			enum cudaMemcpyKind kind)
 {
 	if (!ledger.active || !bytes)
 		return;
 	if (kind == cudaMemcpyDeviceToHost ||
-	    (kind == cudaMemcpyDefault && !is_host(src) && is_host(dst))) {
+	    (kind == cudaMemcpyDefault && (!src || !is_host(src)) && is_host(dst))) {
 		ledger.l.host_reads++;
 		ledger.l.host_read_bytes += bytes;
 	}
@@ -513,9 +516,8 @@ extern "C" cudaError_t __wrap_cudaMemcpyFromSymbol(void *dst, const void *symbol
 						   size_t offset, enum cudaMemcpyKind kind)
 {
 	cudaError_t err = __real_cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
-	if (err == cudaSuccess && (kind == cudaMemcpyDeviceToHost ||
-				   (kind == cudaMemcpyDefault && is_host(dst))))
-		read_record(dst, NULL, n, cudaMemcpyDeviceToHost);
+	if (err == cudaSuccess)
+		read_record(dst, NULL, n, kind);
 	return err;
 }
 
