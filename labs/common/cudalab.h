@@ -86,7 +86,8 @@ struct cl_launch {
 	char kernel[96];     /* demangled kernel name, or "?" */
 	dim3 grid, block;
 	size_t dyn_smem;     /* dynamic shared memory per block, bytes */
-	size_t static_smem;  /* static shared memory per block, bytes (-1 unknown) */
+	size_t static_smem;  /* static shared memory per block, bytes (-1 unknown);
+			      * emulated, what the blocks laid out as they ran */
 };
 
 struct cl_ledger {

@@ -97,8 +97,20 @@ extern "C" void cudaemu_on_launch(const cudaemu_launch *l)
 		c->grid = l->grid;
 		c->block = l->block;
 		c->dyn_smem = l->shmem;
-		c->static_smem = (size_t)-1;   /* not known on the CPU */
+		c->static_smem = (size_t)-1;   /* known once its blocks ran */
 	}
+}
+
+/* The static __shared__ arrays the launch's blocks laid out: a GPU's count
+ * is the compiler's, known before the launch; the emulator's is what the
+ * threads declared as they ran (an array declared only in a branch no
+ * thread took is not counted). */
+extern "C" void cudaemu_on_launch_done(const cudaemu_launch *l, size_t static_shared)
+{
+	(void)l;
+	int i = ledger.l.nlaunches - 1;
+	if (ledger.active && i >= 0 && i < CL_MAX_LAUNCHES)
+		ledger.l.launch[i].static_smem = static_shared;
 }
 
 extern "C" const char *cudaemu_error_detail(void);

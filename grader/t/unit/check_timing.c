@@ -652,6 +652,7 @@ START_TEST(test_leaderboard_salt_is_made_once_and_private)
 	ck_assert_int_eq(leaderboard_parse("Yes", &mode), 0);
 	ck_assert_int_eq(mode, LEADERBOARD_PSEUDONYMS);
 	ck_assert_int_eq(leaderboard_parse("maybe", &mode), -1);
+	remove_tree(dir);
 	free(s1);
 	free(s2);
 	free(path);

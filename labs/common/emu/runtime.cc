@@ -59,6 +59,10 @@ extern "C" void cudaemu_switch(void **save_sp, void *load_sp);
 extern "C" void cudaemu_fiber_start(void);
 /* The harness's launch ledger, when it is linked in. */
 extern "C" void cudaemu_on_launch(const cudaemu_launch *l) __attribute__((weak));
+/* ... and, after the launch ran, the static shared memory its blocks laid
+ * out (what a GPU's cudaFuncGetAttributes says before any launch). */
+extern "C" void cudaemu_on_launch_done(const cudaemu_launch *l, size_t static_shared)
+	__attribute__((weak));
 
 /* the parts, in order: one translation unit, so that what is file-private
  * stays so */

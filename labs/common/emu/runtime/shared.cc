@@ -210,7 +210,8 @@ bool dyn_shared_fits(const cudaemu_launch *l)
 	return false;
 }
 
-/* After a launch of l: the static shared memory its blocks laid out. */
+/* After a launch of l: the static shared memory its blocks laid out, for
+ * cudaFuncGetAttributes and the harness's launch ledger. */
 void note_static_shared(const cudaemu_launch *l, int nworkers)
 {
 	size_t most = 0;
@@ -222,6 +223,8 @@ void note_static_shared(const cudaemu_launch *l, int nworkers)
 	}
 	if (l->func && most)
 		kernel_record(l->func, true)->static_shared = most;
+	if (cudaemu_on_launch_done)
+		cudaemu_on_launch_done(l, most);
 }
 
 const char *error_name(cudaError_t e);
