@@ -178,6 +178,8 @@ struct safety_run {
 	char *note;                     /* what kept a run from covering its tests */
 	char *unopt_note;               /* why memcheck ran the optimised build (said
 					   where there is no note) */
+	unsigned toolkit_races;         /* racecheck's reports inside cooperative
+					   groups, not counted (safety_toolkit_race) */
 	int cancel;                     /* set: stop the runs now */
 	int failed;                     /* the grader's own failure */
 	bool started;
@@ -546,6 +548,7 @@ static void *run_tools(void *arg)
 				kept->findings[kept->nfindings++] = o.findings[f];
 				o.findings[f] = (struct safety_finding){0};
 			}
+			s->toolkit_races += o.toolkit_races;
 			safety_output_release(&o);
 			run_result_release(&res[i]);
 			strlist_clear(&argvs[i]);
@@ -716,8 +719,19 @@ int safety_finish(struct safety_run *s, bool abandon)
 		not_run(r, xstrdup(s->not_run));
 	else if (!r->safety)   /* a second run (safety_start_owed) keeps the first's word */
 		r->safety = "ran";
-	if ((s->note || s->unopt_note) && !r->safety_why)
-		r->safety_why = xstrdup(s->note ? s->note : s->unopt_note);
+	if ((s->note || s->unopt_note || s->toolkit_races) && !r->safety_why) {
+		const char *why = s->note ? s->note : s->unopt_note;
+		if (s->toolkit_races)
+			r->safety_why = xasprintf("%s%sracecheck's %u report%s of a race inside the "
+						  "CUDA Toolkit's cooperative groups (a tile of more "
+						  "than a warp syncs through a word of shared memory, "
+						  "which racecheck does not take for a barrier) %s not "
+						  "counted", why ? why : "", why ? "; " : "",
+						  s->toolkit_races, s->toolkit_races == 1 ? "" : "s",
+						  s->toolkit_races == 1 ? "is" : "are");
+		else
+			r->safety_why = xstrdup(why);
+	}
 	for (size_t i = 0; i < s->found.nfindings; i++) {
 		const struct graded_test *t = find_test(r, s->found.findings[i].test);
 		if (decides(s, t) && (t->status == TEST_PASS || t->status == TEST_FAIL)) {

@@ -36,6 +36,9 @@ struct safety_output {
 	 * "-lost": the context was lost, the tests after it run in a fresh one) */
 	bool closed;
 	bool lost;       /* it was "-lost": a kernel failed, in the last test started */
+	/* racecheck's reports both of whose accesses are in the CUDA Toolkit's
+	 * cooperative groups (safety_toolkit_race): not findings */
+	unsigned toolkit_races;
 };
 
 /*
@@ -65,6 +68,17 @@ void safety_output_release(struct safety_output *out);
  */
 const char *safety_covered(const struct strlist *left, const struct safety_output *o,
 			   bool clean, struct strlist *again);
+
+/*
+ * Whether a race report's access, "FUNCTION+0xOFFSET in FILE:LINE", is in
+ * the CUDA Toolkit's cooperative groups headers (a path with a
+ * "/cooperative_groups/" folder, or cooperative_groups.h itself): the code
+ * of cg::reduce, the scans and the sync of a tile of more than a warp,
+ * whose barrier is a word of shared memory that threads poll with atomics,
+ * which racecheck does not take for a barrier. A submission's file is
+ * never there: its files are the lab's, in its own folder.
+ */
+bool safety_toolkit_race(const char *access);
 
 /* Whether o lost its context in its last test with no report in that test. */
 bool safety_lost_unexplained(const struct safety_output *o);

@@ -72,6 +72,60 @@ START_TEST(test_safety_names_host_memory)
 }
 END_TEST
 
+/*
+ * racecheck on cg::reduce over a tile of 128 (the form NVIDIA's cudf
+ * reported, CUDA 13): both accesses are in the toolkit's reduce.h, whose
+ * tile syncs through a word of shared memory; not a finding. A race in the
+ * submission's own function that takes a tile is one, though its name says
+ * cooperative_groups.
+ */
+#define CG_LAMBDA                                                                          \
+	"decltype((param#3(param#2, param#2))) cooperative_groups::__v1::details::"         \
+	"tile_reduce_dispatch<(unsigned int)5>::reduce<(unsigned int)128, "                \
+	"cooperative_groups::__v1::thread_block, float &, cooperative_groups::__v1::plus<"  \
+	"float>>(const cooperative_groups::__v1::thread_block_tile<T1, T2> &, T3 &&, T4 &&)" \
+	"::[lambda(const cooperative_groups::__v1::details::internal_thread_block_tile<"     \
+	"(unsigned int)32, cooperative_groups::__v1::__static_size_multi_warp_tile_base<"    \
+	"(unsigned int)128>> &, float *) (instance 1)]::operator ()(const "                  \
+	"cooperative_groups::__v1::details::internal_thread_block_tile<(unsigned int)32, "   \
+	"cooperative_groups::__v1::__static_size_multi_warp_tile_base<(unsigned int)128>> "  \
+	"&, float *) const"
+static const char toolkit_race_out[] =
+	"========= COMPUTE-SANITIZER\n"
+	"@@cudalab-safety:" TOK " test_reduction_warp_exact\n"
+	"========= Error: Race reported between Write access at " CG_LAMBDA "+0xeb0 in "
+	"/usr/local/cuda-13.0/targets/x86_64-linux/include/cooperative_groups/details/"
+	"reduce.h:283\n"
+	"=========     and Read access at " CG_LAMBDA "+0xf10 in /usr/local/cuda-13.0/targets/"
+	"x86_64-linux/include/cooperative_groups/details/reduce.h:290 [64 hazards]\n"
+	"========= \n"
+	"@@cudalab-safety:" TOK " test_reduction_warp_random\n"
+	"========= Error: Race reported between Write access at tile_sum(cooperative_groups::"
+	"__v1::thread_block_tile<(unsigned int)32, void>, float *)+0x90 in /tmp/w/"
+	"reduction.cu:12\n"
+	"=========     and Read access at " CG_LAMBDA "+0xf10 in /usr/local/cuda-13.0/targets/"
+	"x86_64-linux/include/cooperative_groups/details/reduce.h:290 [8 hazards]\n"
+	"========= \n"
+	END;
+
+START_TEST(test_safety_leaves_the_toolkits_races_out)
+{
+	struct safety_output o;
+
+	safety_parse(toolkit_race_out, "racecheck", TOK, &o);
+	ck_assert(o.ended);
+	ck_assert_uint_eq(o.toolkit_races, 1);
+	ck_assert_uint_eq(o.nfindings, 1);
+	ck_assert_str_eq(o.findings[0].test, "test_reduction_warp_random");
+	ck_assert_msg(strstr(o.findings[0].text, "a Write at reduction.cu:12 and a Read at "
+				 "reduce.h:290"), "%s", o.findings[0].text);
+	safety_output_release(&o);
+	ck_assert(safety_toolkit_race(" at f()+0x10 in /opt/cuda/include/cooperative_groups.h:7"));
+	ck_assert(!safety_toolkit_race(" at f()+0x10 in /tmp/w/reduction.cu:7"));
+	ck_assert(!safety_toolkit_race(" at f()+0x10"));
+}
+END_TEST
+
 static const char racecheck_out[] =
 	"========= COMPUTE-SANITIZER\n"
 	"@@cudalab-safety:" TOK " test_matmul_k5_exact\n"
@@ -265,6 +319,7 @@ Suite *safety_suite(void)
 
 	tcase_add_test(tc, test_safety_reads_memcheck);
 	tcase_add_test(tc, test_safety_names_host_memory);
+	tcase_add_test(tc, test_safety_leaves_the_toolkits_races_out);
 	tcase_add_test(tc, test_safety_reads_racecheck);
 	tcase_add_test(tc, test_safety_reads_synccheck);
 	tcase_add_test(tc, test_safety_without_banner);

@@ -337,6 +337,18 @@ enum cudaemu_warp_op {
 extern "C" unsigned long long cudaemu_warp(int op, unsigned mask, unsigned long long value,
 					   int arg, int width, const char *file, int line);
 
+/*
+ * A tile of more than a warp (cooperative groups' thread_block_tile<64> to
+ * <1024>): the calling thread waits until every thread of its tile of
+ * `size` (the block's threads size by size, as tiled_partition splits it)
+ * has come to a call of the same kind (`what`, such as "sync()"), each
+ * bringing a value; then each may read what any of them brought
+ * (cudaemu_tile_value, by rank in the tile) until the tile meets again.
+ */
+extern "C" void cudaemu_tile_meet(unsigned size, unsigned long long value, const char *what,
+				  const char *file, int line);
+extern "C" unsigned long long cudaemu_tile_value(unsigned size, unsigned rank);
+
 /* Fails the launch: the kernel reached what the emulator cannot run. */
 extern "C" void cudaemu_unsupported(const char *what, const char *file, int line);
 

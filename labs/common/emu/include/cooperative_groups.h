@@ -4,13 +4,15 @@
  * puts labs/common/emu/include first on the include path.
  *
  * Owns: namespace cooperative_groups as far as a block goes: the block
- * (this_thread_block), tiles of it (tiled_partition, at compile time and at
- * run time, up to a warp), coalesced_threads(), this_grid() without sync,
- * and the free functions sync, thread_rank, num_threads, group_size. The
- * names and signatures are the toolkit's (cooperative_groups.h); the code is
- * the emulator's own: every call maps to a __syncthreads(), a __syncwarp()
- * or a warp-level intrinsic of cudaemu.h, so the runtime checks a group's
- * synchronization as it checks those.
+ * (this_thread_block), tiles of it (tiled_partition: at run time up to a
+ * warp; at compile time up to a warp, and of 64 to 1024 threads with the
+ * block_tile_memory scratch space), coalesced_threads(), this_grid() without
+ * sync, and the free functions sync, thread_rank, num_threads, group_size.
+ * The names and signatures are the toolkit's (cooperative_groups.h); the
+ * code is the emulator's own: every call maps to a __syncthreads(), a
+ * __syncwarp(), a warp-level intrinsic of cudaemu.h or, for a tile of more
+ * than a warp, a meeting of the tile's threads (cudaemu_tile_meet), so the
+ * runtime checks a group's synchronization as it checks those.
  *
  * Must not: be included by nvcc builds (it is only on the emulator's path).
  */
@@ -148,6 +150,25 @@ inline thread_block this_thread_block()
 	return thread_block();
 }
 
+/*
+ * The shared memory a block declares for its tiles of more than a warp
+ * (`__shared__ block_tile_memory<256> scratch;`), handed to
+ * this_thread_block. The toolkit keeps the tiles' barriers and one slot per
+ * warp in it; the emulator's tiles meet in the runtime, so it only takes the
+ * room a GPU's does (32 bytes and 8 a warp).
+ */
+template <unsigned int MaxBlockSize = 1024> struct block_tile_memory {
+	static_assert(MaxBlockSize >= 32 && MaxBlockSize <= 1024 && MaxBlockSize % 32 == 0,
+		      "block_tile_memory's size is a block's: a multiple of 32 up to 1024");
+	unsigned long long room[4 + MaxBlockSize / 32];
+};
+
+template <unsigned int MaxBlockSize>
+inline thread_block this_thread_block(block_tile_memory<MaxBlockSize> &)
+{
+	return this_thread_block();
+}
+
 /* A run-time tile: a power of 2 up to a warp, as the emulator supports. */
 inline thread_group tiled_partition(const thread_group &parent, unsigned int tilesz,
 				    CUDAEMU_AT)
@@ -159,13 +180,12 @@ inline thread_group tiled_partition(const thread_group &parent, unsigned int til
 	return thread_group(tilesz);
 }
 
+namespace details {
 /* A tile of Size lanes (a power of 2 up to 32) of the block, known at
  * compile time: its calls are warp-level calls on the tile's lanes. */
-template <unsigned int Size, typename ParentT = void> class thread_block_tile;
-
-template <unsigned int Size> class thread_block_tile<Size, void> {
+template <unsigned int Size> class warp_tile {
 	static_assert(Size >= 1 && Size <= 32 && !(Size & (Size - 1)),
-		      "the emulator's tiles are a power of 2 up to 32 threads");
+		      "a tile of up to a warp has 1, 2, 4, 8, 16 or 32 threads");
 
 	static unsigned base_lane()
 	{
@@ -246,6 +266,103 @@ public:
 	{
 		return tiled_partition(this_thread_block(), Size);
 	}
+};
+
+/* Moves a value of at most 8 bytes through its tile's meeting. */
+template <typename T> inline unsigned long long to_word(const T &v)
+{
+	static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+		      "collectives of a tile of more than 32 threads move trivially copyable "
+		      "values of at most 8 bytes");
+	unsigned long long word = 0;
+	__builtin_memcpy(&word, &v, sizeof(T));
+	return word;
+}
+template <typename T> inline T from_word(unsigned long long word)
+{
+	T v;
+	__builtin_memcpy(&v, &word, sizeof(T));
+	return v;
+}
+
+/*
+ * A tile of Size threads (64, 128, 256, 512 or 1024) of the block, known at
+ * compile time, as the toolkit has them on sm_80 and later: sync, shfl, any,
+ * all, and what reduce and the scans need. Its threads meet in the runtime
+ * (cudaemu_tile_meet), which checks that every thread of the tile comes.
+ */
+template <unsigned int Size> class multi_warp_tile {
+	static_assert(Size >= 64 && Size <= 1024 && !(Size & (Size - 1)),
+		      "a tile of more than a warp has 64, 128, 256, 512 or 1024 threads");
+
+public:
+	/* not the toolkit's: every thread brings word to the tile's `what` */
+	static void meet(unsigned long long word, const char *what, const char *file, int line)
+	{
+		cudaemu_tile_meet(Size, word, what, file, line);
+	}
+	/* not the toolkit's: what the thread of that rank brought to the last meeting */
+	template <typename T> static T brought(unsigned int rank)
+	{
+		return from_word<T>(cudaemu_tile_value(Size, rank));
+	}
+	static void sync(CUDAEMU_AT)
+	{
+		meet(0, "sync()", CUDAEMU_HERE);
+	}
+	static unsigned int thread_rank()
+	{
+		return details::block_rank() & (Size - 1);
+	}
+	static constexpr unsigned long long num_threads()
+	{
+		return Size;
+	}
+	static constexpr unsigned long long size()
+	{
+		return Size;
+	}
+	static unsigned int meta_group_rank()
+	{
+		return details::block_rank() / Size;
+	}
+	static unsigned int meta_group_size()
+	{
+		return (details::block_threads() + Size - 1) / Size;
+	}
+	template <typename T> T shfl(T var, unsigned int srcRank, CUDAEMU_AT) const
+	{
+		meet(to_word(var), "shfl()", CUDAEMU_HERE);
+		return brought<T>(srcRank % Size);
+	}
+	int any(int predicate, CUDAEMU_AT) const
+	{
+		meet(predicate != 0, "any()", CUDAEMU_HERE);
+		int r = 0;
+		for (unsigned int k = 0; k < Size; k++)
+			r |= brought<int>(k) == 1;   /* past the block's end: neither 0 nor 1 */
+		return r;
+	}
+	int all(int predicate, CUDAEMU_AT) const
+	{
+		meet(predicate != 0, "all()", CUDAEMU_HERE);
+		int r = 1;
+		for (unsigned int k = 0; k < Size; k++)
+			r &= brought<int>(k) != 0;
+		return r;
+	}
+};
+
+template <unsigned int Size>
+using tile_of = typename std::conditional<(Size > 32), multi_warp_tile<Size>,
+					  warp_tile<Size>>::type;
+} // namespace details
+
+/* A tile of Size threads of the block, known at compile time. */
+template <unsigned int Size, typename ParentT = void> class thread_block_tile;
+
+template <unsigned int Size>
+class thread_block_tile<Size, void> : public details::tile_of<Size> {
 };
 
 /* tiled_partition<Size>(parent) gives this; it converts to the plain tile. */

@@ -289,6 +289,27 @@ void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t p
 	}
 }
 
+/*
+ * A tile of more than a warp met (its sync or a collective): what its
+ * threads did before is ordered before what they do after. The shadow
+ * keeps no clock per tile, so the words they last wrote or read become
+ * ordered for every thread, those of other tiles too: a race between two
+ * tiles across one tile's sync is not reported (never a race where there
+ * is none).
+ */
+void checks_tile_met(int base, int end)
+{
+	auto in = [&](int t) { return t >= base && t < end; };
+	for (auto &e : check_shadow) {
+		word_shadow &s = e.second;
+		if (s.wtid >= 0 && in(s.wtid) && s.wpass == check_pass)
+			s.wpass = check_pass - 1;
+		if (s.rtid >= 0 && s.rpass == check_pass && in(s.rtid) &&
+		    (!s.rmany || (s.rwarp_of != NO_WARP ? in((int)s.rwarp_of * 32) : in(s.rother))))
+			s.rpass = check_pass - 1;
+	}
+}
+
 void checks_block_start(void)
 {
 	check_pass = 0;

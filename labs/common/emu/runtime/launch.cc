@@ -273,6 +273,78 @@ wait:
 	return c->out;
 }
 
+/*
+ * One thread's call on its tile of more than a warp (see "tiles of more
+ * than a warp" in warps.cc): it waits for the rest of the tile, the other
+ * threads of the pass running meanwhile.
+ */
+extern "C" void cudaemu_tile_meet(unsigned size, unsigned long long value, const char *what,
+				  const char *file, int line)
+{
+	worker *w = self;
+	if (!w || !w->in_block)
+		return;   /* the host thread: a tile of one */
+	int t = w->current, base, end, first = max_threads;
+	fiber *f = &w->fibers[t];
+	lane_call *c = &w->calls[t];
+
+	if (size < 64 || size > (unsigned)max_threads || (size & (size - 1)))
+		cudaemu_unsupported("a tile of a size that is not a power of 2 from 64 to 1024",
+				    file, line);
+	c->op = TILE_MEET;
+	c->width = (int)size;
+	c->in = value;
+	c->what = what;
+	f->file = file;
+	f->line = line;
+	tile_span(w, t, size, &base, &end);
+	for (int o = base; o < end; o++)
+		if (w->fibers[o].state == DONE) {
+			char at[512], who[64];
+			where_in_launch(at, sizeof(at), w, t);
+			record_detail("tile divergence %s calls its tile's %s at %s:%d, but %s of the "
+				      "same tile of %u threads returned; every thread of a tile must "
+				      "reach its calls", at, what, file, line,
+				      thread_name(who, sizeof(who), w, o), size);
+			abandon_block(w, &f->sp);
+		}
+	f->state = WARP_WAITING;
+	w->nwarpwait++;
+	w->ntilewait++;
+	int o = base;
+	while (o < end && at_tile_meeting(w, o, size))
+		o++;
+	if (o == end)
+		first = end_tile_meeting(w, base, end, size, &f->sp);
+	else if (w->warps[t >> 5].nactive)
+		first = try_activemask(w, &w->warps[t >> 5]);
+	if (f->state == READY) {
+		if (first < w->place[t]) {
+			w->pos = first - 1;
+			switch_next(w, &f->sp);
+		} else {
+			f->state = RUNNING;
+		}
+	} else {
+		go_back(w, first);
+		switch_next(w, &f->sp);
+	}
+}
+
+/* What the thread of the given rank in the caller's tile of `size` brought
+ * to the tile's last meeting. */
+extern "C" unsigned long long cudaemu_tile_value(unsigned size, unsigned rank)
+{
+	worker *w = self;
+	if (!w || !w->in_block || size < 64 || size > (unsigned)max_threads || rank >= size)
+		return undefined_value;
+	int base, end;
+	tile_span(w, w->current, size, &base, &end);
+	if (base + (int)rank >= end)
+		return undefined_value;   /* past the block's last thread */
+	return w->tile_board[tile_level(size)][base + rank];
+}
+
 /* A construct the emulator cannot run (a grid-wide barrier ...): the launch
  * fails, saying so. */
 extern "C" void cudaemu_unsupported(const char *what, const char *file, int line)

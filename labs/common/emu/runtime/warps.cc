@@ -240,6 +240,9 @@ void describe_lane(char *buf, size_t n, worker *w, int t)
 		snprintf(buf, n, "returned");
 	else if (f->state == WAITING)
 		snprintf(buf, n, "waits at __syncthreads() at %s:%d", f->file, f->line);
+	else if (f->state == WARP_WAITING && c->op == TILE_MEET)
+		snprintf(buf, n, "waits at its tile's %s at %s:%d (a tile of %d threads)", c->what,
+			 f->file, f->line, c->width);
 	else if (f->state == WARP_WAITING && c->op == CUDAEMU_ACTIVEMASK)
 		snprintf(buf, n, "waits at __activemask() at %s:%d", f->file, f->line);
 	else if (f->state == WARP_WAITING)
@@ -249,10 +252,133 @@ void describe_lane(char *buf, size_t n, worker *w, int t)
 		snprintf(buf, n, "has not arrived");
 }
 
+/* ------------------------------------------- tiles of more than a warp */
+
+/*
+ * A thread_block_tile of 64 to 1024 threads meets in the runtime: a thread
+ * at one of its calls (sync, shfl, any, all, reduce, the scans) parks as a
+ * lane at a warp-level call does, and the last thread of the tile to come
+ * releases them all, each leaving what it brought on the tile's board for
+ * the others to read. On a GPU the toolkit builds the same meeting from a
+ * barrier word and a slot per warp in the block_tile_memory scratch space.
+ * Errors, reported with the line and the launch failing: a thread of the
+ * tile returning while others wait (a GPU's waits for ever), threads of one
+ * tile at different calls, and, at the end of a pass, a tile still waiting
+ * for a thread that waits elsewhere.
+ */
+
+int tile_level(unsigned size)
+{
+	return __builtin_ctz(size) - 6;
+}
+
+/* The threads of t's tile of `size`: [*base, *end). */
+void tile_span(const worker *w, int t, unsigned size, int *base, int *end)
+{
+	*base = t & ~(int)(size - 1);
+	*end = *base + (int)size < w->nthreads ? *base + (int)size : w->nthreads;
+}
+
+bool at_tile_meeting(const worker *w, int t, unsigned size)
+{
+	return w->fibers[t].state == WARP_WAITING && w->calls[t].op == TILE_MEET &&
+	       (unsigned)w->calls[t].width == size;
+}
+
+/* Where thread t of the running block is: "thread (x,y,z)". */
+const char *thread_name(char *buf, size_t n, const worker *w, int t)
+{
+	snprintf(buf, n, "thread (%u,%u,%u)", w->fibers[t].tid.x, w->fibers[t].tid.y,
+		 w->fibers[t].tid.z);
+	return buf;
+}
+
+/* Ends the meeting of the tile [base, end): every thread of it came. The
+ * first place in the pass's order among them, or the block is abandoned
+ * (the running fiber's save) where they came to different calls. */
+int end_tile_meeting(worker *w, int base, int end, unsigned size, void **save)
+{
+	int first = max_threads, level = tile_level(size);
+	for (int o = base + 1; o < end; o++) {
+		const lane_call *a = &w->calls[base], *b = &w->calls[o];
+		if (strcmp(a->what, b->what)) {
+			char at[512], who[64];
+			where_in_launch(at, sizeof(at), w, base);
+			record_detail("tile divergence %s calls its tile's %s at %s:%d while %s of "
+				      "the same tile of %u threads calls %s at %s:%d; every thread of "
+				      "a tile must reach the same call", at, a->what,
+				      w->fibers[base].file, w->fibers[base].line,
+				      thread_name(who, sizeof(who), w, o), size, b->what,
+				      w->fibers[o].file, w->fibers[o].line);
+			abandon_block(w, save);
+		}
+	}
+	for (int o = base; o < end; o++) {
+		w->tile_board[level][o] = w->calls[o].in;
+		w->fibers[o].state = READY;
+		w->nwarpwait--;
+		w->ntilewait--;
+		first = w->place[o] < first ? w->place[o] : first;
+	}
+#ifdef CUDAEMU_TRACE
+	if (checks_on)
+		checks_tile_met(base, end);
+#endif
+	return first;
+}
+
+/* Thread t returned: a tile of it that waits can never meet. */
+void tile_loses_thread(worker *w, int t)
+{
+	for (unsigned size = 64; size <= (unsigned)max_threads; size *= 2) {
+		int base, end;
+		tile_span(w, t, size, &base, &end);
+		for (int o = base; o < end; o++) {
+			if (!at_tile_meeting(w, o, size))
+				continue;
+			char at[512], who[64];
+			where_in_launch(at, sizeof(at), w, o);
+			record_detail("tile divergence %s waits at its tile's %s at %s:%d, but %s of "
+				      "the same tile of %u threads returned; every thread of a tile "
+				      "must reach its calls", at, w->calls[o].what, w->fibers[o].file,
+				      w->fibers[o].line, thread_name(who, sizeof(who), w, t), size);
+			abandon_block(w, &w->fibers[t].sp);
+		}
+	}
+}
+
+/* The end of a pass found threads waiting at a tile's meeting: says which
+ * thread of the tile is elsewhere. False when none waits at one. */
+bool report_tile_deadlock(worker *w)
+{
+	for (int t = 0; t < w->nthreads; t++) {
+		if (w->fibers[t].state != WARP_WAITING || w->calls[t].op != TILE_MEET)
+			continue;
+		unsigned size = (unsigned)w->calls[t].width;
+		int base, end, o;
+		tile_span(w, t, size, &base, &end);
+		for (o = base; o < end && at_tile_meeting(w, o, size); o++)
+			;
+		if (o == end)
+			continue;   /* cannot be: the meeting would be over */
+		char at[512], who[64], other[512];
+		where_in_launch(at, sizeof(at), w, t);
+		describe_lane(other, sizeof(other), w, o);
+		record_detail("tile divergence %s waits at its tile's %s at %s:%d, but %s of the "
+			      "same tile of %u threads %s; every thread of a tile must reach its "
+			      "calls", at, w->calls[t].what, w->fibers[t].file, w->fibers[t].line,
+			      thread_name(who, sizeof(who), w, o), size, other);
+		return true;
+	}
+	return false;
+}
+
 /* A meeting can never end: the end of a pass found lanes still waiting. */
 void report_warp_deadlock(worker *w, const cudaemu_launch *l)
 {
 	int nwarps = (w->nthreads + 31) / 32;
+	if (w->ntilewait && report_tile_deadlock(w))
+		return;
 	for (int i = 0; i < nwarps; i++) {
 		warp *wp = &w->warps[i];
 		if (!wp->nmeetings)

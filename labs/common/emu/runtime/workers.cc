@@ -11,7 +11,8 @@ namespace {
 const int max_threads = 1024;
 const size_t stack_size = 64 * 1024;
 
-/* WAITING: at __syncthreads; WARP_WAITING: at a warp-level call */
+/* WAITING: at __syncthreads; WARP_WAITING: at a warp-level call, or at a
+ * tile's (cudaemu_tile_meet: its lane_call's op is TILE_MEET) */
 enum { READY, RUNNING, WAITING, WARP_WAITING, DONE };
 
 struct fiber {
@@ -31,7 +32,13 @@ struct lane_call {
 	unsigned mask;
 	int arg, width;
 	unsigned long long in, out;
+	const char *what;   /* at a tile's meeting: the call, as the student wrote it */
 };
+
+/* A fiber's op at a meeting of its tile of more than a warp: not a warp's. */
+const int TILE_MEET = -1;
+/* Tiles of 64, 128, 256, 512 and 1024 threads: one board each (tile_board). */
+const int tile_levels = 5;
 
 /*
  * A warp-level call under way: the lanes of `mask` that have arrived at a
@@ -85,6 +92,11 @@ struct worker {
 	int place[max_threads];
 	warp_meeting meetings[max_threads / 32][32];
 	lane_call calls[max_threads];
+	/* fibers parked at a tile's meeting; what each thread brought to the
+	 * last meeting of its tile, by tile size (a tile of 64 may meet again
+	 * while the lanes of a tile of 128 around it still read theirs) */
+	int ntilewait;
+	unsigned long long tile_board[tile_levels][max_threads];
 	/* static __shared__ arrays of the running block, in the order the block
 	 * reaches their declarations: each in a slot of its own that ends at a
 	 * guard page, so writing past any of them faults (on a GPU, past the
@@ -148,6 +160,7 @@ unsigned check_pass;                 /* the block's __syncthreads() passed so fa
 unsigned check_warp_pass[32];        /* each warp's __syncwarp() passed so far */
 void checks_block_start(void);
 void checks_launch_end(const cudaemu_launch *l);
+void checks_tile_met(int base, int end);
 #endif
 
 /* A new block has no shared arrays yet. */
@@ -260,10 +273,14 @@ void warp_meetings_lose_lane(worker *w, int t);
 
 /* Lane t's thread returned: it counts as arrived at __syncwarp()s, and may
  * end or break the meetings that wait for it. */
+void tile_loses_thread(worker *w, int t);
+
 inline void warp_lane_exits(worker *w, int t)
 {
 	warp *wp = &w->warps[t >> 5];
 	wp->exited |= 1u << (t & 31);
+	if (w->ntilewait)
+		tile_loses_thread(w, t);
 	if (wp->nmeetings || wp->nactive)
 		warp_meetings_lose_lane(w, t);
 }
@@ -389,6 +406,7 @@ bool run_block(worker *w, launch_state *ls)
 	w->norder = n;
 	w->ndone = 0;
 	w->nwarpwait = 0;
+	w->ntilewait = 0;
 	w->broken = false;
 	for (;;) {
 		w->phase_file = NULL;

@@ -1699,6 +1699,134 @@ START_TEST(test_emu_cooperative_groups)
 }
 END_TEST
 
+/*
+ * Tiles of more than a warp (the block_tile_memory scratch): a block of 256
+ * in two tiles of 128 and four of 64. Each tile reduces, scans, votes and
+ * shuffles; the tile's sync orders a reversal across its warps through
+ * shared memory. One output row of 8 ints per thread.
+ */
+__global__ void big_tiles(const int *in, int *out)
+{
+	__shared__ cg::block_tile_memory<256> scratch;
+	__shared__ int s[256];
+	cg::thread_block block = cg::this_thread_block(scratch);
+	auto tile = cg::tiled_partition<128>(block);
+	cg::thread_block_tile<64> quarter = cg::tiled_partition<64>(block);
+	unsigned r = block.thread_rank();
+	int v = in[r], *o = &out[8 * r];
+
+	o[0] = cg::reduce(tile, v, cg::plus<int>());
+	o[1] = cg::reduce(quarter, v, cg::greater<int>());
+	o[2] = cg::exclusive_scan(tile, 1);
+	o[3] = tile.shfl(v, 127);
+	o[4] = tile.any(v == 5) + 10 * tile.all(v >= 0) + 100 * (int)tile.meta_group_rank() +
+	       1000 * (int)tile.meta_group_size();
+	s[r] = v;
+	tile.sync();
+	o[5] = s[(r & ~127u) + 127 - tile.thread_rank()];
+	o[6] = (int)(tile.thread_rank() + 1000 * tile.num_threads());
+	o[7] = cg::inclusive_scan(quarter, v);
+}
+
+START_TEST(test_emu_tiles_of_more_than_a_warp)
+{
+	int h_in[256], h[8 * 256], *d_in, *d;
+	for (int i = 0; i < 256; i++)
+		h_in[i] = (i * 13) % 17;
+	OK(cudaMalloc(&d_in, sizeof(h_in)));
+	OK(cudaMalloc(&d, sizeof(h)));
+	OK(cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice));
+	big_tiles<<<1, 256>>>(d_in, d);
+	OK(cudaDeviceSynchronize());
+	OK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	for (int r = 0; r < 256; r++) {
+		int t = r / 128 * 128, q = r / 64 * 64, sum = 0, most = 0, five = 0, upto = 0;
+		for (int k = t; k < t + 128; k++) {
+			sum += h_in[k];
+			five |= h_in[k] == 5;
+		}
+		for (int k = q; k < q + 64; k++)
+			most = h_in[k] > most ? h_in[k] : most;
+		for (int k = q; k <= r; k++)
+			upto += h_in[k];
+		const int *o = &h[8 * r];
+		ck_assert_int_eq(o[0], sum);
+		ck_assert_int_eq(o[1], most);
+		ck_assert_int_eq(o[2], r - t);
+		ck_assert_int_eq(o[3], h_in[t + 127]);
+		ck_assert_int_eq(o[4], five + 10 + 100 * (r / 128) + 2000);
+		ck_assert_int_eq(o[5], h_in[t + 127 - (r - t)]);
+		ck_assert_int_eq(o[6], r - t + 128000);
+		ck_assert_int_eq(o[7], upto);
+	}
+	OK(cudaFree(d));
+	OK(cudaFree(d_in));
+}
+END_TEST
+
+/* The first thread of a tile of 64 returns before its tile's sync; in the other
+ * kernel half a tile syncs, the other half reduces. */
+__global__ void tile_with_returned(int *p)
+{
+	__shared__ cg::block_tile_memory<128> scratch;
+	auto tile = cg::tiled_partition<64>(cg::this_thread_block(scratch));
+	if (threadIdx.x == 64)
+		return;
+	p[threadIdx.x] = 1;
+	tile.sync();
+}
+static const int tile_returns_line = __LINE__ - 2;
+
+__global__ void tile_calls_differ(int *p)
+{
+	__shared__ cg::block_tile_memory<128> scratch;
+	auto tile = cg::tiled_partition<128>(cg::this_thread_block(scratch));
+	if (threadIdx.x < 64)
+		tile.sync();
+	else
+		p[0] = cg::reduce(tile, 1, cg::plus<int>());
+}
+static const int tile_calls_differ_line = __LINE__ - 2;
+
+/* A launch that failed fails every later one (as a GPU's sticky error): one a test. */
+START_TEST(test_emu_tile_thread_returned)
+{
+	int *d;
+	char at[64];
+	OK(cudaMalloc(&d, 128 * sizeof(int)));
+	tile_with_returned<<<1, 128>>>(d);
+	snprintf(at, sizeof(at), "sync() at check_emu.cu:%d", tile_returns_line);
+	/* thread 64 returns before any thread of its tile waits */
+	expect_warp_error(at, "thread (65,0,0), lane 1 of warp 2, calls its tile's sync()",
+			  "but thread (64,0,0) of the same tile of 64 threads returned");
+}
+END_TEST
+
+START_TEST(test_emu_tile_thread_returned_reverse_order)
+{
+	int *d;
+	char at[64];
+	OK(cudaMalloc(&d, 128 * sizeof(int)));
+	/* in reverse order, after the rest of its tile came */
+	setenv("CUDAEMU_REVERSE", "1", 1);
+	tile_with_returned<<<1, 128>>>(d);
+	unsetenv("CUDAEMU_REVERSE");
+	snprintf(at, sizeof(at), "sync() at check_emu.cu:%d", tile_returns_line);
+	expect_warp_error(at, "waits at its tile's sync()", "but thread (64,0,0) of the same tile");
+}
+END_TEST
+
+START_TEST(test_emu_tile_calls_differ)
+{
+	int *d;
+	char at[64];
+	OK(cudaMalloc(&d, 128 * sizeof(int)));
+	tile_calls_differ<<<1, 128>>>(d);
+	snprintf(at, sizeof(at), "reduce() at check_emu.cu:%d", tile_calls_differ_line);
+	expect_warp_error(at, "tile divergence", "every thread of a tile must reach the same call");
+}
+END_TEST
+
 /* A tile's shuffle has a tile's mask: a lane outside it is never waited for,
  * and a grid-wide barrier fails the launch, saying why. */
 __global__ void grid_barrier(int *p)
@@ -1726,6 +1854,10 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_emu_index_builtins);
+	tcase_add_test(tc, test_emu_tiles_of_more_than_a_warp);
+	tcase_add_test(tc, test_emu_tile_thread_returned);
+	tcase_add_test(tc, test_emu_tile_thread_returned_reverse_order);
+	tcase_add_test(tc, test_emu_tile_calls_differ);
 	tcase_add_test(tc, test_emu_noinline_function);
 	tcase_add_test(tc, test_emu_half_and_clock64);
 	tcase_add_test(tc, test_emu_static_shared_and_barrier);

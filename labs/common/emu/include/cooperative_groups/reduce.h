@@ -3,9 +3,11 @@
  * and its operators, found before the CUDA Toolkit's header (which needs
  * nvcc). Names and signatures are the toolkit's; the code is our own.
  *
- * Owns: reduce(group, value, op) over a thread_block_tile (a butterfly of
- * shfl_xor, every rank getting the result) or a coalesced_group (rank by
- * rank), and the operators plus, less, greater, bit_and, bit_or, bit_xor.
+ * Owns: reduce(group, value, op) over a thread_block_tile (up to a warp: a
+ * butterfly of shfl_xor, every rank getting the result; more than a warp:
+ * each warp's butterfly, then the warps' results in rank order, through
+ * the tile's meeting) or a coalesced_group (rank by rank), and the
+ * operators plus, less, greater, bit_and, bit_or, bit_xor.
  */
 #ifndef CUDAEMU_COOPERATIVE_GROUPS_REDUCE_H
 #define CUDAEMU_COOPERATIVE_GROUPS_REDUCE_H
@@ -52,12 +54,32 @@ template <typename T> struct bit_xor {
 	}
 };
 
+namespace details {
+template <unsigned int Size, typename T, typename Op>
+inline T tile_reduce(const warp_tile<Size> &g, T value, Op op, const char *file, int line)
+{
+	for (unsigned int d = Size / 2; d > 0; d /= 2)
+		value = op(value, g.shfl_xor(value, d, file, line));
+	return value;
+}
+
+template <unsigned int Size, typename T, typename Op>
+inline T tile_reduce(const multi_warp_tile<Size> &g, T value, Op op, const char *file, int line)
+{
+	for (int d = 16; d > 0; d /= 2)
+		value = op(value, move(CUDAEMU_SHFL_XOR, ~0u, value, d, 32, file, line));
+	g.meet(to_word(value), "reduce()", file, line);
+	T acc = g.template brought<T>(0);
+	for (unsigned int w = 1; w < Size / 32; w++)
+		acc = op(acc, g.template brought<T>(32 * w));
+	return acc;
+}
+} // namespace details
+
 template <unsigned int Size, typename ParentT, typename T, typename Op>
 inline T reduce(const thread_block_tile<Size, ParentT> &g, T value, Op op, CUDAEMU_AT)
 {
-	for (unsigned int d = Size / 2; d > 0; d /= 2)
-		value = op(value, g.shfl_xor(value, d, CUDAEMU_HERE));
-	return value;
+	return details::tile_reduce(g, value, op, CUDAEMU_HERE);
 }
 
 template <typename T, typename Op>
