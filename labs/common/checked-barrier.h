@@ -94,12 +94,16 @@ static __host__ __device__ constexpr bool cl_in_cg_header(const char *f)
 #define __syncthreads_or(pred) cl_checked_syncthreads_or((pred), __LINE__)
 
 /*
- * This translation unit's note, read and cleared: 1 with it in note and
- * the file's name in *file, 0 when no barrier broke (or the device cannot
- * be read). Each source file of a submission is a unit of its own
- * (CL_CHECKED_UNIT, 0-7, from the grader's -D), and the runner calls the
+ * Where this translation unit's note is on the device (*note, its
+ * CL_BARRIER_WORDS words) and the file's name (*file): 1, or 0 when the
+ * device cannot say. Each source file of a submission is a unit of its own
+ * (CL_CHECKED_UNIT, 0-7, from the grader's -D), and the runner asks the
  * reader of each unit the program has (launch.cu); a weak symbol, not a
  * constructor, which the symbol audit refuses in a submission's object.
+ * The runner reads and clears the note itself, with copies that are the
+ * harness's own: one made here, in the submission's object, would be a
+ * copy from the device during the launcher's call, which the launch
+ * ledger fails (CL_CALL_HOST_READS).
  */
 #ifndef CL_CHECKED_UNIT
 #define CL_CHECKED_UNIT 0
@@ -107,15 +111,11 @@ static __host__ __device__ constexpr bool cl_in_cg_header(const char *f)
 #define CL_BARRIER_READER_(u) cl_barrier_read_unit##u
 #define CL_BARRIER_READER(u) CL_BARRIER_READER_(u)
 
-extern "C" __attribute__((weak)) int CL_BARRIER_READER(CL_CHECKED_UNIT)(unsigned *note,
+extern "C" __attribute__((weak)) int CL_BARRIER_READER(CL_CHECKED_UNIT)(void **note,
 									  const char **file)
 {
-	static const unsigned clear[CL_BARRIER_WORDS] = {0};
-
-	if (cudaMemcpyFromSymbol(note, cl_barrier_note, sizeof(clear)) != cudaSuccess ||
-	    !note[CL_BARRIER_SEEN])
+	if (cudaGetSymbolAddress(note, cl_barrier_note) != cudaSuccess)
 		return 0;
-	cudaMemcpyToSymbol(cl_barrier_note, clear, sizeof(clear));
 	*file = __BASE_FILE__;
 	return 1;
 }
