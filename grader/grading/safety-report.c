@@ -119,29 +119,42 @@ static char *describe(const struct record *r)
 	return NULL;
 }
 
-bool safety_toolkit_race(const char *access)
+/* The headers of the toolkit's cooperative groups (CUDA 13.0: include/
+ * cooperative_groups.h and include/cooperative_groups/, details/ too). */
+static const char *const cg_headers[] = {
+	"cooperative_groups.h", "memcpy_async.h", "reduce.h", "scan.h", "async.h",
+	"coalesced_reduce.h", "coalesced_scan.h", "driver_abi.h", "functional.h", "helpers.h",
+	"info.h", "invoke.h", "memory.h", "partitioning.h", "sync.h"};
+
+bool safety_toolkit_race(const char *access, const struct strlist *own)
 {
 	const char *in = access ? strstr(access, " in ") : NULL;
-	if (!in)
+	if (!in || !memmem(access, (size_t)(in - access), "cooperative_groups::", 20))
 		return false;
-	size_t n = strcspn(in + 4, " \n");
-	char *file = xstrndup(in + 4, n), *colon = strrchr(file, ':');
+	char *file = xstrndup(in + 4, strcspn(in + 4, " \n")), *colon = strrchr(file, ':');
 	if (colon)
 		*colon = '\0';   /* the line */
-	const char *base = strrchr(file, '/');
-	bool toolkit = strstr(file, "/cooperative_groups/") ||
-		       (base && !strcmp(base, "/cooperative_groups.h"));
+	const char *slash = strrchr(file, '/'), *base = slash ? slash + 1 : file;
+	bool toolkit = false;
+	for (size_t i = 0; i < sizeof(cg_headers) / sizeof(cg_headers[0]); i++)
+		toolkit |= !strcmp(base, cg_headers[i]);
+	if (slash && !strstr(file, "/cooperative_groups/") && strcmp(base, "cooperative_groups.h"))
+		toolkit = false;
+	for (size_t i = 0; own && i < own->n && toolkit; i++) {
+		const char *o = strrchr(own->v[i], '/');
+		toolkit = strcmp(base, o ? o + 1 : own->v[i]) != 0;
+	}
 	free(file);
 	return toolkit;
 }
 
 /* Both accesses of a race report are the toolkit's cooperative groups'. */
-static bool toolkit_race(const struct record *r)
+static bool toolkit_race(const struct record *r, const struct strlist *own)
 {
 	const char *a = strstr(r->head, "Race reported between ");
 	const char *at1 = a ? strstr(a, " at ") : NULL;
 	const char *at2 = strstr(r->second, " at ");
-	return at1 && at2 && safety_toolkit_race(at1) && safety_toolkit_race(at2);
+	return at1 && at2 && safety_toolkit_race(at1, own) && safety_toolkit_race(at2, own);
 }
 
 /* The tool a report is of, by what it reports (the emulator's checks make all three kinds). */
@@ -152,7 +165,7 @@ static const char *tool_of(const struct record *r)
 }
 
 void safety_parse(const char *output, const char *tool, const char *token,
-		  struct safety_output *out)
+		  const struct strlist *own, struct safety_output *out)
 {
 	struct record rec;
 	const char *line = output;
@@ -182,7 +195,7 @@ void safety_parse(const char *output, const char *tool, const char *token,
 					       strstr(body, "Race reported") ||
 					       strstr(body, "Barrier error")))) {
 			/* the end of a report: a blank report line, the next one or test */
-			bool toolkit = open && test && toolkit_race(&rec);
+			bool toolkit = open && test && toolkit_race(&rec, own);
 			char *text = open && test && !toolkit ? describe(&rec) : NULL;
 			out->toolkit_races += toolkit;
 			if (text)
@@ -226,7 +239,7 @@ void safety_parse(const char *output, const char *tool, const char *token,
 		free(l);
 		line = end ? end + 1 : NULL;
 	}
-	if (open && test && toolkit_race(&rec)) {
+	if (open && test && toolkit_race(&rec, own)) {
 		out->toolkit_races++;
 	} else if (open && test) {
 		char *text = describe(&rec);

@@ -510,7 +510,7 @@ static void *run_tools(void *arg)
 				free(said);
 				free(kept);
 			}
-			safety_parse(text, emulated ? NULL : tools[k], token, &o);
+			safety_parse(text, emulated ? NULL : tools[k], token, &cfg->files, &o);
 			free(text);
 			if (!o.banner && !s->not_run && !res[i].cancelled) {
 				char *why = run_describe(&specs[i], &res[i]);

@@ -46,10 +46,11 @@ struct safety_output {
  * (those without the run's token are the runner's, and not markers) and
  * the sanitizer's "=========" reports between them (the emulator's checking
  * runtime writes its reports in the same form). tool NULL: each report's
- * tool is told by its kind. Pure: no I/O.
+ * tool is told by its kind. own: the submission's files, whose code is
+ * never the toolkit's (NULL: none). Pure: no I/O.
  */
 void safety_parse(const char *output, const char *tool, const char *token,
-		  struct safety_output *out);
+		  const struct strlist *own, struct safety_output *out);
 void safety_output_release(struct safety_output *out);
 
 /*
@@ -70,15 +71,17 @@ const char *safety_covered(const struct strlist *left, const struct safety_outpu
 			   bool clean, struct strlist *again);
 
 /*
- * Whether a race report's access, "FUNCTION+0xOFFSET in FILE:LINE", is in
- * the CUDA Toolkit's cooperative groups headers (a path with a
- * "/cooperative_groups/" folder, or cooperative_groups.h itself): the code
- * of cg::reduce, the scans and the sync of a tile of more than a warp,
- * whose barrier is a word of shared memory that threads poll with atomics,
- * which racecheck does not take for a barrier. A submission's file is
- * never there: its files are the lab's, in its own folder.
+ * Whether a race report's access, " at FUNCTION+0xOFFSET in FILE:LINE", is
+ * in the CUDA Toolkit's cooperative groups: a function of that namespace,
+ * in one of its headers (racecheck names the file alone, "reduce.h:283",
+ * or with a path, which must then run through a "cooperative_groups"
+ * folder), not one of own (the submission's files, by name). That is the
+ * code of cg::reduce, the scans and the sync of a tile of more than a
+ * warp, whose barrier is a word of shared memory that threads poll with
+ * atomics, which racecheck does not take for a barrier. A submission
+ * cannot give its own lines such a file's name: intake refuses #line.
  */
-bool safety_toolkit_race(const char *access);
+bool safety_toolkit_race(const char *access, const struct strlist *own);
 
 /* Whether o lost its context in its last test with no report in that test. */
 bool safety_lost_unexplained(const struct safety_output *o);

@@ -32,7 +32,7 @@ START_TEST(test_safety_reads_memcheck)
 {
 	struct safety_output o;
 
-	safety_parse(memcheck_out, "memcheck", TOK, &o);
+	safety_parse(memcheck_out, "memcheck", TOK, NULL, &o);
 	ck_assert(o.banner);
 	ck_assert(!o.ended);
 	ck_assert_str_eq(o.last, "test_matmul_k5_exact");
@@ -60,7 +60,7 @@ START_TEST(test_safety_names_host_memory)
 {
 	struct safety_output o;
 
-	safety_parse(host_memory_out, "memcheck", TOK, &o);
+	safety_parse(host_memory_out, "memcheck", TOK, NULL, &o);
 	ck_assert_uint_eq(o.nfindings, 1);
 	ck_assert_str_eq(o.findings[0].test, "test_grid_host_result");
 	const char *want = "host-memory read of 4 bytes at grid.cu:51 in kernel "
@@ -99,6 +99,11 @@ static const char toolkit_race_out[] =
 	"=========     and Read access at " CG_LAMBDA "+0xf10 in /usr/local/cuda-13.0/targets/"
 	"x86_64-linux/include/cooperative_groups/details/reduce.h:290 [64 hazards]\n"
 	"========= \n"
+	"========= Error: Race reported between Write access at " CG_LAMBDA "+0xeb0 in "
+	"reduce.h:283\n"
+	"=========     and Read access at " CG_LAMBDA "+0x1f0 in coalesced_reduce.h:66 "
+	"[24 hazards]\n"
+	"========= \n"
 	"@@cudalab-safety:" TOK " test_reduction_warp_random\n"
 	"========= Error: Race reported between Write access at tile_sum(cooperative_groups::"
 	"__v1::thread_block_tile<(unsigned int)32, void>, float *)+0x90 in /tmp/w/"
@@ -112,17 +117,35 @@ START_TEST(test_safety_leaves_the_toolkits_races_out)
 {
 	struct safety_output o;
 
-	safety_parse(toolkit_race_out, "racecheck", TOK, &o);
+	struct strlist own = STRLIST_INIT;
+
+	strlist_push(&own, "reduction.cu");
+	safety_parse(toolkit_race_out, "racecheck", TOK, &own, &o);
 	ck_assert(o.ended);
-	ck_assert_uint_eq(o.toolkit_races, 1);
+	ck_assert_uint_eq(o.toolkit_races, 2);
 	ck_assert_uint_eq(o.nfindings, 1);
 	ck_assert_str_eq(o.findings[0].test, "test_reduction_warp_random");
 	ck_assert_msg(strstr(o.findings[0].text, "a Write at reduction.cu:12 and a Read at "
 				 "reduce.h:290"), "%s", o.findings[0].text);
 	safety_output_release(&o);
-	ck_assert(safety_toolkit_race(" at f()+0x10 in /opt/cuda/include/cooperative_groups.h:7"));
-	ck_assert(!safety_toolkit_race(" at f()+0x10 in /tmp/w/reduction.cu:7"));
-	ck_assert(!safety_toolkit_race(" at f()+0x10"));
+	ck_assert(safety_toolkit_race(" at cooperative_groups::f()+0x10 in "
+				      "/opt/cuda/include/cooperative_groups.h:7", &own));
+	/* racecheck's own form on an H200: the file's name alone */
+	ck_assert(safety_toolkit_race(" at void cooperative_groups::__v1::details::g(int)+0x40 in "
+				      "coalesced_reduce.h:66", &own));
+	/* the namespace in a parameter of the submission's own function, its file */
+	ck_assert(!safety_toolkit_race(" at f(cooperative_groups::thread_block)+0x10 in "
+				       "/tmp/w/reduction.cu:7", &own));
+	/* a header name, but no function of the toolkit's */
+	ck_assert(!safety_toolkit_race(" at f()+0x10 in reduce.h:7", &own));
+	/* a path that is not the toolkit's cooperative groups folder */
+	ck_assert(!safety_toolkit_race(" at cooperative_groups::f()+0x10 in /tmp/w/reduce.h:7",
+				       &own));
+	ck_assert(!safety_toolkit_race(" at cooperative_groups::f()+0x10", &own));
+	/* a submission file that has a header's name is the submission's */
+	strlist_push(&own, "sync.h");
+	ck_assert(!safety_toolkit_race(" at cooperative_groups::f()+0x10 in sync.h:3", &own));
+	strlist_clear(&own);
 }
 END_TEST
 
@@ -145,7 +168,7 @@ START_TEST(test_safety_reads_racecheck)
 {
 	struct safety_output o;
 
-	safety_parse(racecheck_out, "racecheck", TOK, &o);
+	safety_parse(racecheck_out, "racecheck", TOK, NULL, &o);
 	ck_assert(o.ended);
 	ck_assert_uint_eq(o.nfindings, 1);
 	ck_assert_int_eq(o.findings[0].count, 2);
@@ -175,7 +198,7 @@ START_TEST(test_safety_reads_synccheck)
 {
 	struct safety_output o;
 
-	safety_parse(synccheck_out, "synccheck", TOK, &o);
+	safety_parse(synccheck_out, "synccheck", TOK, NULL, &o);
 	ck_assert_uint_eq(o.nfindings, 1);
 	ck_assert_int_eq(o.findings[0].count, 2);
 	ck_assert_msg(strstr(o.findings[0].text, "a barrier error (a __syncthreads() some threads "
@@ -191,7 +214,7 @@ START_TEST(test_safety_without_banner)
 	struct safety_output o;
 
 	safety_parse("compute-sanitizer: error while loading shared libraries\n", "memcheck", TOK,
-		     &o);
+		     NULL, &o);
 	ck_assert(!o.banner);
 	ck_assert_uint_eq(o.nfindings, 0);
 	safety_output_release(&o);
@@ -214,7 +237,7 @@ static void expect_covered(const char *output, bool clean, const char *want,
 	for (size_t i = 0; i < 4; i++)
 		strlist_push(&left, tests[i]);
 	strlist_split(&wanted, want);
-	safety_parse(output, "memcheck", TOK, &o);
+	safety_parse(output, "memcheck", TOK, NULL, &o);
 	const char *got = safety_covered(&left, &o, clean, &again);
 	ck_assert_str_eq(got ? got : "", verdict);
 	ck_assert_uint_eq(again.n, wanted.n);
@@ -287,7 +310,7 @@ START_TEST(test_safety_ignores_forged_markers)
 	safety_parse(BANNER AT("t_a") "@@cudalab-safety t_config\n"
 			    "@@cudalab-safety:forged t_config\n" OOB
 			    "@@cudalab-safety-end\n@@cudalab-safety-end:forged\n",
-		     "memcheck", TOK, &o);
+		     "memcheck", TOK, NULL, &o);
 	ck_assert_uint_eq(o.started.n, 1);
 	ck_assert_uint_eq(o.nfindings, 1);
 	ck_assert_str_eq(o.findings[0].test, "t_a");
@@ -301,12 +324,12 @@ START_TEST(test_safety_reads_markers)
 {
 	struct safety_output o;
 
-	safety_parse(memcheck_out, "memcheck", TOK, &o);
+	safety_parse(memcheck_out, "memcheck", TOK, NULL, &o);
 	ck_assert_uint_eq(o.started.n, 2);
 	ck_assert_str_eq(o.started.v[1], "test_matmul_k5_exact");
 	ck_assert(o.closed && !o.ended);
 	safety_output_release(&o);
-	safety_parse(BANNER AT("t_a") END AT("t_b"), "memcheck", TOK, &o);
+	safety_parse(BANNER AT("t_a") END AT("t_b"), "memcheck", TOK, NULL, &o);
 	ck_assert(!o.closed && o.ended);
 	safety_output_release(&o);
 }
