@@ -181,26 +181,8 @@ inline thread_group tiled_partition(const thread_group &parent, unsigned int til
 }
 
 namespace details {
-/* A tile of Size lanes (a power of 2 up to 32) of the block, known at
- * compile time: its calls are warp-level calls on the tile's lanes. */
-template <unsigned int Size> class warp_tile {
-	static_assert(Size >= 1 && Size <= 32 && !(Size & (Size - 1)),
-		      "a tile of up to a warp has 1, 2, 4, 8, 16 or 32 threads");
-
-	static unsigned base_lane()
-	{
-		return (details::block_rank() & 31) & ~(Size - 1);
-	}
-
-public:
-	static unsigned int build_mask()
-	{
-		return details::tile_mask(Size);
-	}
-	static void sync(CUDAEMU_AT)
-	{
-		__syncwarp(build_mask(), CUDAEMU_HERE);
-	}
+/* A compile-time tile's place in the block: the block's threads, Size by Size. */
+template <unsigned int Size> struct tile_ranks {
 	static unsigned int thread_rank()
 	{
 		return details::block_rank() & (Size - 1);
@@ -220,6 +202,28 @@ public:
 	static unsigned int meta_group_size()
 	{
 		return (details::block_threads() + Size - 1) / Size;
+	}
+};
+
+/* A tile of Size lanes (a power of 2 up to 32) of the block, known at
+ * compile time: its calls are warp-level calls on the tile's lanes. */
+template <unsigned int Size> class warp_tile : public tile_ranks<Size> {
+	static_assert(Size >= 1 && Size <= 32 && !(Size & (Size - 1)),
+		      "a tile of up to a warp has 1, 2, 4, 8, 16 or 32 threads");
+
+	static unsigned base_lane()
+	{
+		return (details::block_rank() & 31) & ~(Size - 1);
+	}
+
+public:
+	static unsigned int build_mask()
+	{
+		return details::tile_mask(Size);
+	}
+	static void sync(CUDAEMU_AT)
+	{
+		__syncwarp(build_mask(), CUDAEMU_HERE);
 	}
 	template <typename T> T shfl(T var, int srcRank, CUDAEMU_AT) const
 	{
@@ -291,7 +295,7 @@ template <typename T> inline T from_word(unsigned long long word)
  * all, and what reduce and the scans need. Its threads meet in the runtime
  * (cudaemu_tile_meet), which checks that every thread of the tile comes.
  */
-template <unsigned int Size> class multi_warp_tile {
+template <unsigned int Size> class multi_warp_tile : public tile_ranks<Size> {
 	static_assert(Size >= 64 && Size <= 1024 && !(Size & (Size - 1)),
 		      "a tile of more than a warp has 64, 128, 256, 512 or 1024 threads");
 
@@ -309,26 +313,6 @@ public:
 	static void sync(CUDAEMU_AT)
 	{
 		meet(0, "sync()", CUDAEMU_HERE);
-	}
-	static unsigned int thread_rank()
-	{
-		return details::block_rank() & (Size - 1);
-	}
-	static constexpr unsigned long long num_threads()
-	{
-		return Size;
-	}
-	static constexpr unsigned long long size()
-	{
-		return Size;
-	}
-	static unsigned int meta_group_rank()
-	{
-		return details::block_rank() / Size;
-	}
-	static unsigned int meta_group_size()
-	{
-		return (details::block_threads() + Size - 1) / Size;
 	}
 	template <typename T> T shfl(T var, unsigned int srcRank, CUDAEMU_AT) const
 	{

@@ -256,20 +256,7 @@ extern "C" unsigned long long cudaemu_warp(int op, unsigned mask, unsigned long 
 			first = try_activemask(w, wp);
 	}
 wait:
-	if (f->state == READY) {
-		/* released: go on at once if first in the pass's order, else the
-		 * pass goes back to the first lane released and comes to this one
-		 * in its turn */
-		if (first < w->place[t]) {
-			w->pos = first - 1;
-			switch_next(w, &f->sp);
-		} else {
-			f->state = RUNNING;
-		}
-	} else {
-		go_back(w, first);
-		switch_next(w, &f->sp);
-	}
+	await_meeting(w, t, first);
 	return c->out;
 }
 
@@ -318,17 +305,7 @@ extern "C" void cudaemu_tile_meet(unsigned size, unsigned long long value, const
 		first = end_tile_meeting(w, base, end, size, &f->sp);
 	else if (w->warps[t >> 5].nactive)
 		first = try_activemask(w, &w->warps[t >> 5]);
-	if (f->state == READY) {
-		if (first < w->place[t]) {
-			w->pos = first - 1;
-			switch_next(w, &f->sp);
-		} else {
-			f->state = RUNNING;
-		}
-	} else {
-		go_back(w, first);
-		switch_next(w, &f->sp);
-	}
+	await_meeting(w, t, first);
 }
 
 /* What the thread of the given rank in the caller's tile of `size` brought

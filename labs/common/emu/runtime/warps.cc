@@ -221,6 +221,27 @@ void go_back(worker *w, int first)
 		w->pos = first - 1;
 }
 
+/*
+ * Fiber t has come to a meeting (a warp's or a tile's), which released
+ * the lanes from pass place `first` on when it ended (max_threads: it did
+ * not). Released itself, t goes on at once if first in the pass's order;
+ * else the pass goes back to the first lane released and comes to t in its
+ * turn. Still waiting, t leaves the pass to the others.
+ */
+void await_meeting(worker *w, int t, int first)
+{
+	fiber *f = &w->fibers[t];
+	if (f->state == READY && first >= w->place[t]) {
+		f->state = RUNNING;
+		return;
+	}
+	if (f->state == READY)
+		w->pos = first - 1;
+	else
+		go_back(w, first);
+	switch_next(w, &f->sp);
+}
+
 /* The launch, block and thread, the start of every warp-level report. */
 int where_in_launch(char *buf, size_t n, worker *w, int t)
 {
