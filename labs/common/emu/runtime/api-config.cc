@@ -46,7 +46,10 @@ cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t 
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int)
 {
 	*p = malloc(n ? n : 1);
-	return *p ? cudaSuccess : fail(cudaErrorMemoryAllocation, "cudaHostAlloc: out of memory");
+	if (!*p)
+		return fail(cudaErrorMemoryAllocation, "cudaHostAlloc: out of memory");
+	mapped_host_memory((uintptr_t)*p, n, true);
+	return cudaSuccess;
 }
 
 cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned int)

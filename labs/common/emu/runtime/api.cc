@@ -57,6 +57,7 @@ cudaError_t cudaMallocHost(void **p, size_t n)
 cudaError_t cudaFreeHost(void *p)
 {
 	host_memory((uintptr_t)p, 0, false);
+	mapped_host_memory((uintptr_t)p, 0, false);
 	free(p);
 	return cudaSuccess;
 }

@@ -346,8 +346,13 @@ void checks_launch_end(const cudaemu_launch *l)
 __attribute__((constructor)) static void checks_init(void)
 {
 	checks_on = env_flag("CUDAEMU_CHECKS");
-	if (checks_on)
+	if (checks_on) {
 		checks_print("========= CUDALAB-EMULATOR CHECKS\n");
+		/* the host's malloc up to 32 MiB (the C library's most) from the
+		 * heap below the break, where a kernel's access to it is seen
+		 * (memory.cc), not from a mapping of its own */
+		mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	}
 }
 
 extern "C" int cudaemu_trace_take(unsigned long long out[4])

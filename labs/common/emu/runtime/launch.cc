@@ -34,6 +34,10 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 		return;
 	if (cudaemu_on_launch)
 		cudaemu_on_launch(l);
+#ifdef CUDAEMU_TRACE
+	if (checks_on)
+		note_heap();
+#endif
 
 	launch_state ls = {};
 	ls.l = l;

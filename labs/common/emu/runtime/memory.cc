@@ -90,41 +90,89 @@ allocation *find(const void *p, size_t n)
 
 /*
  * Host memory that no kernel reaches on a GPU as cudalab grades: what
- * cudaMallocHost gave (pageable there: labs/common/launch.cu) and the
- * host arrays the harness hands a launcher (cudaemu_host_memory, below
- * the namespace). The checking run reports a kernel's access to it
- * (checks.cc); elsewhere a CPU thread reaches it, as it reaches all host
- * memory. Changed only on the host's thread, between launches.
+ * cudaMallocHost gave (pageable there: labs/common/launch.cu), the host
+ * arrays the harness hands a launcher (cudaemu_host_memory, below the
+ * namespace), and, in the checking run, the C library's heap below the
+ * program break (what the host thread's malloc and new gave: the
+ * submission's own host arrays) but for what cudaHostAlloc gave, which a
+ * kernel reaches on a GPU too (mapped). The checking run reports a
+ * kernel's access to it (checks.cc); elsewhere a CPU thread reaches it, as
+ * it reaches all host memory. Changed only on the host's thread, between
+ * launches.
  */
 struct host_range {
 	const char *p;
 	size_t n;
 };
-host_range host_ranges[256];
-size_t nhost_ranges;
+struct host_ranges {
+	host_range v[256];
+	size_t n;
+} unreachable, mapped;
 
-void host_memory(uintptr_t at, size_t n, bool add)
+void set_range(host_ranges *r, uintptr_t at, size_t n, bool add)
 {
-	for (size_t i = 0; i < nhost_ranges; i++)
-		if ((uintptr_t)host_ranges[i].p == at) {
-			host_ranges[i] = host_ranges[--nhost_ranges];
+	for (size_t i = 0; i < r->n; i++)
+		if ((uintptr_t)r->v[i].p == at) {
+			r->v[i] = r->v[--r->n];
 			break;
 		}
-	if (add && at && nhost_ranges < sizeof(host_ranges) / sizeof(host_ranges[0])) {
-		host_ranges[nhost_ranges].p = (const char *)at;
-		host_ranges[nhost_ranges++].n = n ? n : 1;
+	if (add && at && r->n < sizeof(r->v) / sizeof(r->v[0])) {
+		r->v[r->n].p = (const char *)at;
+		r->v[r->n++].n = n ? n : 1;
 	}
 }
 
+void host_memory(uintptr_t at, size_t n, bool add)
+{
+	set_range(&unreachable, at, n, add);
+}
+
+/* cudaHostAlloc's memory: a kernel may reach it. */
+void mapped_host_memory(uintptr_t at, size_t n, bool add)
+{
+	set_range(&mapped, at, n, add);
+}
+
 #ifdef CUDAEMU_TRACE
-/* Whether [p, p + n) touches host memory no kernel reaches (host_ranges). */
-bool in_host_memory(const void *p, size_t n)
+bool in_ranges(const host_ranges *r, const void *p, size_t n)
 {
 	const char *c = (const char *)p;
-	for (size_t i = 0; i < nhost_ranges; i++)
-		if (c < host_ranges[i].p + host_ranges[i].n && c + n > host_ranges[i].p)
+	for (size_t i = 0; i < r->n; i++)
+		if (c < r->v[i].p + r->v[i].n && c + n > r->v[i].p)
 			return true;
 	return false;
+}
+
+/* The heap below the program break, [heap_lo, heap_hi): the main thread's
+ * malloc (the blocks' threads have arenas of their own, so what a kernel
+ * allocates is not in it). Found at each launch of the checking run. */
+uintptr_t heap_lo, heap_hi;
+
+void note_heap(void)
+{
+	if (!heap_lo) {
+		FILE *maps = fopen("/proc/self/maps", "re");
+		char line[512];
+		while (maps && fgets(line, sizeof(line), maps)) {
+			unsigned long lo;
+			if (strstr(line, "[heap]") && sscanf(line, "%lx-", &lo) == 1) {
+				heap_lo = lo;
+				break;
+			}
+		}
+		if (maps)
+			fclose(maps);
+	}
+	heap_hi = (uintptr_t)sbrk(0);
+}
+
+/* Whether [p, p + n) touches host memory no kernel reaches. */
+bool in_host_memory(const void *p, size_t n)
+{
+	uintptr_t a = (uintptr_t)p;
+	if (in_ranges(&unreachable, p, n))
+		return true;
+	return heap_lo && a < heap_hi && a + n > heap_lo && !in_ranges(&mapped, p, n);
 }
 #endif
 
