@@ -5,7 +5,7 @@
  *
  * Owns: namespace cooperative_groups as far as a block goes: the block
  * (this_thread_block), tiles of it (tiled_partition: at run time up to a
- * warp; at compile time up to a warp, and of 64 to 1024 threads with the
+ * warp; at compile time up to a warp, and of 64 to 512 threads with the
  * block_tile_memory scratch space), coalesced_threads(), this_grid() without
  * sync, and the free functions sync, thread_rank, num_threads, group_size.
  * The names and signatures are the toolkit's (cooperative_groups.h); the
@@ -290,14 +290,14 @@ template <typename T> inline T from_word(unsigned long long word)
 }
 
 /*
- * A tile of Size threads (64, 128, 256, 512 or 1024) of the block, known at
+ * A tile of Size threads (64, 128, 256 or 512) of the block, known at
  * compile time, as the toolkit has them on sm_80 and later: sync, shfl, any,
  * all, and what reduce and the scans need. Its threads meet in the runtime
  * (cudaemu_tile_meet), which checks that every thread of the tile comes.
  */
 template <unsigned int Size> class multi_warp_tile : public tile_ranks<Size> {
-	static_assert(Size >= 64 && Size <= 1024 && !(Size & (Size - 1)),
-		      "a tile of more than a warp has 64, 128, 256, 512 or 1024 threads");
+	static_assert(Size >= 64 && Size <= 512 && !(Size & (Size - 1)),
+		      "a tile of more than a warp has 64, 128, 256 or 512 threads");
 
 public:
 	/* not the toolkit's: every thread brings word to the tile's `what` */

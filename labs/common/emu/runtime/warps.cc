@@ -276,13 +276,13 @@ void describe_lane(char *buf, size_t n, worker *w, int t)
 /* ------------------------------------------- tiles of more than a warp */
 
 /*
- * A thread_block_tile of 64 to 1024 threads meets in the runtime: a thread
- * at one of its calls (sync, shfl, any, all, reduce, the scans) parks as a
- * lane at a warp-level call does, and the last thread of the tile to come
- * releases them all, each leaving what it brought on the tile's board for
- * the others to read. On a GPU the toolkit builds the same meeting from a
- * barrier word and a slot per warp in the block_tile_memory scratch space.
- * Errors, reported with the line and the launch failing: a thread of the
+ * A thread_block_tile of 64 to 512 threads (the runtime takes up to 1024)
+ * meets in the runtime: a thread at one of its calls (sync, shfl, any, all,
+ * reduce, the scans) parks as a lane at a warp-level call does, and the
+ * last thread of the tile to come releases them all, each leaving what it
+ * brought on the tile's board for the others to read. On a GPU the
+ * toolkit builds the same meeting from a barrier word and a slot per warp
+ * in the block_tile_memory scratch space. Errors, reported with the line and the launch failing: a thread of the
  * tile returning while others wait (a GPU's waits for ever), threads of one
  * tile at different calls, and, at the end of a pass, a tile still waiting
  * for a thread that waits elsewhere.
