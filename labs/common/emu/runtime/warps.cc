@@ -282,10 +282,11 @@ void describe_lane(char *buf, size_t n, worker *w, int t)
  * last thread of the tile to come releases them all, each leaving what it
  * brought on the tile's board for the others to read. On a GPU the
  * toolkit builds the same meeting from a barrier word and a slot per warp
- * in the block_tile_memory scratch space. Errors, reported with the line and the launch failing: a thread of the
- * tile returning while others wait (a GPU's waits for ever), threads of one
- * tile at different calls, and, at the end of a pass, a tile still waiting
- * for a thread that waits elsewhere.
+ * in the block_tile_memory scratch space. Errors, reported with the line
+ * and the launch failing: a thread of the tile returning while others wait
+ * (a GPU's wait for ever), threads of one tile at different calls, and, at
+ * the end of a pass, a tile still waiting for a thread that waits
+ * elsewhere.
  */
 
 int tile_level(unsigned size)
