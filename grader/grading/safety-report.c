@@ -164,6 +164,20 @@ static const char *tool_of(const struct record *r)
 	       : strstr(r->head, "Race reported") ? "racecheck" : "synccheck";
 }
 
+/* A finished report r of test's: a finding of tool's (NULL: told by its
+ * kind), or counted as the toolkit's race, or nothing (not a report). */
+static void end_report(struct safety_output *out, const char *test, const char *tool,
+		       const struct record *r, const struct strlist *own)
+{
+	if (toolkit_race(r, own)) {
+		out->toolkit_races++;
+		return;
+	}
+	char *text = describe(r);
+	if (text)
+		add_finding(out, test, tool ? tool : tool_of(r), text);
+}
+
 void safety_parse(const char *output, const char *tool, const char *token,
 		  const struct strlist *own, struct safety_output *out)
 {
@@ -195,11 +209,8 @@ void safety_parse(const char *output, const char *tool, const char *token,
 					       strstr(body, "Race reported") ||
 					       strstr(body, "Barrier error")))) {
 			/* the end of a report: a blank report line, the next one or test */
-			bool toolkit = open && test && toolkit_race(&rec, own);
-			char *text = open && test && !toolkit ? describe(&rec) : NULL;
-			out->toolkit_races += toolkit;
-			if (text)
-				add_finding(out, test, tool ? tool : tool_of(&rec), text);
+			if (open && test)
+				end_report(out, test, tool, &rec, own);
 			open = false;
 			if (!strncmp(l, start, start_len)) {
 				free(test);
@@ -239,13 +250,8 @@ void safety_parse(const char *output, const char *tool, const char *token,
 		free(l);
 		line = end ? end + 1 : NULL;
 	}
-	if (open && test && toolkit_race(&rec, own)) {
-		out->toolkit_races++;
-	} else if (open && test) {
-		char *text = describe(&rec);
-		if (text)
-			add_finding(out, test, tool ? tool : tool_of(&rec), text);
-	}
+	if (open && test)
+		end_report(out, test, tool, &rec, own);
 	out->last = test;
 	free(start);
 	free(done);
