@@ -473,7 +473,7 @@ $(TOOLCHAIN): Makefile $(FLAGS_DIR)/nvcc $(FLAGS_DIR)/emucxx $(FLAGS_DIR)/checko
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' '[toolchain]' 'root = $(CURDIR)' 'build = $(abspath $(BUILD))' \
 		'nvcc = $(NVCC)' 'cxx = $(CXX)' \
-		'nm = $(NM)' 'readelf = $(READELF)' 'objdump = $(OBJDUMP)' 'nvcc_flags = $(NVCC_FLAGS)' \
+		'nm = $(NM)' 'readelf = $(READELF)' 'objdump = $(OBJDUMP)' 'objcopy = $(OBJCOPY)' 'nvcc_flags = $(NVCC_FLAGS)' \
 		'probe = $(abspath $(PROBE))' $(if $(NCU),'ncu = $(NCU)') \
 		$(if $(EMU),'emu_cxxflags = $(EMU_CXXFLAGS)' \
 		'emu_asan_cxxflags = $(EMU_CXXFLAGS) $(EMU_ASAN_FLAGS)' \

@@ -158,6 +158,138 @@ void audit_symbols(const char *nm_output, const struct audit_rules *rules,
 	strlist_clear(&undefined);
 }
 
+/* The function a line of `objdump -dr` output heads ("0000000000000120 <name>:"), or 0. */
+static size_t function_head(const char *line, size_t len, const char **name)
+{
+	const char *lt = memchr(line, '<', len);
+
+	if (!lt || len < 3 || line[len - 1] != ':' || line[len - 2] != '>' ||
+	    strspn(line, "0123456789abcdef") != (size_t)(lt - 1 - line) || lt[-1] != ' ')
+		return 0;
+	*name = lt + 1;
+	return (size_t)(line + len - 2 - *name);
+}
+
+/* One variable of `nm -P` output: its name, nm's letter and its value. */
+struct nm_var {
+	char name[512];
+	char type;
+	unsigned long value;
+};
+
+/* The variables (b, B, d, D, r, R) of `nm -P` output; *n of them. */
+static struct nm_var *nm_variables(const char *nm_output, size_t *n)
+{
+	struct nm_var *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (const char *line = nm_output; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		struct nm_var one;
+		char copy[640];
+
+		if (len < sizeof(copy)) {
+			memcpy(copy, line, len);
+			copy[len] = '\0';
+			if (sscanf(copy, "%511s %c %lx", one.name, &one.type, &one.value) == 3 &&
+			    strchr("bBdDrR", one.type)) {
+				if (*n == cap)
+					v = xrealloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
+				v[(*n)++] = one;
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return v;
+}
+
+/*
+ * The variable a relocation of nvcc's registration names: "_ZL4dbuf-0x4",
+ * or "SECTION+0xOFF" (a local symbol by its section: the one whose value
+ * is OFF + 4, as a RIP-relative operand's addend has it, else OFF), or
+ * NULL.
+ */
+static const char *relocated_variable(const char *target, const struct nm_var *vars, size_t n)
+{
+	static const char *const sections[][2] = {{".bss", "bB"}, {".data", "dD"}, {".rodata", "rR"}};
+	char name[512];
+	size_t len = strcspn(target, "+-");
+
+	if (!len || len >= sizeof(name))
+		return NULL;
+	memcpy(name, target, len);
+	name[len] = '\0';
+	for (size_t s = 0; s < sizeof(sections) / sizeof(sections[0]); s++) {
+		if (strcmp(name, sections[s][0]))
+			continue;
+		long off = target[len] ? strtol(target + len, NULL, 16) : 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < n; i++)
+				if (strchr(sections[s][1], vars[i].type) &&
+				    (long)vars[i].value == off + (pass ? 0 : 4))
+					return vars[i].name;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(vars[i].name, name))
+			return vars[i].name;
+	return NULL;
+}
+
+void audit_host_data(const char *nm_output, const char *disasm, struct strlist *names)
+{
+	size_t n;
+	struct nm_var *vars = nm_variables(nm_output, &n);
+	struct strlist device = STRLIST_INIT, pending = STRLIST_INIT;
+	bool registering = false;
+
+	for (const char *line = disasm; line && *line;) {
+		const char *end = strchr(line, '\n'), *fn, *reloc;
+		size_t len = end ? (size_t)(end - line) : strlen(line), fl;
+		char target[512];
+
+		if ((fl = function_head(line, len, &fn))) {
+			char head[512];
+			snprintf(head, sizeof(head), "%.*s", (int)fl, fn);
+			/* the fatbinary's registration, inlined or a function of its own */
+			registering = strstr(head, "cudaRegisterAll") ||
+				      strstr(head, "cudaEntityRegisterCallback");
+			strlist_clear(&pending);
+		} else if (registering && (reloc = memmem(line, len, "R_X86_64_", 9)) &&
+			   sscanf(reloc, "%*s %511s", target) == 1) {
+			if (!strncmp(target, "__cudaRegisterVar", 17) ||
+			    !strncmp(target, "__cudaRegisterManagedVar", 24)) {
+				for (size_t i = 0; i < pending.n; i++)
+					if (!strlist_has(&device, pending.v[i]))
+						strlist_push(&device, pending.v[i]);
+				strlist_clear(&pending);
+			} else if (!strncmp(target, "__cudaRegister", 14)) {
+				strlist_clear(&pending);   /* a kernel's, or the fatbinary's */
+			} else {
+				const char *var = relocated_variable(target, vars, n);
+				if (var)
+					strlist_push(&pending, var);
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *s = vars[i].name;
+		/* read-only data no kernel can change; nvcc's own (__cudaFatCubinHandle,
+		 * __fatDeviceText, fatbinData, a stub's statics) */
+		if (strchr("rR", vars[i].type) || strlist_has(&device, s) || strstr(s, "__cuda") ||
+		    strstr(s, "__fatDeviceText") || strstr(s, "__device_stub_") ||
+		    strstr(s, "__nv_") || !strcmp(s, "fatbinData") || strlist_has(names, s))
+			continue;
+		strlist_push(names, s);
+	}
+	strlist_clear(&device);
+	strlist_clear(&pending);
+	free(vars);
+}
+
 void audit_nvcc_globals(const char *nm_output, struct strlist *names)
 {
 	struct strlist defined = STRLIST_INIT;
@@ -186,17 +318,6 @@ void audit_nvcc_globals(const char *nm_output, struct strlist *names)
 	strlist_clear(&defined);
 }
 
-/* The function a line of `objdump -dr` output heads ("0000000000000120 <name>:"), or 0. */
-static size_t function_head(const char *line, size_t len, const char **name)
-{
-	const char *lt = memchr(line, '<', len);
-
-	if (!lt || len < 3 || line[len - 1] != ':' || line[len - 2] != '>' ||
-	    strspn(line, "0123456789abcdef") != (size_t)(lt - 1 - line) || lt[-1] != ' ')
-		return 0;
-	*name = lt + 1;
-	return (size_t)(line + len - 2 - *name);
-}
 
 /* What the initialiser <iostream> puts in every file that includes it may refer to. */
 static bool ioinit_target(const char *sym, size_t n)

@@ -63,4 +63,14 @@ unsigned long audit_constructors(const char *readelf_output, unsigned long own);
  */
 void audit_nvcc_globals(const char *nm_output, struct strlist *names);
 
+/*
+ * From `nm -P` and `objdump -d -r` output of nvcc's object, appended to
+ * names: the host's own variables, each one it defines (nm's b, B, d, D)
+ * but those its registration of the fatbinary passes to __cudaRegisterVar
+ * or __cudaRegisterManagedVar (its host copies of __device__, __constant__
+ * and __managed__ variables) and nvcc's own. The emulator's checking build
+ * reports a kernel's access to them (build.c, memory.cc).
+ */
+void audit_host_data(const char *nm_output, const char *disasm, struct strlist *names);
+
 #endif

@@ -41,6 +41,9 @@ struct emu_source {
 	char *text;      /* what g++ preprocessed of its rewrite, as scanned; NULL: none */
 	char *failure;   /* why g++ could not build it (its output); NULL: it built */
 	size_t spec;     /* build_compile()'s run of g++ on it; 0: none */
+	/* the host's own variables, as nvcc's object shows them (audit_host_data):
+	 * the checking build puts them where its runtime knows them */
+	struct strlist host_data;
 };
 
 struct build_kept {
@@ -62,6 +65,7 @@ void build_kept_free(struct build_kept *b)
 		free(b->emu[i].file);
 		free(b->emu[i].text);
 		free(b->emu[i].failure);
+		strlist_clear(&b->emu[i].host_data);
 	}
 	free(b->emu);
 	free(b->unopt_missing);
@@ -230,6 +234,13 @@ static int audit(const struct grading *g, const char *obj, const char *src, bool
 		audit_sections(elf, disasm, &sections, problems);
 		if (!emulated)
 			audit_nvcc_globals(symbols, nvcc_globals);
+		/* the host's variables, for the emulator's checking build */
+		struct emu_source *es = !emulated && tc->emu_trace_cxxflags
+						? emu_source(g->build, src) : NULL;
+		if (es && !disasm)
+			disasm = tool_output(objdump_argv);
+		if (es && disasm)
+			audit_host_data(symbols, disasm, &es->host_data);
 		ret = 0;
 	}
 	free(disasm);
@@ -442,6 +453,45 @@ out:
 	return ret;
 }
 
+/*
+ * The checking build's object obj of es, its host variables' sections
+ * renamed (objcopy, in place): cudaemu_host_data and cudaemu_host_bss, the
+ * linker's __start_ and __stop_ symbols of which tell the emulator's
+ * runtime where the host's own variables are (memory.cc), as no address
+ * of theirs tells them from a __device__ variable's. 0, or -1 with an
+ * error: the grader's tool failed, not the submission.
+ */
+static int mark_host_data(const struct grading *g, const struct emu_source *es, const char *obj)
+{
+	static const char *const data[] = {".data.", ".data.rel.", ".data.rel.local."};
+	struct strlist argv = STRLIST_INIT;
+	struct run_result res;
+	int ret = -1;
+
+	strlist_push(&argv, g->tc->objcopy);
+	for (size_t i = 0; i < es->host_data.n; i++) {
+		const char *v = es->host_data.v[i];
+		strlist_push(&argv, "--rename-section");
+		strlist_pushf(&argv, ".bss.%s=cudaemu_host_bss", v);
+		for (size_t d = 0; d < sizeof(data) / sizeof(data[0]); d++) {
+			strlist_push(&argv, "--rename-section");
+			strlist_pushf(&argv, "%s%s=cudaemu_host_data", data[d], v);
+		}
+	}
+	strlist_push(&argv, obj);
+	struct run_spec spec = {.argv = (const char *const *)argv.v, .timeout = g->cfg->build_timeout,
+				.output_limit = g->cfg->build_output_limit};
+	if (!run_one(&spec, &res)) {
+		if (res.started && !res.timed_out && !res.signal && !res.exit_code)
+			ret = 0;
+		else
+			error("objcopy on '%s' failed: %.300s", obj, res.output ? res.output : "");
+		run_result_release(&res);
+	}
+	strlist_clear(&argv);
+	return ret;
+}
+
 int build_emulated_objects(const struct grading *g, const char *flags, const char *suffix,
 			   struct strlist *objs, char **log)
 {
@@ -478,6 +528,9 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 		strlist_push(&argv, g->tc->cxx);
 		/* preprocessed already: the flags' -I and -include have nothing left to do */
 		grading_push_emu_flags(g, flags, &argv);
+		bool host_data = !strcmp(suffix, "trace") && es->host_data.n;
+		if (host_data)
+			strlist_push(&argv, "-fdata-sections");   /* a section each, to rename */
 		strlist_push(&argv, "-c");
 		strlist_push(&argv, ii);
 		strlist_push(&argv, "-o");
@@ -502,6 +555,8 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 			free(cut);
 			rr = 1;
 		}
+		if (!rr && host_data)
+			rr = mark_host_data(g, es, obj);
 		if (!rr)
 			remember(g->build, obj);
 		run_result_release(&res);

@@ -22,6 +22,7 @@ static int toolchain_handler(void *user, const char *section, const char *key, c
 		       : !strcmp(key, "nm")         ? &tc->nm
 		       : !strcmp(key, "readelf")    ? &tc->readelf
 		       : !strcmp(key, "objdump")    ? &tc->objdump
+		       : !strcmp(key, "objcopy")    ? &tc->objcopy
 		       : !strcmp(key, "nvcc_flags") ? &tc->nvcc_flags
 		       : !strcmp(key, "probe")      ? &tc->probe
 		       : !strcmp(key, "emu_cxxflags") ? &tc->emu_cxxflags
@@ -102,6 +103,8 @@ int toolchain_load(const char *build_dir, struct toolchain *tc)
 		tc->readelf = xstrdup("readelf");
 	if (!tc->objdump)
 		tc->objdump = xstrdup("objdump");
+	if (!tc->objcopy)
+		tc->objcopy = xstrdup("objcopy");
 	if (!tc->nvcc_flags)
 		tc->nvcc_flags = xstrdup("");
 	return 0;
@@ -116,6 +119,7 @@ void toolchain_free(struct toolchain *tc)
 	free(tc->nm);
 	free(tc->readelf);
 	free(tc->objdump);
+	free(tc->objcopy);
 	free(tc->nvcc_flags);
 	free(tc->probe);
 	free(tc->emu_cxxflags);

@@ -8,7 +8,7 @@
 struct toolchain {
 	char *root;        /* the cudalab checkout */
 	char *build;       /* its build directory */
-	char *nvcc, *cxx, *nm, *readelf, *objdump, *nvcc_flags, *probe;
+	char *nvcc, *cxx, *nm, *readelf, *objdump, *objcopy, *nvcc_flags, *probe;
 	char *emu_cxxflags;   /* g++ flags of an emulated build; NULL: no emulator here */
 	char *emu_asan_cxxflags;   /* the same, for the AddressSanitizer diagnostic build */
 	char *emu_trace_cxxflags;  /* the same, for the trace build (sectors per request) */

@@ -289,6 +289,54 @@ START_TEST(test_audit_nvcc_globals)
 }
 END_TEST
 
+/*
+ * The host's own variables of nvcc's object: every variable but those its
+ * registration passes to __cudaRegisterVar (by section and offset, or by
+ * name) and nvcc's own. The lines are nvcc 13.0's, for
+ * `__device__ float dbuf[64]; static __device__ int dcount; __constant__
+ * float cmask[9]; float hbuf[64];` and two host statics added.
+ */
+START_TEST(test_audit_host_data)
+{
+	struct strlist host = STRLIST_INIT;
+	const char *nm = ".LC5 r 7 \n_ZGVZ20__device_stub__Z1kPfPfE5__tmp b 100 8\n"
+			 "_ZL15__fatDeviceText d 0 18\n_ZL20__cudaFatCubinHandle b 118 8\n"
+			 "_ZL4dbuf b 160 100\n_ZL5cmask b 120 24\n_ZL6dcount b 144 4\n"
+			 "_ZL4room b 200 4000\n_ZZ4mainE3loc d 10 8\nfatbinData r 0 \n"
+			 "hbuf B 0 100\nc_tab R 0 10\n";
+	const char *disasm =
+		"0000000000000000 <main>:\n"
+		"\t\t\t20: R_X86_64_PC32\thbuf-0x8\n"
+		"\t\t\t28: R_X86_64_PC32\t.bss+0x1fc\n"
+		"0000000000000050 <_ZL24__sti____cudaRegisterAllv>:\n"
+		"\t\t\t54: R_X86_64_PC32\t.nvFatBinSegment-0x4\n"
+		"\t\t\t59: R_X86_64_PLT32\t__cudaRegisterFatBinary-0x4\n"
+		"\t\t\t7f: R_X86_64_PC32\t_Z1kPf-0x4\n"
+		"\t\t\t88: R_X86_64_PC32\t.bss+0x114\n"
+		"\t\t\t8d: R_X86_64_PLT32\t__cudaRegisterFunction-0x4\n"
+		"\t\t\ta0: R_X86_64_PC32\t.LC5-0x4\n"
+		"\t\t\tad: R_X86_64_PC32\t.bss+0x15c\n"
+		"\t\t\tb7: R_X86_64_PLT32\t__cudaRegisterVar-0x4\n"
+		"\t\t\tda: R_X86_64_PC32\t_ZL6dcount-0x4\n"
+		"\t\t\tdf: R_X86_64_PLT32\t__cudaRegisterVar-0x4\n"
+		"\t\t\t102: R_X86_64_PC32\t.bss+0x11c\n"
+		"\t\t\t107: R_X86_64_PLT32\t__cudaRegisterManagedVar-0x4\n"
+		"\t\t\t10f: R_X86_64_PC32\t.bss+0x114\n"
+		"\t\t\t116: R_X86_64_PLT32\t__cudaRegisterFatBinaryEnd-0x4\n";
+
+	audit_host_data(nm, disasm, &host);
+	ck_assert_uint_eq(host.n, 3);
+	ck_assert_str_eq(host.v[0], "_ZL4room");
+	ck_assert_str_eq(host.v[1], "_ZZ4mainE3loc");
+	ck_assert_str_eq(host.v[2], "hbuf");
+	/* no registration seen: every variable of the host's is the host's */
+	strlist_clear(&host);
+	audit_host_data(nm, "0000000000000000 <main>:\n", &host);
+	ck_assert_uint_eq(host.n, 6);
+	strlist_clear(&host);
+}
+END_TEST
+
 /* A weak definition is accepted only where the policy lists it (std::endl's widen). */
 START_TEST(test_audit_weak_library_definitions)
 {
@@ -401,6 +449,7 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_audit_emulated_constructors);
 	tcase_add_test(tc, test_audit_section_names);
 	tcase_add_test(tc, test_audit_nvcc_globals);
+	tcase_add_test(tc, test_audit_host_data);
 	tcase_add_test(tc, test_audit_shipped_policy);
 	tcase_add_test(tc, test_audit_iostream_initialiser);
 	tcase_add_test(tc, test_audit_weak_library_definitions);

@@ -92,10 +92,11 @@ allocation *find(const void *p, size_t n)
  * Host memory that no kernel reaches on a GPU as cudalab grades: what
  * cudaMallocHost gave (pageable there: labs/common/launch.cu), the host
  * arrays the harness hands a launcher (cudaemu_host_memory, below the
- * namespace), and, in the checking run, the C library's heap below the
- * program break (what the host thread's malloc and new gave: the
- * submission's own host arrays) but for what cudaHostAlloc gave, which a
- * kernel reaches on a GPU too (mapped). The checking run reports a
+ * namespace), and, in the checking run, the submission's own host
+ * variables (in_host_memory) and the C library's heap below the program
+ * break (what the host thread's malloc and new gave: the submission's own
+ * host arrays) but for what cudaHostAlloc gave, which a kernel reaches on
+ * a GPU too (mapped). The checking run reports a
  * kernel's access to it (checks.cc); elsewhere a CPU thread reaches it, as
  * it reaches all host memory. Changed only on the host's thread, between
  * launches.
@@ -166,11 +167,29 @@ void note_heap(void)
 	heap_hi = (uintptr_t)sbrk(0);
 }
 
+/*
+ * The submission's own host variables (not its __device__, __constant__ or
+ * __managed__ ones), where the grader's checking build put them: sections
+ * named for them (grader/grading/build.c), absent in other programs.
+ */
+extern "C" char __start_cudaemu_host_data[] __attribute__((weak));
+extern "C" char __stop_cudaemu_host_data[] __attribute__((weak));
+extern "C" char __start_cudaemu_host_bss[] __attribute__((weak));
+extern "C" char __stop_cudaemu_host_bss[] __attribute__((weak));
+
+static bool in_span(const char *lo, const char *hi, const void *p, size_t n)
+{
+	const char *c = (const char *)p;
+	return lo && hi && c < hi && c + n > lo;
+}
+
 /* Whether [p, p + n) touches host memory no kernel reaches. */
 bool in_host_memory(const void *p, size_t n)
 {
 	uintptr_t a = (uintptr_t)p;
-	if (in_ranges(&unreachable, p, n))
+	if (in_ranges(&unreachable, p, n) ||
+	    in_span(__start_cudaemu_host_data, __stop_cudaemu_host_data, p, n) ||
+	    in_span(__start_cudaemu_host_bss, __stop_cudaemu_host_bss, p, n))
 		return true;
 	return heap_lo && a < heap_hi && a + n > heap_lo && !in_ranges(&mapped, p, n);
 }
