@@ -487,7 +487,18 @@ void audit_sections(const char *readelf_output, const char *disasm,
 		const char *end = strchr(l, '\n');
 		size_t len = end ? (size_t)(end - l) : strlen(l);
 		char *name = section_name(l, len);
-		if (name && *name && !strlist_matches(rules->allow, name))
+		if (name && *name && !strcmp(name, "__nv_managed_data__")) {
+			/* nvcc's for a __managed__ variable: memory both sides reach,
+			 * past the ledger of what a launcher copies back */
+			struct audit_rules quote = {.source = rules->source,
+						    .source_name = rules->source_name};
+			char *where = rules->source ? quote_line(&quote, "__managed__") : xstrdup("");
+			strlist_pushf(problems, "declares a __managed__ variable, which submissions "
+				      "to this lab may not use%s\nhint: keep the data in device memory "
+				      "(cudaMalloc, or a __device__ variable) and copy it with "
+				      "cudaMemcpy", where);
+			free(where);
+		} else if (name && *name && !strlist_matches(rules->allow, name))
 			strlist_pushf(problems, "has a section '%.80s' of its own (inline assembly, or an "
 				      "attribute): the audit does not look into one, and submissions "
 				      "may not make one", name);

@@ -32,6 +32,8 @@ struct section_rules {
 	/* the emulator's build: its initialiser may also register the
 	 * rewrite's file-scope extern __shared__ arrays (cudaemu_file_shared) */
 	bool emulated;
+	/* the student's source and its name, to quote a line (optional) */
+	const char *source, *source_name;
 };
 
 /*

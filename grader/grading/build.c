@@ -218,7 +218,8 @@ static int audit(const struct grading *g, const char *obj, const char *src, bool
 	strlist_concat(&weak, &cfg->allow_weak, emulated ? &cfg->emulated_allow_weak : NULL);
 	struct audit_rules rules = {&cfg->symbols, &allow, &deny, &weak, read_file(path, NULL), src,
 				    emulated ? nvcc_globals : NULL};
-	struct section_rules sections = {&cfg->allow_sections, emulated ? 0 : 1, emulated};
+	struct section_rules sections = {&cfg->allow_sections, emulated ? 0 : 1, emulated,
+					 rules.source, src};
 	const char *nm_argv[] = {tc->nm, "-P", obj, NULL};
 	const char *readelf_argv[] = {tc->readelf, "-S", "-W", obj, NULL};
 	const char *objdump_argv[] = {tc->objdump, "-d", "-r", obj, NULL};

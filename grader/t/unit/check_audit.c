@@ -100,7 +100,7 @@ START_TEST(test_audit_names_missing_and_cxx_linkage)
 END_TEST
 
 /* nvcc's object: its one registration of the fatbinary, any section */
-static const struct section_rules nvcc = {NULL, 1, false};
+static const struct section_rules nvcc = {NULL, 1, false, NULL, NULL};
 
 #define SECTIONS(size)                                                                             \
 	"Section Headers:\n"                                                                       \
@@ -202,7 +202,7 @@ END_TEST
  */
 START_TEST(test_audit_emulated_constructors)
 {
-	static const struct section_rules emu = {NULL, 0, true};
+	static const struct section_rules emu = {NULL, 0, true, NULL, NULL};
 	struct strlist problems = STRLIST_INIT;
 
 	audit_sections(SECTIONS("000008"), EMU_INIT(""), &emu, &problems);
@@ -240,7 +240,7 @@ START_TEST(test_audit_section_names)
 	struct strlist problems = STRLIST_INIT;
 
 	ck_assert_int_eq(config_load(unit_root(), "grid", &cfg), 0);
-	struct section_rules rules = {&cfg.allow_sections, 0, true};
+	struct section_rules rules = {&cfg.allow_sections, 0, true, NULL, NULL};
 	static const char elf[] =
 		"  [Nr] Name              Type            Address          Off    Size   ES Flg Lk Inf Al\n"
 		"  [ 0]                   NULL            0000000000000000 000000 000000 00      0   0  0\n"
@@ -256,6 +256,15 @@ START_TEST(test_audit_section_names)
 	ck_assert_ptr_nonnull(strstr(problems.v[0], "has a section '.grid_settings' of its own"));
 	ck_assert_ptr_nonnull(strstr(problems.v[1], "'.text x'"));
 	ck_assert_ptr_nonnull(strstr(problems.v[2], "'.fini_array'"));
+	strlist_clear(&problems);
+	/* nvcc's section for a __managed__ variable: said as such, the line quoted */
+	rules.source = "#include \"grid.h\"\n// __managed__ in a comment\n__managed__ int seen;\n";
+	rules.source_name = "grid.cu";
+	audit_sections("  [ 5] __nv_managed_data__ PROGBITS        0000000000000000 000080 000008 "
+		       "00  WA  0   0  8\n", NULL, &rules, &problems);
+	ck_assert_uint_eq(problems.n, 1);
+	ck_assert_ptr_nonnull(strstr(problems.v[0], "declares a __managed__ variable"));
+	ck_assert_ptr_nonnull(strstr(problems.v[0], "grid.cu:3: __managed__ int seen;"));
 	strlist_clear(&problems);
 	config_free(&cfg);
 }
