@@ -462,27 +462,33 @@ static bool is_host(const void *p)
 #endif
 }
 
-/* Whether a copy's source is host memory: by its kind, or, for cudaMemcpyDefault, is_host. */
-static bool from_host(const void *src, enum cudaMemcpyKind kind)
+/*
+ * A copy's direction is told by its kind where the kind says the host is
+ * one end, else by where its pointers point, whatever the kind: with
+ * unified addressing the runtime may copy by the pointers, so a copy
+ * labelled cudaMemcpyDeviceToDevice (or a symbol's, which the emulator
+ * copies by its pointers alone) can take device memory to the host.
+ */
+
+/* Whether a copy takes host memory into device memory. */
+static bool from_host(void *dst, const void *src, enum cudaMemcpyKind kind)
 {
-	return kind == cudaMemcpyHostToDevice || (kind == cudaMemcpyDefault && is_host(src));
+	return kind == cudaMemcpyHostToDevice || (is_host(src) && !is_host(dst));
 }
 
 /*
- * A copy of bytes from the device to the host (dst host memory: by its
- * kind, or, for cudaMemcpyDefault, is_host; src device memory, or NULL for
- * a __device__ variable), into the ledger: the host's one way to read what
- * a kernel can reach (host memory a kernel could write is none:
- * __wrap_cudaMallocHost), and with it the inputs it could compute the
- * outputs from.
+ * A copy of bytes from the device to the host (dst host memory, src device
+ * memory or NULL for a __device__ variable: above), into the ledger: the
+ * host's one way to read what a kernel can reach (host memory a kernel
+ * could write is none: __wrap_cudaMallocHost), and with it the inputs it
+ * could compute the outputs from.
  */
 static void read_record(const void *dst, const void *src, size_t bytes,
 			enum cudaMemcpyKind kind)
 {
 	if (!ledger.active || !bytes)
 		return;
-	if (kind == cudaMemcpyDeviceToHost ||
-	    (kind == cudaMemcpyDefault && (!src || !is_host(src)) && is_host(dst))) {
+	if (kind == cudaMemcpyDeviceToHost || ((!src || !is_host(src)) && is_host(dst))) {
 		ledger.l.host_reads++;
 		ledger.l.host_read_bytes += bytes;
 	}
@@ -496,7 +502,7 @@ static void read_record(const void *dst, const void *src, size_t bytes,
  */
 static void copy_record(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
 {
-	if (!ledger.active || !bytes || !from_host(src, kind))
+	if (!ledger.active || !bytes || !from_host(dst, src, kind))
 		return;
 	for (int i = 0; i < MAX_ALLOCS; i++)
 		if (ledger.alloc_ptr[i] && (char *)dst >= (char *)ledger.alloc_ptr[i] &&
