@@ -36,7 +36,7 @@ extern "C" void cudaemu_launch_run(const cudaemu_launch *l)
 		cudaemu_on_launch(l);
 #ifdef CUDAEMU_TRACE
 	if (checks_on)
-		note_heap();
+		note_host_memory();
 #endif
 
 	launch_state ls = {};

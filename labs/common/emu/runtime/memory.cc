@@ -93,13 +93,13 @@ allocation *find(const void *p, size_t n)
  * cudaMallocHost gave (pageable there: labs/common/launch.cu), the host
  * arrays the harness hands a launcher (cudaemu_host_memory, below the
  * namespace), and, in the checking run, the submission's own host
- * variables (in_host_memory) and the C library's heap below the program
- * break (what the host thread's malloc and new gave: the submission's own
- * host arrays) but for what cudaHostAlloc gave, which a kernel reaches on
- * a GPU too (mapped). The checking run reports a
- * kernel's access to it (checks.cc); elsewhere a CPU thread reaches it, as
- * it reaches all host memory. Changed only on the host's thread, between
- * launches.
+ * variables, the launching thread's stack and the C library's heap below
+ * the program break (what the host thread's malloc and new gave: the
+ * submission's own host arrays) but for what cudaHostAlloc gave, which a
+ * kernel reaches on a GPU too (mapped): in_host_memory. The checking run
+ * reports a kernel's access to it (checks.cc); elsewhere a CPU thread
+ * reaches it, as it reaches all host memory. Changed only on the host's
+ * thread, between launches.
  */
 struct host_range {
 	const char *p;
@@ -148,9 +148,30 @@ bool in_ranges(const host_ranges *r, const void *p, size_t n)
  * malloc (the blocks' threads have arenas of their own, so what a kernel
  * allocates is not in it). Found at each launch of the checking run. */
 uintptr_t heap_lo, heap_hi;
+/* The stack of the host thread that launches, [stack_lo, stack_hi): its
+ * launcher's local arrays (a kernel's own locals are on its fiber's stack,
+ * on a worker). Found at a launch of a thread not seen before. */
+uintptr_t stack_lo, stack_hi;
+pthread_t stack_of;
+bool stack_known;
 
-void note_heap(void)
+void note_host_memory(void)
 {
+	if (!stack_known || !pthread_equal(stack_of, pthread_self())) {
+		pthread_attr_t attr;
+		void *at;
+		size_t size;
+		stack_lo = stack_hi = 0;
+		if (!pthread_getattr_np(pthread_self(), &attr)) {
+			if (!pthread_attr_getstack(&attr, &at, &size)) {
+				stack_lo = (uintptr_t)at;
+				stack_hi = stack_lo + size;
+			}
+			pthread_attr_destroy(&attr);
+		}
+		stack_of = pthread_self();
+		stack_known = true;
+	}
 	if (!heap_lo) {
 		FILE *maps = fopen("/proc/self/maps", "re");
 		char line[512];
@@ -189,7 +210,8 @@ bool in_host_memory(const void *p, size_t n)
 	uintptr_t a = (uintptr_t)p;
 	if (in_ranges(&unreachable, p, n) ||
 	    in_span(__start_cudaemu_host_data, __stop_cudaemu_host_data, p, n) ||
-	    in_span(__start_cudaemu_host_bss, __stop_cudaemu_host_bss, p, n))
+	    in_span(__start_cudaemu_host_bss, __stop_cudaemu_host_bss, p, n) ||
+	    in_span((const char *)stack_lo, (const char *)stack_hi, p, n))
 		return true;
 	return heap_lo && a < heap_hi && a + n > heap_lo && !in_ranges(&mapped, p, n);
 }
