@@ -482,12 +482,29 @@ void audit_sections(const char *readelf_output, const char *disasm,
 		    const struct section_rules *rules, struct strlist *problems)
 {
 	unsigned long extra = audit_constructors(readelf_output, rules->own_constructors);
+	bool thread_local_said = false;
 
 	for (const char *l = readelf_output; rules->allow && l && *l;) {
 		const char *end = strchr(l, '\n');
 		size_t len = end ? (size_t)(end - l) : strlen(l);
 		char *name = section_name(l, len);
-		if (name && *name && !strcmp(name, "__nv_managed_data__")) {
+		bool tls = name && (!strncmp(name, ".tbss", 5) || !strncmp(name, ".tdata", 6));
+		if (tls && !rules->emulated && !thread_local_said) {
+			/* a host thread's own variable, which a kernel reaches emulated
+			 * (the emulator's __shared__ arrays are its workers': its own
+			 * object has them, nvcc's none) */
+			struct audit_rules quote = {.source = rules->source,
+						    .source_name = rules->source_name};
+			char *where = rules->source ? quote_line(&quote, "thread_local") : xstrdup("");
+			if (!*where && rules->source) {
+				free(where);
+				where = quote_line(&quote, "__thread");
+			}
+			strlist_pushf(problems, "declares a thread_local variable, which submissions "
+				      "to this lab may not use%s", where);
+			free(where);
+			thread_local_said = true;
+		} else if (name && *name && !strcmp(name, "__nv_managed_data__")) {
 			/* nvcc's for a __managed__ variable: memory both sides reach,
 			 * past the ledger of what a launcher copies back */
 			struct audit_rules quote = {.source = rules->source,

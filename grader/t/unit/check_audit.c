@@ -266,6 +266,21 @@ START_TEST(test_audit_section_names)
 	ck_assert_ptr_nonnull(strstr(problems.v[0], "declares a __managed__ variable"));
 	ck_assert_ptr_nonnull(strstr(problems.v[0], "grid.cu:3: __managed__ int seen;"));
 	strlist_clear(&problems);
+	/* thread-local storage in nvcc's object: said once, the line quoted; the
+	 * emulator's object has its __shared__ arrays there */
+	rules.source = "static __thread float t[4];\nstatic __thread int u;\n";
+	static const char tls[] =
+		"  [ 5] .tbss             NOBITS          0000000000000000 000080 000010 00 WAT  0   0  4\n"
+		"  [ 6] .tbss.u           NOBITS          0000000000000000 000080 000004 00 WAT  0   0  4\n";
+	rules.emulated = false;
+	audit_sections(tls, NULL, &rules, &problems);
+	ck_assert_uint_eq(problems.n, 1);
+	ck_assert_ptr_nonnull(strstr(problems.v[0], "declares a thread_local variable"));
+	ck_assert_ptr_nonnull(strstr(problems.v[0], "grid.cu:1: static __thread float t[4];"));
+	strlist_clear(&problems);
+	rules.emulated = true;
+	audit_sections(tls, NULL, &rules, &problems);
+	ck_assert_uint_eq(problems.n, 0);
 	config_free(&cfg);
 }
 END_TEST

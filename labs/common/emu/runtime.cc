@@ -24,6 +24,7 @@
 #include "../procfs.h"   /* cl_usable_cpus */
 
 #include <errno.h>
+#include <link.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <setjmp.h>

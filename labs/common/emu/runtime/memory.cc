@@ -93,8 +93,8 @@ allocation *find(const void *p, size_t n)
  * cudaMallocHost gave (pageable there: labs/common/launch.cu), the host
  * arrays the harness hands a launcher (cudaemu_host_memory, below the
  * namespace), and, in the checking run, the submission's own host
- * variables, the launching thread's stack and the C library's heap below
- * the program break (what the host thread's malloc and new gave: the
+ * variables, the launching thread's stack and thread-local variables, and
+ * the C library's heap below the program break (what the host thread's malloc and new gave: the
  * submission's own host arrays) but for what cudaHostAlloc gave, which a
  * kernel reaches on a GPU too (mapped): in_host_memory. The checking run
  * reports a kernel's access to it (checks.cc); elsewhere a CPU thread
@@ -154,6 +154,22 @@ uintptr_t heap_lo, heap_hi;
 uintptr_t stack_lo, stack_hi;
 pthread_t stack_of;
 bool stack_known;
+/* The same thread's thread-local variables of the program's own (a
+ * thread_local of the submission's), [tls_lo, tls_hi): on x86-64 they
+ * end at the thread pointer, which glibc's pthread_self() is. A kernel's
+ * __shared__ arrays are its worker's. */
+uintptr_t tls_lo, tls_hi;
+
+/* The program's own thread-local block's size, rounded to its alignment: 0 if none. */
+int program_tls(struct dl_phdr_info *info, size_t, void *size)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_TLS) {
+			size_t align = info->dlpi_phdr[i].p_align ? info->dlpi_phdr[i].p_align : 1;
+			*(size_t *)size = (info->dlpi_phdr[i].p_memsz + align - 1) / align * align;
+		}
+	return 1;   /* the first object is the program */
+}
 
 void note_host_memory(void)
 {
@@ -171,6 +187,10 @@ void note_host_memory(void)
 		}
 		stack_of = pthread_self();
 		stack_known = true;
+		size_t tls = 0;
+		dl_iterate_phdr(program_tls, &tls);
+		tls_hi = (uintptr_t)pthread_self();
+		tls_lo = tls_hi - tls;
 	}
 	if (!heap_lo) {
 		FILE *maps = fopen("/proc/self/maps", "re");
@@ -211,7 +231,8 @@ bool in_host_memory(const void *p, size_t n)
 	if (in_ranges(&unreachable, p, n) ||
 	    in_span(__start_cudaemu_host_data, __stop_cudaemu_host_data, p, n) ||
 	    in_span(__start_cudaemu_host_bss, __stop_cudaemu_host_bss, p, n) ||
-	    in_span((const char *)stack_lo, (const char *)stack_hi, p, n))
+	    in_span((const char *)stack_lo, (const char *)stack_hi, p, n) ||
+	    in_span((const char *)tls_lo, (const char *)tls_hi, p, n))
 		return true;
 	return heap_lo && a < heap_hi && a + n > heap_lo && !in_ranges(&mapped, p, n);
 }
