@@ -348,10 +348,11 @@ __attribute__((constructor)) static void checks_init(void)
 	checks_on = env_flag("CUDAEMU_CHECKS");
 	if (checks_on) {
 		checks_print("========= CUDALAB-EMULATOR CHECKS\n");
-		/* the host's malloc up to 32 MiB (the C library's most) from the
-		 * heap below the break, where a kernel's access to it is seen
-		 * (memory.cc), not from a mapping of its own */
+		/* the host's malloc, whatever its size, from the heap below the
+		 * break, where a kernel's access to it is seen (memory.cc), not
+		 * from a mapping of its own: the C library maps none */
 		mallopt(M_MMAP_THRESHOLD, 32 << 20);
+		mallopt(M_MMAP_MAX, 0);
 	}
 }
 
