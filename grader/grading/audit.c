@@ -238,7 +238,8 @@ static const char *relocated_variable(const char *target, const struct nm_var *v
 	return NULL;
 }
 
-void audit_host_data(const char *nm_output, const char *disasm, struct strlist *names)
+void audit_host_data(const char *nm_output, const char *disasm, struct strlist *names,
+		     struct strlist *device_names)
 {
 	size_t n;
 	struct nm_var *vars = nm_variables(nm_output, &n);
@@ -284,6 +285,19 @@ void audit_host_data(const char *nm_output, const char *disasm, struct strlist *
 		    strstr(s, "__nv_") || !strcmp(s, "fatbinData") || strlist_has(names, s))
 			continue;
 		strlist_push(names, s);
+	}
+	for (size_t i = 0; device_names && i < device.n; i++) {
+		const char *s = device.v[i];
+		unsigned long len;
+		int at = 0;
+		if (strstr(s, "__cuda") || strstr(s, "__fatDeviceText") || s[0] == '.')
+			continue;   /* nvcc's own, a string's */
+		/* _ZL3c_n: the emulator's c_n, or the same _ZL3c_n where it was static */
+		if (sscanf(s, "_ZL%lu%n", &len, &at) == 1 && at && strlen(s + at) == len &&
+		    !strlist_has(device_names, s + at))
+			strlist_push(device_names, s + at);
+		if (!strlist_has(device_names, s))
+			strlist_push(device_names, s);
 	}
 	strlist_clear(&device);
 	strlist_clear(&pending);

@@ -41,9 +41,10 @@ struct emu_source {
 	char *text;      /* what g++ preprocessed of its rewrite, as scanned; NULL: none */
 	char *failure;   /* why g++ could not build it (its output); NULL: it built */
 	size_t spec;     /* build_compile()'s run of g++ on it; 0: none */
-	/* the host's own variables, as nvcc's object shows them (audit_host_data):
-	 * the checking build puts them where its runtime knows them */
-	struct strlist host_data;
+	/* the host's own variables and the __device__ ones, as nvcc's object
+	 * shows them (audit_host_data): the checking build puts them where its
+	 * runtime knows them */
+	struct strlist host_data, device_data;
 };
 
 struct build_kept {
@@ -66,6 +67,7 @@ void build_kept_free(struct build_kept *b)
 		free(b->emu[i].text);
 		free(b->emu[i].failure);
 		strlist_clear(&b->emu[i].host_data);
+		strlist_clear(&b->emu[i].device_data);
 	}
 	free(b->emu);
 	free(b->unopt_missing);
@@ -241,7 +243,7 @@ static int audit(const struct grading *g, const char *obj, const char *src, bool
 		if (es && !disasm)
 			disasm = tool_output(objdump_argv);
 		if (es && disasm)
-			audit_host_data(symbols, disasm, &es->host_data);
+			audit_host_data(symbols, disasm, &es->host_data, &es->device_data);
 		ret = 0;
 	}
 	free(disasm);
@@ -455,11 +457,12 @@ out:
 }
 
 /*
- * The checking build's object obj of es, its host variables' sections
- * renamed (objcopy, in place): cudaemu_host_data and cudaemu_host_bss, the
- * linker's __start_ and __stop_ symbols of which tell the emulator's
- * runtime where the host's own variables are (memory.cc), as no address
- * of theirs tells them from a __device__ variable's. 0, or -1 with an
+ * The checking build's object obj of es, its variables' sections renamed
+ * (objcopy, in place): the host's to cudaemu_host_data and
+ * cudaemu_host_bss, the __device__, __constant__ and __managed__ ones to
+ * cudaemu_dev_data and cudaemu_dev_bss, the linker's __start_ and __stop_
+ * symbols of which tell the emulator's runtime where each are (memory.cc),
+ * as no address of theirs tells the one from the other. 0, or -1 with an
  * error: the grader's tool failed, not the submission.
  */
 static int mark_host_data(const struct grading *g, const struct emu_source *es, const char *obj)
@@ -470,13 +473,16 @@ static int mark_host_data(const struct grading *g, const struct emu_source *es, 
 	int ret = -1;
 
 	strlist_push(&argv, g->tc->objcopy);
-	for (size_t i = 0; i < es->host_data.n; i++) {
-		const char *v = es->host_data.v[i];
-		strlist_push(&argv, "--rename-section");
-		strlist_pushf(&argv, ".bss.%s=cudaemu_host_bss", v);
-		for (size_t d = 0; d < sizeof(data) / sizeof(data[0]); d++) {
+	for (int dev = 0; dev < 2; dev++) {
+		const struct strlist *l = dev ? &es->device_data : &es->host_data;
+		const char *to = dev ? "cudaemu_dev" : "cudaemu_host";
+		for (size_t i = 0; i < l->n; i++) {
 			strlist_push(&argv, "--rename-section");
-			strlist_pushf(&argv, "%s%s=cudaemu_host_data", data[d], v);
+			strlist_pushf(&argv, ".bss.%s=%s_bss", l->v[i], to);
+			for (size_t d = 0; d < sizeof(data) / sizeof(data[0]); d++) {
+				strlist_push(&argv, "--rename-section");
+				strlist_pushf(&argv, "%s%s=%s_data", data[d], l->v[i], to);
+			}
 		}
 	}
 	strlist_push(&argv, obj);
@@ -529,7 +535,7 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 		strlist_push(&argv, g->tc->cxx);
 		/* preprocessed already: the flags' -I and -include have nothing left to do */
 		grading_push_emu_flags(g, flags, &argv);
-		bool host_data = !strcmp(suffix, "trace") && es->host_data.n;
+		bool host_data = !strcmp(suffix, "trace") && (es->host_data.n || es->device_data.n);
 		if (host_data)
 			strlist_push(&argv, "-fdata-sections");   /* a section each, to rename */
 		strlist_push(&argv, "-c");

@@ -69,6 +69,12 @@ static char *describe(const struct record *r)
 
 	site(r->at, kernel, sizeof(kernel), where, sizeof(where));
 	if (sscanf(r->head, "Invalid __%31[a-z]__ %15s of size %u", space, access, &size) == 3) {
+		if (strstr(r->what, "is a __device__ variable"))
+			return xasprintf("the host's code %s a __device__ variable by name (%u bytes at "
+					 "%s): on a GPU the host reaches only its own copy of it, "
+					 "never what a kernel wrote there (nvcc warns of it)\nhint: "
+					 "copy it with cudaMemcpyFromSymbol or cudaMemcpyToSymbol",
+					 !strcmp(access, "write") ? "wrote" : "read", size, where);
 		if (strstr(r->what, "is host memory"))
 			return xasprintf("host-memory %s of %u bytes at %s in kernel %s, %s: a "
 					 "kernel on a GPU cannot reach host memory (there the kernel "

@@ -322,7 +322,7 @@ END_TEST
  */
 START_TEST(test_audit_host_data)
 {
-	struct strlist host = STRLIST_INIT;
+	struct strlist host = STRLIST_INIT, device = STRLIST_INIT;
 	const char *nm = ".LC5 r 7 \n_ZGVZ20__device_stub__Z1kPfPfE5__tmp b 100 8\n"
 			 "_ZL15__fatDeviceText d 0 18\n_ZL20__cudaFatCubinHandle b 118 8\n"
 			 "_ZL4dbuf b 160 100\n_ZL5cmask b 120 24\n_ZL6dcount b 144 4\n"
@@ -348,14 +348,23 @@ START_TEST(test_audit_host_data)
 		"\t\t\t10f: R_X86_64_PC32\t.bss+0x114\n"
 		"\t\t\t116: R_X86_64_PLT32\t__cudaRegisterFatBinaryEnd-0x4\n";
 
-	audit_host_data(nm, disasm, &host);
+	audit_host_data(nm, disasm, &host, &device);
 	ck_assert_uint_eq(host.n, 3);
 	ck_assert_str_eq(host.v[0], "_ZL4room");
 	ck_assert_str_eq(host.v[1], "_ZZ4mainE3loc");
 	ck_assert_str_eq(host.v[2], "hbuf");
+	/* the registered ones, by the emulator's names too (.LC5, a string, is none) */
+	ck_assert_uint_eq(device.n, 6);
+	ck_assert_str_eq(device.v[0], "dbuf");
+	ck_assert_str_eq(device.v[1], "_ZL4dbuf");
+	ck_assert_str_eq(device.v[2], "dcount");
+	ck_assert_str_eq(device.v[3], "_ZL6dcount");
+	ck_assert_str_eq(device.v[4], "cmask");
+	ck_assert_str_eq(device.v[5], "_ZL5cmask");
+	strlist_clear(&device);
 	/* no registration seen: every variable of the host's is the host's */
 	strlist_clear(&host);
-	audit_host_data(nm, "0000000000000000 <main>:\n", &host);
+	audit_host_data(nm, "0000000000000000 <main>:\n", &host, NULL);
 	ck_assert_uint_eq(host.n, 6);
 	strlist_clear(&host);
 }

@@ -72,6 +72,31 @@ START_TEST(test_safety_names_host_memory)
 }
 END_TEST
 
+/* the same runtime on the host's own read of a __device__ variable by name */
+static const char host_device_out[] =
+	"@@cudalab-safety:" TOK " test_matmul_k1_exact\n"
+	"========= Invalid __global__ read of size 4 bytes\n"
+	"=========     at host code+0x0 in matmul.cu:34\n"
+	"=========     by the host\n"
+	"=========     Address 0x55d0c0de10 is a __device__ variable, which the host's code "
+	"cannot reach\n"
+	"========= \n"
+	END;
+
+START_TEST(test_safety_names_the_hosts_device_variable)
+{
+	struct safety_output o;
+
+	safety_parse(host_device_out, "memcheck", TOK, NULL, &o);
+	ck_assert_uint_eq(o.nfindings, 1);
+	const char *want = "the host's code read a __device__ variable by name (4 bytes at "
+			   "matmul.cu:34): on a GPU the host reaches only its own copy of it";
+	ck_assert_msg(!strncmp(o.findings[0].text, want, strlen(want)), "%s", o.findings[0].text);
+	ck_assert_ptr_nonnull(strstr(o.findings[0].text, "hint: copy it with cudaMemcpyFromSymbol"));
+	safety_output_release(&o);
+}
+END_TEST
+
 /*
  * racecheck on cg::reduce over a tile of 128 (the form NVIDIA's cudf
  * reported, CUDA 13): both accesses are in the toolkit's reduce.h, whose
@@ -343,6 +368,7 @@ Suite *safety_suite(void)
 	tcase_add_test(tc, test_safety_reads_memcheck);
 	tcase_add_test(tc, test_safety_names_host_memory);
 	tcase_add_test(tc, test_safety_leaves_the_toolkits_races_out);
+	tcase_add_test(tc, test_safety_names_the_hosts_device_variable);
 	tcase_add_test(tc, test_safety_reads_racecheck);
 	tcase_add_test(tc, test_safety_reads_synccheck);
 	tcase_add_test(tc, test_safety_without_banner);

@@ -192,10 +192,30 @@ void memcheck_report(const worker *w, const void *p, size_t n, bool store, uintp
 		     blockIdx.x, blockIdx.y, blockIdx.z, what);
 }
 
+/*
+ * The host's own access to a __device__, __constant__ or __managed__
+ * variable of the submission's, by name: on a GPU the host reaches only
+ * its own copy of it (nvcc's shadow, which nvcc warns of: #20091-D), never
+ * what kernels wrote there; emulated they are one, so it is reported.
+ */
+void host_device_report(const void *p, size_t n, bool store, uintptr_t pc)
+{
+	if (check_memcheck_reports++ >= 10)
+		return;
+	checks_print("========= Invalid __global__ %s of size %zu bytes\n"
+		     "=========     at host code+0x0 in @pc:0x%lx\n"
+		     "=========     by the host\n"
+		     "=========     Address %p is a __device__ variable, which the host's code "
+		     "cannot reach\n========= \n",
+		     store ? "write" : "read", n, (unsigned long)code_offset(pc), p);
+}
+
 /* One access of the running block's: bounds and alignment, and races on shared memory. */
 void check_access(const void *p, size_t n, bool store, bool aligned, uintptr_t pc, bool atomic)
 {
 	worker *w = self;
+	if (!w && in_device_variable(p, n))
+		host_device_report(p, n, store, pc);
 	if (!w || !w->in_block)
 		return;
 	bool shared = in_shared(w, p, n);

@@ -224,6 +224,18 @@ static bool in_span(const char *lo, const char *hi, const void *p, size_t n)
 	return lo && hi && c < hi && c + n > lo;
 }
 
+extern "C" char __start_cudaemu_dev_data[] __attribute__((weak));
+extern "C" char __stop_cudaemu_dev_data[] __attribute__((weak));
+extern "C" char __start_cudaemu_dev_bss[] __attribute__((weak));
+extern "C" char __stop_cudaemu_dev_bss[] __attribute__((weak));
+
+/* Whether [p, p + n) touches a __device__ (__constant__, __managed__) variable of the submission's. */
+bool in_device_variable(const void *p, size_t n)
+{
+	return in_span(__start_cudaemu_dev_data, __stop_cudaemu_dev_data, p, n) ||
+	       in_span(__start_cudaemu_dev_bss, __stop_cudaemu_dev_bss, p, n);
+}
+
 /* Whether [p, p + n) touches host memory no kernel reaches. */
 bool in_host_memory(const void *p, size_t n)
 {
