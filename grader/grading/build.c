@@ -465,7 +465,7 @@ out:
  * as no address of theirs tells the one from the other. 0, or -1 with an
  * error: the grader's tool failed, not the submission.
  */
-static int mark_host_data(const struct grading *g, const struct emu_source *es, const char *obj)
+static int mark_variables(const struct grading *g, const struct emu_source *es, const char *obj)
 {
 	static const char *const data[] = {".data.", ".data.rel.", ".data.rel.local."};
 	struct strlist argv = STRLIST_INIT;
@@ -535,8 +535,8 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 		strlist_push(&argv, g->tc->cxx);
 		/* preprocessed already: the flags' -I and -include have nothing left to do */
 		grading_push_emu_flags(g, flags, &argv);
-		bool host_data = !strcmp(suffix, "trace") && (es->host_data.n || es->device_data.n);
-		if (host_data)
+		bool mark = !strcmp(suffix, "trace") && (es->host_data.n || es->device_data.n);
+		if (mark)
 			strlist_push(&argv, "-fdata-sections");   /* a section each, to rename */
 		strlist_push(&argv, "-c");
 		strlist_push(&argv, ii);
@@ -562,8 +562,8 @@ int build_emulated_objects(const struct grading *g, const char *flags, const cha
 			free(cut);
 			rr = 1;
 		}
-		if (!rr && host_data)
-			rr = mark_host_data(g, es, obj);
+		if (!rr && mark)
+			rr = mark_variables(g, es, obj);
 		if (!rr)
 			remember(g->build, obj);
 		run_result_release(&res);
