@@ -177,7 +177,10 @@ struct nm_var {
 	unsigned long value;
 };
 
-/* The variables (b, B, d, D, r, R) of `nm -P` output; *n of them. */
+/*
+ * The variables of `nm -P` output (b, B, d, D, r, R; u and V, C++17's
+ * inline ones and a template's static members); *n of them.
+ */
 static struct nm_var *nm_variables(const char *nm_output, size_t *n)
 {
 	struct nm_var *v = NULL;
@@ -194,7 +197,7 @@ static struct nm_var *nm_variables(const char *nm_output, size_t *n)
 			memcpy(copy, line, len);
 			copy[len] = '\0';
 			if (sscanf(copy, "%511s %c %lx", one.name, &one.type, &one.value) == 3 &&
-			    strchr("bBdDrR", one.type)) {
+			    strchr("bBdDrRuV", one.type)) {
 				if (*n == cap)
 					v = xrealloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
 				v[(*n)++] = one;

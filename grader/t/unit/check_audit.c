@@ -327,7 +327,7 @@ START_TEST(test_audit_host_data)
 			 "_ZL15__fatDeviceText d 0 18\n_ZL20__cudaFatCubinHandle b 118 8\n"
 			 "_ZL4dbuf b 160 100\n_ZL5cmask b 120 24\n_ZL6dcount b 144 4\n"
 			 "_ZL4room b 200 4000\n_ZZ4mainE3loc d 10 8\nfatbinData r 0 \n"
-			 "hbuf B 0 100\nc_tab R 0 10\n";
+			 "hbuf B 0 100\nc_tab R 0 10\nroom u 0 100\n_ZN1SIfE1vE V 0 20\n";
 	const char *disasm =
 		"0000000000000000 <main>:\n"
 		"\t\t\t20: R_X86_64_PC32\thbuf-0x8\n"
@@ -349,10 +349,12 @@ START_TEST(test_audit_host_data)
 		"\t\t\t116: R_X86_64_PLT32\t__cudaRegisterFatBinaryEnd-0x4\n";
 
 	audit_host_data(nm, disasm, &host, &device);
-	ck_assert_uint_eq(host.n, 3);
+	ck_assert_uint_eq(host.n, 5);
 	ck_assert_str_eq(host.v[0], "_ZL4room");
 	ck_assert_str_eq(host.v[1], "_ZZ4mainE3loc");
 	ck_assert_str_eq(host.v[2], "hbuf");
+	ck_assert_str_eq(host.v[3], "room");   /* C++17's inline variable */
+	ck_assert_str_eq(host.v[4], "_ZN1SIfE1vE");   /* a template's static member */
 	/* the registered ones, by the emulator's names too (.LC5, a string, is none) */
 	ck_assert_uint_eq(device.n, 6);
 	ck_assert_str_eq(device.v[0], "dbuf");
@@ -365,7 +367,7 @@ START_TEST(test_audit_host_data)
 	/* no registration seen: every variable of the host's is the host's */
 	strlist_clear(&host);
 	audit_host_data(nm, "0000000000000000 <main>:\n", &host, NULL);
-	ck_assert_uint_eq(host.n, 6);
+	ck_assert_uint_eq(host.n, 8);
 	strlist_clear(&host);
 }
 END_TEST
