@@ -246,11 +246,15 @@ void audit_host_data(const char *nm_output, const char *disasm, struct strlist *
 {
 	size_t n;
 	struct nm_var *vars = nm_variables(nm_output, &n);
-	struct strlist device = STRLIST_INIT, pending = STRLIST_INIT;
-	bool registering = false;
+	struct strlist device = STRLIST_INIT;
+	bool registering = false, registration = false;
 
+	/*
+	 * Every variable the registration names is a device one (or nvcc's
+	 * own): it names nothing of the host's but the fatbinary's handle.
+	 */
 	for (const char *line = disasm; line && *line;) {
-		const char *end = strchr(line, '\n'), *fn, *reloc;
+		const char *end = strchr(line, '\n'), *fn, *reloc, *var;
 		size_t len = end ? (size_t)(end - line) : strlen(line), fl;
 		char target[512];
 
@@ -260,25 +264,17 @@ void audit_host_data(const char *nm_output, const char *disasm, struct strlist *
 			/* the fatbinary's registration, inlined or a function of its own */
 			registering = strstr(head, "cudaRegisterAll") ||
 				      strstr(head, "cudaEntityRegisterCallback");
-			strlist_clear(&pending);
+			registration |= registering;
 		} else if (registering && (reloc = memmem(line, len, "R_X86_64_", 9)) &&
-			   sscanf(reloc, "%*s %511s", target) == 1) {
-			if (!strncmp(target, "__cudaRegisterVar", 17) ||
-			    !strncmp(target, "__cudaRegisterManagedVar", 24)) {
-				for (size_t i = 0; i < pending.n; i++)
-					if (!strlist_has(&device, pending.v[i]))
-						strlist_push(&device, pending.v[i]);
-				strlist_clear(&pending);
-			} else if (!strncmp(target, "__cudaRegister", 14)) {
-				strlist_clear(&pending);   /* a kernel's, or the fatbinary's */
-			} else {
-				const char *var = relocated_variable(target, vars, n);
-				if (var)
-					strlist_push(&pending, var);
-			}
+			   sscanf(reloc, "%*s %511s", target) == 1 &&
+			   (var = relocated_variable(target, vars, n)) && !strlist_has(&device, var)) {
+			strlist_push(&device, var);
 		}
 		line = end ? end + 1 : NULL;
 	}
+	/* no registration seen (another nvcc's layout): nothing is told apart */
+	if (!registration)
+		n = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = vars[i].name;
 		/* read-only data no kernel can change; nvcc's own (__cudaFatCubinHandle,
@@ -303,7 +299,6 @@ void audit_host_data(const char *nm_output, const char *disasm, struct strlist *
 			strlist_push(device_names, s);
 	}
 	strlist_clear(&device);
-	strlist_clear(&pending);
 	free(vars);
 }
 

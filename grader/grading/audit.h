@@ -67,14 +67,14 @@ void audit_nvcc_globals(const char *nm_output, struct strlist *names);
 
 /*
  * From `nm -P` and `objdump -d -r` output of nvcc's object, appended to
- * names: the host's own variables, each one it defines (nm's b, B, d, D)
- * but those its registration of the fatbinary passes to __cudaRegisterVar
- * or __cudaRegisterManagedVar (its host copies of __device__, __constant__
- * and __managed__ variables) and nvcc's own. The emulator's checking build
- * reports a kernel's access to them (build.c, memory.cc). Those it does
- * register go into device (unless NULL) by the names the emulator's build
- * gives them: "c_n" and "_ZL3c_n" for nvcc's _ZL3c_n (the emulator's
- * checking build reports the host's own access to them).
+ * names: the host's own variables, each one it defines (nm's b, B, d, D,
+ * u, V) but those its registration of the fatbinary names (its host copies
+ * of __device__, __constant__ and __managed__ variables) and nvcc's own.
+ * The emulator's checking build reports a kernel's access to them
+ * (build.c, memory.cc). Those the registration names go into device
+ * (unless NULL) by the names the emulator's build gives them: "c_n" and
+ * "_ZL3c_n" for nvcc's _ZL3c_n (the checking build reports the host's own
+ * access to them). No registration seen: nothing into either.
  */
 void audit_host_data(const char *nm_output, const char *disasm, struct strlist *names,
 		     struct strlist *device);
