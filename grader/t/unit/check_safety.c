@@ -56,19 +56,25 @@ static const char host_memory_out[] =
 	"========= \n"
 	END;
 
-START_TEST(test_safety_names_host_memory)
+/* The one memcheck finding of out: in test, its text beginning with want, with hint in it. */
+static void one_finding(const char *out, const char *test, const char *want, const char *hint)
 {
 	struct safety_output o;
 
-	safety_parse(host_memory_out, "memcheck", TOK, NULL, &o);
+	safety_parse(out, "memcheck", TOK, NULL, &o);
 	ck_assert_uint_eq(o.nfindings, 1);
-	ck_assert_str_eq(o.findings[0].test, "test_grid_host_result");
-	const char *want = "host-memory read of 4 bytes at grid.cu:51 in kernel "
-			   "grid_picture_kernel, thread (3,0,0) of block (1,0,0): a kernel on a GPU "
-			   "cannot reach host memory";
+	ck_assert_str_eq(o.findings[0].test, test);
 	ck_assert_msg(!strncmp(o.findings[0].text, want, strlen(want)), "%s", o.findings[0].text);
-	ck_assert_ptr_nonnull(strstr(o.findings[0].text, "hint: copy the host's arrays"));
+	ck_assert_ptr_nonnull(strstr(o.findings[0].text, hint));
 	safety_output_release(&o);
+}
+
+START_TEST(test_safety_names_host_memory)
+{
+	one_finding(host_memory_out, "test_grid_host_result",
+		    "host-memory read of 4 bytes at grid.cu:51 in kernel grid_picture_kernel, "
+		    "thread (3,0,0) of block (1,0,0): a kernel on a GPU cannot reach host memory",
+		    "hint: copy the host's arrays");
 }
 END_TEST
 
@@ -85,15 +91,10 @@ static const char host_device_out[] =
 
 START_TEST(test_safety_names_the_hosts_device_variable)
 {
-	struct safety_output o;
-
-	safety_parse(host_device_out, "memcheck", TOK, NULL, &o);
-	ck_assert_uint_eq(o.nfindings, 1);
-	const char *want = "the host's code read a __device__ variable by name (4 bytes at "
-			   "matmul.cu:34): on a GPU the host reaches only its own copy of it";
-	ck_assert_msg(!strncmp(o.findings[0].text, want, strlen(want)), "%s", o.findings[0].text);
-	ck_assert_ptr_nonnull(strstr(o.findings[0].text, "hint: copy it with cudaMemcpyFromSymbol"));
-	safety_output_release(&o);
+	one_finding(host_device_out, "test_matmul_k1_exact",
+		    "the host's code read a __device__ variable by name (4 bytes at "
+		    "matmul.cu:34): on a GPU the host reaches only its own copy of it",
+		    "hint: copy it with cudaMemcpyFromSymbol");
 }
 END_TEST
 
