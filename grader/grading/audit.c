@@ -170,6 +170,26 @@ static size_t function_head(const char *line, size_t len, const char **name)
 	return (size_t)(line + len - 2 - *name);
 }
 
+/* The name nvcc's host copy _ZL3c_n stands for (c_n), or NULL for another name. */
+static const char *shadow_of(const char *name)
+{
+	unsigned long n;
+	int at = 0;
+
+	if (sscanf(name, "_ZL%lu%n", &n, &at) == 1 && at && strlen(name + at) == n)
+		return name + at;
+	return NULL;
+}
+
+/* Whether a variable of nvcc's object is nvcc's own (__cudaFatCubinHandle,
+ * __fatDeviceText, fatbinData, a stub's statics) or a string's (.LC5). */
+static bool nvcc_own(const char *name)
+{
+	return name[0] == '.' || strstr(name, "__cuda") || strstr(name, "__fatDeviceText") ||
+	       strstr(name, "__device_stub_") || strstr(name, "__nv_") ||
+	       !strcmp(name, "fatbinData");
+}
+
 /* One variable of `nm -P` output: its name, nm's letter and its value. */
 struct nm_var {
 	char name[512];
@@ -277,24 +297,19 @@ void audit_host_data(const char *nm_output, const char *disasm, struct strlist *
 		n = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = vars[i].name;
-		/* read-only data no kernel can change; nvcc's own (__cudaFatCubinHandle,
-		 * __fatDeviceText, fatbinData, a stub's statics) */
-		if (strchr("rR", vars[i].type) || strlist_has(&device, s) || strstr(s, "__cuda") ||
-		    strstr(s, "__fatDeviceText") || strstr(s, "__device_stub_") ||
-		    strstr(s, "__nv_") || !strcmp(s, "fatbinData") || strlist_has(names, s))
+		/* read-only data no kernel can change, a device variable, nvcc's own */
+		if (strchr("rR", vars[i].type) || strlist_has(&device, s) || nvcc_own(s) ||
+		    strlist_has(names, s))
 			continue;
 		strlist_push(names, s);
 	}
 	for (size_t i = 0; device_names && i < device.n; i++) {
-		const char *s = device.v[i];
-		unsigned long len;
-		int at = 0;
-		if (strstr(s, "__cuda") || strstr(s, "__fatDeviceText") || s[0] == '.')
-			continue;   /* nvcc's own, a string's */
+		const char *s = device.v[i], *shadowed = shadow_of(s);
+		if (nvcc_own(s))
+			continue;
 		/* _ZL3c_n: the emulator's c_n, or the same _ZL3c_n where it was static */
-		if (sscanf(s, "_ZL%lu%n", &len, &at) == 1 && at && strlen(s + at) == len &&
-		    !strlist_has(device_names, s + at))
-			strlist_push(device_names, s + at);
+		if (shadowed && !strlist_has(device_names, shadowed))
+			strlist_push(device_names, shadowed);
 		if (!strlist_has(device_names, s))
 			strlist_push(device_names, s);
 	}
@@ -310,14 +325,13 @@ void audit_nvcc_globals(const char *nm_output, struct strlist *names)
 		const char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) : strlen(line);
 		char name[512], type = 0;
-		unsigned long n;
-		int at = 0;
+		const char *shadowed;
 
 		/* "_ZL3c_n b 68 4": a variable of internal linkage, its name's length, its name */
 		if (len < sizeof(name) && sscanf(line, "%511s %c", name, &type) == 2) {
-			if (strchr("bdr", type) && sscanf(name, "_ZL%lu%n", &n, &at) == 1 && at &&
-			    strlen(name + at) == n && !strlist_has(names, name + at))
-				strlist_push(names, name + at);
+			if (strchr("bdr", type) && (shadowed = shadow_of(name)) &&
+			    !strlist_has(names, shadowed))
+				strlist_push(names, shadowed);
 			else if (type == 'T')
 				strlist_push(&defined, name);
 		}
@@ -329,7 +343,6 @@ void audit_nvcc_globals(const char *nm_output, struct strlist *names)
 			strlist_push(names, defined.v[i]);
 	strlist_clear(&defined);
 }
-
 
 /* What the initialiser <iostream> puts in every file that includes it may refer to. */
 static bool ioinit_target(const char *sym, size_t n)
@@ -490,6 +503,13 @@ static char *section_name(const char *line, size_t len)
 	return xstrndup(p, (size_t)(q - p));
 }
 
+/* The student's line that names name, as quote_line() gives it; "" without the source. */
+static char *section_quote(const struct section_rules *rules, const char *name)
+{
+	struct audit_rules quote = {.source = rules->source, .source_name = rules->source_name};
+	return rules->source ? quote_line(&quote, name) : xstrdup("");
+}
+
 void audit_sections(const char *readelf_output, const char *disasm,
 		    const struct section_rules *rules, struct strlist *problems)
 {
@@ -505,12 +525,10 @@ void audit_sections(const char *readelf_output, const char *disasm,
 			/* a host thread's own variable, which a kernel reaches emulated
 			 * (the emulator's __shared__ arrays are its workers': its own
 			 * object has them, nvcc's none) */
-			struct audit_rules quote = {.source = rules->source,
-						    .source_name = rules->source_name};
-			char *where = rules->source ? quote_line(&quote, "thread_local") : xstrdup("");
-			if (!*where && rules->source) {
+			char *where = section_quote(rules, "thread_local");
+			if (!*where) {
 				free(where);
-				where = quote_line(&quote, "__thread");
+				where = section_quote(rules, "__thread");
 			}
 			strlist_pushf(problems, "declares a thread_local variable, which submissions "
 				      "to this lab may not use%s", where);
@@ -519,9 +537,7 @@ void audit_sections(const char *readelf_output, const char *disasm,
 		} else if (name && *name && !strcmp(name, "__nv_managed_data__")) {
 			/* nvcc's for a __managed__ variable: memory both sides reach,
 			 * past the ledger of what a launcher copies back */
-			struct audit_rules quote = {.source = rules->source,
-						    .source_name = rules->source_name};
-			char *where = rules->source ? quote_line(&quote, "__managed__") : xstrdup("");
+			char *where = section_quote(rules, "__managed__");
 			strlist_pushf(problems, "declares a __managed__ variable, which submissions "
 				      "to this lab may not use%s\nhint: keep the data in device memory "
 				      "(cudaMalloc, or a __device__ variable) and copy it with "

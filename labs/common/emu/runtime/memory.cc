@@ -136,11 +136,17 @@ void mapped_host_memory(uintptr_t at, size_t n, bool add)
 }
 
 #ifdef CUDAEMU_TRACE
-bool in_ranges(const host_ranges *r, const void *p, size_t n)
+/* Whether [p, p + n) touches [lo, hi) (none where lo or hi is NULL). */
+static bool in_span(const char *lo, const char *hi, const void *p, size_t n)
 {
 	const char *c = (const char *)p;
+	return lo && hi && c < hi && c + n > lo;
+}
+
+bool in_ranges(const host_ranges *r, const void *p, size_t n)
+{
 	for (size_t i = 0; i < r->n; i++)
-		if (c < r->v[i].p + r->v[i].n && c + n > r->v[i].p)
+		if (in_span(r->v[i].p, r->v[i].p + r->v[i].n, p, n))
 			return true;
 	return false;
 }
@@ -218,12 +224,6 @@ extern "C" char __start_cudaemu_host_data[] __attribute__((weak));
 extern "C" char __stop_cudaemu_host_data[] __attribute__((weak));
 extern "C" char __start_cudaemu_host_bss[] __attribute__((weak));
 extern "C" char __stop_cudaemu_host_bss[] __attribute__((weak));
-
-static bool in_span(const char *lo, const char *hi, const void *p, size_t n)
-{
-	const char *c = (const char *)p;
-	return lo && hi && c < hi && c + n > lo;
-}
 
 extern "C" char __start_cudaemu_dev_data[] __attribute__((weak));
 extern "C" char __stop_cudaemu_dev_data[] __attribute__((weak));
