@@ -468,17 +468,21 @@ static bool is_host(const void *p)
  * unified addressing the runtime may copy by the pointers, so a copy
  * labelled cudaMemcpyDeviceToDevice (or a symbol's, which the emulator
  * copies by its pointers alone) can take device memory to the host.
+ * from_host: host memory into device memory; to_host: device memory (src
+ * NULL: a __device__ variable) into host memory.
  */
-
-/* Whether a copy takes host memory into device memory. */
 static bool from_host(void *dst, const void *src, enum cudaMemcpyKind kind)
 {
 	return kind == cudaMemcpyHostToDevice || (is_host(src) && !is_host(dst));
 }
 
+static bool to_host(const void *dst, const void *src, enum cudaMemcpyKind kind)
+{
+	return kind == cudaMemcpyDeviceToHost || ((!src || !is_host(src)) && is_host(dst));
+}
+
 /*
- * A copy of bytes from the device to the host (dst host memory, src device
- * memory or NULL for a __device__ variable: above), into the ledger: the
+ * A copy of bytes from the device to the host (to_host), into the ledger: the
  * host's one way to read what a kernel can reach (host memory a kernel
  * could write is none: __wrap_cudaMallocHost), and with it the inputs it
  * could compute the outputs from.
@@ -488,7 +492,7 @@ static void read_record(const void *dst, const void *src, size_t bytes,
 {
 	if (!ledger.active || !bytes)
 		return;
-	if (kind == cudaMemcpyDeviceToHost || ((!src || !is_host(src)) && is_host(dst))) {
+	if (to_host(dst, src, kind)) {
 		ledger.l.host_reads++;
 		ledger.l.host_read_bytes += bytes;
 	}
