@@ -107,8 +107,10 @@ char *testrun_input(const struct result *r, const char *token)
  * written in the submission's process: its words are shown as visible_text
  * makes them.
  */
-static void set_from_check(struct graded_test *t, const struct check_entry *e, double timeout)
+static void set_from_check(const struct result *r, struct graded_test *t,
+			   const struct check_entry *e, double timeout)
 {
+	size_t after = strlen(CL_NOT_RUN_AFTER);
 	int code;
 
 	free(t->message);
@@ -119,6 +121,20 @@ static void set_from_check(struct graded_test *t, const struct check_entry *e, d
 	} else if (!strcmp(e->result, "failure")) {
 		t->status = TEST_FAIL;
 		t->message = visible_str(e->message, false);
+	} else if (!strncmp(e->message, CL_NOT_RUN_AFTER, after)) {
+		/* the harness's word; a forged one costs the submission the test */
+		const struct graded_test *first = NULL;
+		for (size_t i = 0; i < r->ntests && !first; i++)
+			if (!strcmp(r->tests[i].id, e->message + after) && r->tests[i].part)
+				first = &r->tests[i];
+		t->status = TEST_TIMEOUT;
+		t->seconds = -1;
+		t->message = xasprintf("not run: %s%s%s, a test of the same part, ran out of time "
+				       "first\nhint: once one of a part's tests runs out of time, "
+				       "the part's tests left are not run (each would cost another "
+				       "full timeout), and get no points",
+				       first ? first->part : "another test", first ? " " : "",
+				       first ? first->name : "");
 	} else if (strstr(e->message, "timeout expired")) {
 		t->status = TEST_TIMEOUT;
 		t->message = xasprintf("did not finish within %g s\nhint: a kernel or the launcher "
@@ -312,7 +328,7 @@ static int run_harness(const struct grading *g, const char *binary, const char *
 		t->unreported = !e;
 		t->short_of_memory = false;
 		if (e) {
-			set_from_check(t, e, part->timeout * slow);
+			set_from_check(r, t, e, part->timeout * slow);
 			if (t->status == TEST_PASS &&
 			    !test_finished(logs, t->id, token, &t->short_of_memory, r)) {
 				t->status = TEST_CRASH;

@@ -3,7 +3,7 @@
 # everything, the stub fails everything without crashing, and every fixture
 # gets the verdict its expect file pins for the GPU. An emulated run is never
 # a grade: mode "emulated", provisional, exit 4.
-# long-running: the matmul fixtures as a class, one waiting out three timeouts
+# long-running: the matmul fixtures as a class, one waiting out a timeout
 . "$(dirname "$0")/lib.sh"
 cpu_only
 gpu_available && skip_all "a GPU is here: the GPU tests grade the fixtures"
@@ -46,6 +46,17 @@ test_expect_success 'the report says the run is emulated' '
 export EXPECT_EMULATED=1
 # two at once: while one grading compiles (one CPU) the other has the second
 test_fixtures matmul " emulated" --emulate -j 2
+test_expect_success 'a part whose test ran out of time runs no more of its tests' '
+	class_result matmul hang h.json &&
+	jq -r ".tests[] | select(.part == \"k2\" and .kind == \"correctness\") |
+		\"\(.name) \(.status) \(.message | split(\"\n\")[0])\"" h.json >k2 &&
+	grep -q "^exact timeout did not finish" k2 &&
+	# in one lane (a class; --lanes 0 starts all three at once)
+	if [ "${CUDALAB_TEST_LANES:-1}" = 1 ]; then
+		grep -q "^random timeout not run: k2 exact, a test of the same part, ran out of time first" k2 &&
+		grep -q "^config timeout not run: k2 exact" k2
+	fi || { cat k2; false; }
+'
 test_expect_success 'a missing __syncthreads() is named by the reverse-order re-run' '
 	class_result matmul missing-sync m.json &&
 	jq -r ".tests[] | select(.part == \"k5\" and .name == \"exact\") | .message" m.json >msg &&

@@ -3,7 +3,7 @@
  *
  * Owns: the prefixes of the harness's and the timer's messages that change
  * what a grading means, kept in one place for both sides: the harness
- * (remote.cu) and the timer (bench.cu) write them, the grader
+ * (harness.cu, remote.cu) and the timer (bench.cu) write them, the grader
  * (grader/grading/probe.c, testrun.c, timing.c) looks for them.
  *
  * Must not: hold anything but such words; it is plain C, read by nvcc, g++
@@ -41,6 +41,14 @@
  */
 #define CL_SETUP_SECONDS_FILE "setup-seconds"
 #define CL_TIMES_LINE "times"
+
+/*
+ * A test's Check log whose message begins with these words, then the
+ * name of another test of its part: that test ran out of time first, and
+ * the harness ran no more of the part (harness.cu, lanes); the grader
+ * says so, and the test gets no points.
+ */
+#define CL_NOT_RUN_AFTER "Test not run after a timeout: "
 
 /*
  * A timed case's message that begins with these words: the submission's

@@ -11,7 +11,7 @@
  * forks nothing and runs its tests in this process's own context.)
  */
 #include "cudalab.h"
-#include "harness-words.h"   /* CL_SETUP_ENDED_FILE */
+#include "harness-words.h"   /* CL_SETUP_ENDED_FILE, CL_NOT_RUN_AFTER */
 #include "procfs.h"
 
 #include <math.h>
@@ -527,6 +527,11 @@ static double clock_used(struct test_clock *c)
  *    lane starts after that: the tests left run alone, side by side, so a
  *    submission that hangs in every test costs a timeout or so, not one
  *    per test;
+ *  - once a test of a part ran out of time (in a lane or alone), the
+ *    part's tests that have not started are not run: each is logged "not
+ *    run" after that one (log_not_run). A kernel that never ends would
+ *    cost each of them another full timeout, one after another where the
+ *    CPUs or the GPU's slots are few, and its part is lost anyway;
  *  - a lane whose parent is killed by a signal not sent here (a test of
  *    the lane sent it) has every verdict it kept run again alone: a test
  *    can finish in the moment between its parent's death and its lane's.
@@ -535,7 +540,7 @@ static double clock_used(struct test_clock *c)
  * lose verdicts (the grader then runs those tests again) but nothing here
  * indexes by its values or waits on them.
  */
-enum { T_FREE, T_RUNNING, T_KEPT, T_REDO };
+enum { T_FREE, T_RUNNING, T_KEPT, T_REDO, T_NOT_RUN };
 
 struct board_test {
 	int state;
@@ -570,7 +575,10 @@ static void lane_run(const struct cl_lab *lab, const struct pick *picks, int n,
 		}
 		b->t[j].lane = slot;
 		b->t[j].start = now_s();
-		__atomic_store_n(&b->t[j].state, T_RUNNING, __ATOMIC_SEQ_CST);
+		int free_state = T_FREE;
+		if (!__atomic_compare_exchange_n(&b->t[j].state, &free_state, T_RUNNING, false,
+						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			continue;   /* not to be run (T_NOT_RUN): the next */
 		xml_path(xml, sizeof(xml), picks[j].test->name, ".lane");
 		xml_path(kept, sizeof(kept), picks[j].test->name, "");
 		int failed = run_part(lab, picks[j].part, picks[j].test, CK_NOFORK, xml,
@@ -635,6 +643,50 @@ static void log_timeout(const struct cl_lab *lab, const struct pick *p)
 		   "  </test>\n </suite>\n</testsuites>\n",
 		lab->name, p->test->name, p->part->name, p->part->timeout);
 	fclose(f);
+}
+
+/* Logs test p as not run, since test `after` of its part ran out of time. */
+static void log_not_run(const struct cl_lab *lab, const struct pick *p, const struct pick *after)
+{
+	char path[4096];
+	FILE *f;
+
+	xml_path(path, sizeof(path), p->test->name, "");
+	if (!(f = fopen(path, "w")))
+		return;
+	fprintf(f, "<?xml version=\"1.0\"?>\n<testsuites>\n <suite>\n  <title>%s</title>\n"
+		   "  <test result=\"error\">\n   <id>%s</id>\n   <description>%s</description>\n"
+		   "   <duration>0</duration>\n   <message>" CL_NOT_RUN_AFTER "%s</message>\n"
+		   "  </test>\n </suite>\n</testsuites>\n",
+		lab->name, p->test->name, p->part->name, after->test->name);
+	fclose(f);
+}
+
+/*
+ * Test j ran out of time: every test of its part that has not started is
+ * not run (lanes above). A lane's test is taken from the board (T_FREE to
+ * T_NOT_RUN, unless a lane took it first); one waiting to run alone is no
+ * longer queued.
+ */
+static void part_timed_out(const struct cl_lab *lab, const struct pick *picks, int n,
+			   struct board *b, int j, bool *queued, bool *alone, const pid_t *alone_pid)
+{
+	for (int k = 0; k < n; k++) {
+		if (k == j || picks[k].part != picks[j].part)
+			continue;
+		if (alone[k]) {
+			if (!queued[k] || alone_pid[k])
+				continue;   /* running alone, or its verdict is in */
+			queued[k] = false;
+		} else {
+			int free_state = T_FREE;
+			if (!__atomic_compare_exchange_n(&b->t[k].state, &free_state, T_NOT_RUN,
+							 false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+				continue;   /* a lane has it */
+			alone[k] = true;
+		}
+		log_not_run(lab, &picks[k], &picks[j]);
+	}
 }
 
 /*
@@ -785,6 +837,7 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 				if (clock_used(&clocks[j]) > limit) {
 					kill(runner[j], SIGALRM);
 					runner[j] = -1;   /* once */
+					part_timed_out(lab, picks, n, b, j, queued, alone, alone_pid);
 				}
 				continue;
 			}
@@ -805,6 +858,7 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 			log_timeout(lab, &picks[j]);
 			alone[j] = true;   /* its verdict is in: not to be run again */
 			timed_out = true;
+			part_timed_out(lab, picks, n, b, j, queued, alone, alone_pid);
 		}
 		usleep(5000);
 	}
