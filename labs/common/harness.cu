@@ -628,8 +628,13 @@ static pid_t lane_start(const struct cl_lab *lab, const struct pick *picks, int 
 	_exit(lane > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1 ? 1 : 0);
 }
 
-/* Logs test p as Check logs a test that ran out of time. */
-static void log_timeout(const struct cl_lab *lab, const struct pick *p)
+/*
+ * Logs test p as Check logs a test that ended in an error: after `seconds`,
+ * with the message `what` then `name` (test names and Check's words: no
+ * character XML would want escaped).
+ */
+static void log_error(const struct cl_lab *lab, const struct pick *p, double seconds,
+		      const char *what, const char *name)
 {
 	char path[4096];
 	FILE *f;
@@ -639,27 +644,22 @@ static void log_timeout(const struct cl_lab *lab, const struct pick *p)
 		return;
 	fprintf(f, "<?xml version=\"1.0\"?>\n<testsuites>\n <suite>\n  <title>%s</title>\n"
 		   "  <test result=\"error\">\n   <id>%s</id>\n   <description>%s</description>\n"
-		   "   <duration>%f</duration>\n   <message>Test timeout expired</message>\n"
+		   "   <duration>%f</duration>\n   <message>%s%s</message>\n"
 		   "  </test>\n </suite>\n</testsuites>\n",
-		lab->name, p->test->name, p->part->name, p->part->timeout);
+		lab->name, p->test->name, p->part->name, seconds, what, name);
 	fclose(f);
+}
+
+/* Logs test p as Check logs a test that ran out of time. */
+static void log_timeout(const struct cl_lab *lab, const struct pick *p)
+{
+	log_error(lab, p, p->part->timeout, "Test timeout expired", "");
 }
 
 /* Logs test p as not run, since test `after` of its part ran out of time. */
 static void log_not_run(const struct cl_lab *lab, const struct pick *p, const struct pick *after)
 {
-	char path[4096];
-	FILE *f;
-
-	xml_path(path, sizeof(path), p->test->name, "");
-	if (!(f = fopen(path, "w")))
-		return;
-	fprintf(f, "<?xml version=\"1.0\"?>\n<testsuites>\n <suite>\n  <title>%s</title>\n"
-		   "  <test result=\"error\">\n   <id>%s</id>\n   <description>%s</description>\n"
-		   "   <duration>0</duration>\n   <message>" CL_NOT_RUN_AFTER "%s</message>\n"
-		   "  </test>\n </suite>\n</testsuites>\n",
-		lab->name, p->test->name, p->part->name, after->test->name);
-	fclose(f);
+	log_error(lab, p, 0, CL_NOT_RUN_AFTER, after->test->name);
 }
 
 /*
