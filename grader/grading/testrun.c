@@ -125,16 +125,18 @@ static void set_from_check(const struct result *r, struct graded_test *t,
 		/* the harness's word; a forged one costs the submission the test */
 		const struct graded_test *first = NULL;
 		for (size_t i = 0; i < r->ntests && !first; i++)
-			if (!strcmp(r->tests[i].id, e->message + after) && r->tests[i].part)
+			if (!strcmp(r->tests[i].id, e->message + after))
 				first = &r->tests[i];
 		t->status = TEST_TIMEOUT;
 		t->seconds = -1;
-		t->message = xasprintf("not run: %s%s%s, a test of the same part, ran out of time "
-				       "first\nhint: once one of a part's tests runs out of time, "
-				       "the part's tests left are not run (each would cost another "
-				       "full timeout), and get no points",
-				       first ? first->part : "another test", first ? " " : "",
-				       first ? first->name : "");
+		char *which = first ? xasprintf("%s %s, a test of the same part,", first->part,
+						first->name)
+				    : xstrdup("a test of the same part");
+		t->message = xasprintf("not run: %s ran out of time first\nhint: once one of a "
+				       "part's tests runs out of time, the part's tests left are "
+				       "not run (each would cost another full timeout), and get no "
+				       "points", which);
+		free(which);
 	} else if (strstr(e->message, "timeout expired")) {
 		t->status = TEST_TIMEOUT;
 		t->message = xasprintf("did not finish within %g s\nhint: a kernel or the launcher "

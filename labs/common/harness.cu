@@ -566,7 +566,7 @@ static void lane_run(const struct cl_lab *lab, const struct pick *picks, int n,
 {
 	char xml[4096], kept[4096];
 
-	for (bool first = true;; first = false) {
+	for (bool first = true;;) {
 		int j = __atomic_fetch_add(&b->next, 1, __ATOMIC_SEQ_CST);
 		fflush(NULL);   /* what the tests printed: _exit() would drop it */
 		if (j < 0 || j >= n) {
@@ -578,12 +578,14 @@ static void lane_run(const struct cl_lab *lab, const struct pick *picks, int n,
 		int free_state = T_FREE;
 		if (!__atomic_compare_exchange_n(&b->t[j].state, &free_state, T_RUNNING, false,
 						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-			continue;   /* not to be run (T_NOT_RUN): the next */
+			continue;   /* not to be run (T_NOT_RUN): the next, still the first */
 		xml_path(xml, sizeof(xml), picks[j].test->name, ".lane");
 		xml_path(kept, sizeof(kept), picks[j].test->name, "");
 		int failed = run_part(lab, picks[j].part, picks[j].test, CK_NOFORK, xml,
 				      picks[j].part->timeout);
-		if (failed && !first) {
+		bool was_first = first;
+		first = false;
+		if (failed && !was_first) {
 			unlink(xml);
 			__atomic_store_n(&b->t[j].state, T_REDO, __ATOMIC_SEQ_CST);
 			cl_remote_end();
@@ -662,15 +664,27 @@ static void log_not_run(const struct cl_lab *lab, const struct pick *p, const st
 	log_error(lab, p, 0, CL_NOT_RUN_AFTER, after->test->name);
 }
 
+/* The test of k's part that ran out of time (ran_out, run_lanes), or -1. */
+static int part_ran_out(const struct pick *picks, int n, const bool *ran_out, int k)
+{
+	for (int j = 0; j < n; j++)
+		if (ran_out[j] && picks[j].part == picks[k].part)
+			return j;
+	return -1;
+}
+
 /*
  * Test j ran out of time: every test of its part that has not started is
  * not run (lanes above). A lane's test is taken from the board (T_FREE to
  * T_NOT_RUN, unless a lane took it first); one waiting to run alone is no
- * longer queued.
+ * longer queued; one queued later (a lane's failure to run again alone)
+ * is not run when its turn comes (part_ran_out).
  */
 static void part_timed_out(const struct cl_lab *lab, const struct pick *picks, int n,
-			   struct board *b, int j, bool *queued, bool *alone, const pid_t *alone_pid)
+			   struct board *b, int j, bool *queued, bool *alone, const pid_t *alone_pid,
+			   bool *ran_out)
 {
+	ran_out[j] = true;
 	for (int k = 0; k < n; k++) {
 		if (k == j || picks[k].part != picks[j].part)
 			continue;
@@ -703,6 +717,7 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 	pid_t lane_pid[CL_MAX_LANES] = {0};
 	bool *queued = (bool *)calloc(n, 1), *alone = (bool *)calloc(n, 1);
 	bool *clocked = (bool *)calloc(n, 1);   /* its clock runs (a lane's test) */
+	bool *ran_out = (bool *)calloc(n, 1);   /* it ran out of time (part_timed_out) */
 	pid_t *runner = (pid_t *)calloc(n, sizeof(pid_t));   /* of a test run alone */
 	pid_t *alone_pid = (pid_t *)calloc(n, sizeof(pid_t));   /* the same, until reaped */
 	struct test_clock *clocks = (struct test_clock *)calloc(n, sizeof(struct test_clock));
@@ -711,7 +726,8 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 	int alive = 0, running_alone = 0, started = 0, status = 0;
 	bool timed_out = false;   /* a test ran out of time: no more lanes */
 
-	if (b == MAP_FAILED || !queued || !alone || !clocked || !runner || !alone_pid || !clocks) {
+	if (b == MAP_FAILED || !queued || !alone || !clocked || !ran_out || !runner || !alone_pid ||
+	    !clocks) {
 		perror("harness");
 		return 3;
 	}
@@ -740,6 +756,12 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 		for (int j = 0; j < n; j++) {
 			if (!queued[j])
 				continue;
+			int hung = part_ran_out(picks, n, ran_out, j);
+			if (hung >= 0) {
+				queued[j] = false;
+				log_not_run(lab, &picks[j], &picks[hung]);
+				continue;
+			}
 			if (alive + running_alone == max_running) {
 				waiting = true;
 				break;
@@ -837,7 +859,7 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 				if (clock_used(&clocks[j]) > limit) {
 					kill(runner[j], SIGALRM);
 					runner[j] = -1;   /* once */
-					part_timed_out(lab, picks, n, b, j, queued, alone, alone_pid);
+					part_timed_out(lab, picks, n, b, j, queued, alone, alone_pid, ran_out);
 				}
 				continue;
 			}
@@ -858,13 +880,14 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 			log_timeout(lab, &picks[j]);
 			alone[j] = true;   /* its verdict is in: not to be run again */
 			timed_out = true;
-			part_timed_out(lab, picks, n, b, j, queued, alone, alone_pid);
+			part_timed_out(lab, picks, n, b, j, queued, alone, alone_pid, ran_out);
 		}
 		usleep(5000);
 	}
 	free(queued);
 	free(alone);
 	free(clocked);
+	free(ran_out);
 	free(runner);
 	free(alone_pid);
 	free(clocks);
