@@ -676,29 +676,21 @@ static int part_ran_out(const struct pick *picks, int n, const bool *ran_out, in
 /*
  * Test j ran out of time: every test of its part that has not started is
  * not run (lanes above). A lane's test is taken from the board (T_FREE to
- * T_NOT_RUN, unless a lane took it first); one waiting to run alone is no
- * longer queued; one queued later (a lane's failure to run again alone)
- * is not run when its turn comes (part_ran_out).
+ * T_NOT_RUN, unless a lane took it first); one to run alone, queued now or
+ * later (a lane's failure to run again), is not run when its turn comes
+ * (part_ran_out).
  */
 static void part_timed_out(const struct cl_lab *lab, const struct pick *picks, int n,
-			   struct board *b, int j, bool *queued, bool *alone, const pid_t *alone_pid,
-			   bool *ran_out)
+			   struct board *b, int j, bool *alone, bool *ran_out)
 {
 	ran_out[j] = true;
 	for (int k = 0; k < n; k++) {
-		if (k == j || picks[k].part != picks[j].part)
-			continue;
-		if (alone[k]) {
-			if (!queued[k] || alone_pid[k])
-				continue;   /* running alone, or its verdict is in */
-			queued[k] = false;
-		} else {
-			int free_state = T_FREE;
-			if (!__atomic_compare_exchange_n(&b->t[k].state, &free_state, T_NOT_RUN,
-							 false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-				continue;   /* a lane has it */
-			alone[k] = true;
-		}
+		int free_state = T_FREE;
+		if (k == j || picks[k].part != picks[j].part || alone[k] ||
+		    !__atomic_compare_exchange_n(&b->t[k].state, &free_state, T_NOT_RUN, false,
+						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			continue;   /* another part's, alone's, or a lane has it */
+		alone[k] = true;
 		log_not_run(lab, &picks[k], &picks[j]);
 	}
 }
@@ -859,7 +851,7 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 				if (clock_used(&clocks[j]) > limit) {
 					kill(runner[j], SIGALRM);
 					runner[j] = -1;   /* once */
-					part_timed_out(lab, picks, n, b, j, queued, alone, alone_pid, ran_out);
+					part_timed_out(lab, picks, n, b, j, alone, ran_out);
 				}
 				continue;
 			}
@@ -880,7 +872,7 @@ static int run_lanes(const struct cl_lab *lab, const struct pick *picks, int n, 
 			log_timeout(lab, &picks[j]);
 			alone[j] = true;   /* its verdict is in: not to be run again */
 			timed_out = true;
-			part_timed_out(lab, picks, n, b, j, queued, alone, alone_pid, ran_out);
+			part_timed_out(lab, picks, n, b, j, alone, ran_out);
 		}
 		usleep(5000);
 	}

@@ -97,10 +97,9 @@ allocation *find(const void *p, size_t n)
  * the C library's heap below the program break (what the host thread's
  * malloc and new gave: the submission's own host arrays) but for what
  * cudaHostAlloc gave, which a kernel reaches on a GPU too (mapped):
- * in_host_memory. The checking run
- * reports a kernel's access to it (checks.cc); elsewhere a CPU thread
- * reaches it, as it reaches all host memory. Changed only on the host's
- * thread, between launches.
+ * in_host_memory. The checking run reports a kernel's access to it
+ * (checks.cc); elsewhere a CPU thread reaches it, as it reaches all host
+ * memory. Changed only on the host's thread, between launches.
  */
 struct host_range {
 	const char *p;
