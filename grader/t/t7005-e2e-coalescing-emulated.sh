@@ -38,4 +38,17 @@ test_expect_success 'the trace counts the sectors per request that Nsight Comput
 '
 export EXPECT_EMULATED=1
 test_fixtures coalescing " emulated" --emulate -j 2
+test_expect_success 'bench/cross-check.sh --emulated-only holds the lab to its expect files, open files known' '
+	n=$(( 2 + $(find "$T_ROOT/reference/coalescing/fixtures" "$T_ROOT/reference/coalescing/corpus" \
+		-mindepth 1 -maxdepth 1 -type d | wc -l) )) &&
+	"$T_ROOT/bench/cross-check.sh" --emulated-only --keep kept coalescing >xc.out 2>xc.err || {
+		cat xc.out xc.err; false; } &&
+	grep -Eq "^coalescing: $n submissions graded emulated: [0-9]+ as their expect file says, 0 not, [0-9]+ known \(an open file\), 0 skipped$" xc.out &&
+	# the reference and the stub were graded, not empty folders named so
+	printf "SELECT count(*) FROM runs r JOIN submissions s ON s.id = r.submission_id
+		JOIN students t ON t.id = s.student_id WHERE t.name IN (\047reference\047, \047stub\047)
+		AND json_extract(r.result_json, \047\$.build.status\047) = \047ok\047;\n" >q.sql &&
+	[ "$(sqlite3 kept/emulated/coalescing-class.db <q.sql)" = 2 ] || {
+		cat xc.out; false; }
+'
 test_done
