@@ -213,7 +213,8 @@ static int gpu_phases(const struct grading *g, const char *binary)
 {
 	struct result *r = g->r;
 	bool gpu = r->mode == MODE_GPU;
-	int slot = gpu ? gpulock_slot(g->gpu_key, g->o->gpu_slots ? g->o->gpu_slots : 4) : -1;
+	int slot = gpu ? gpulock_slot(g->gpu_key, g->o->gpu_slots ? g->o->gpu_slots : 4,
+				      &r->gpu_wait_seconds) : -1;
 	int held = gpu ? gpulock_tests(g->gpu_key, &r->gpu_wait_seconds) : -1, ret;
 	double t0 = now_seconds();
 

@@ -140,29 +140,35 @@ static int lock(int fd, int how, double *waited)
  */
 #define SLOT_POLL 0.05
 
-int gpulock_slot(const char *key, unsigned slots)
+int gpulock_slot(const char *key, unsigned slots, double *waited)
 {
 	char what[32];
 	bool any = false;
+	double t0 = now_seconds();
+	int got = -1;
 
 	if (!slots)
 		slots = 1;
 	for (;;) {
-		for (unsigned i = 0; i < slots; i++) {
+		for (unsigned i = 0; got < 0 && i < slots; i++) {
 			snprintf(what, sizeof(what), "slot%u", i);
 			int fd = open_lock(key, what);
 			if (fd < 0)
 				continue;
 			any = true;
 			if (!flock(fd, LOCK_EX | LOCK_NB))
-				return fd;
-			close(fd);
+				got = fd;
+			else
+				close(fd);
 		}
-		if (!any || run_stopped())   /* no lock file can be opened (warned), or a stop */
-			return -1;
+		if (got >= 0 || !any || run_stopped())   /* none can be opened (warned), or a stop */
+			break;
 		struct timespec ts = {0, (long)(SLOT_POLL * 1e9)};
 		nanosleep(&ts, NULL);
 	}
+	if (waited)
+		*waited += now_seconds() - t0;
+	return got;
 }
 
 int gpulock_tests(const char *key, double *waited)

@@ -43,10 +43,11 @@ char *gpulock_path(const char *key, const char *what);
 
 /*
  * One of the GPU's slots (blocks until one is free); an fd, or -1 (no
- * locking). These waits end with -1 at a stop (run_stop_on): a Ctrl-C is
- * not kept waiting for the GPU.
+ * locking). *waited (when not NULL) grows by the seconds spent waiting for
+ * it. These waits end with -1 at a stop (run_stop_on): a Ctrl-C is not kept
+ * waiting for the GPU.
  */
-int gpulock_slot(const char *key, unsigned slots);
+int gpulock_slot(const char *key, unsigned slots, double *waited);
 
 /*
  * The GPU for tests (shared with other gradings' tests) or for timing

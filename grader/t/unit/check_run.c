@@ -192,7 +192,7 @@ static bool child_gets(bool timing)
 	if (pid == 0) {
 		signal(SIGALRM, SIG_DFL);   /* blocked a second: it did not get it */
 		alarm(1);
-		int fd = timing ? gpulock_timing("u", NULL) : gpulock_slot("u", 1);
+		int fd = timing ? gpulock_timing("u", NULL) : gpulock_slot("u", 1, NULL);
 		_exit(fd >= 0 ? 0 : 1);
 	}
 	int st;
@@ -212,7 +212,7 @@ START_TEST(test_gpulock_shares_and_excludes)
 	gpulock_release(b);
 	ck_assert_msg(child_gets(true), "the GPU was not free for timing once the tests ended");
 
-	int slot = gpulock_slot("u", 1);
+	int slot = gpulock_slot("u", 1, NULL);
 	ck_assert(slot >= 0);
 	ck_assert_msg(!child_gets(false), "a second grading took the GPU's only slot");
 	gpulock_release(slot);
@@ -220,17 +220,17 @@ START_TEST(test_gpulock_shares_and_excludes)
 
 	/* of two slots, one held for good (a hanging submission's) and one held by a
 	 * grading that ends: a waiting grading gets the one that frees */
-	int held = gpulock_slot("u", 2), other;
+	int held = gpulock_slot("u", 2, NULL), other;
 	ck_assert(held >= 0);
 	pid_t pid = fork();
 	if (pid == 0) {
-		other = gpulock_slot("u", 2);
+		other = gpulock_slot("u", 2, NULL);
 		usleep(300 * 1000);
 		_exit(other >= 0 ? 0 : 1);
 	}
 	usleep(100 * 1000);
 	double t0 = now_seconds();
-	other = gpulock_slot("u", 2);
+	other = gpulock_slot("u", 2, NULL);
 	ck_assert(other >= 0);
 	ck_assert_msg(now_seconds() - t0 < 2, "waited %.1f s for the slot that freed",
 		      now_seconds() - t0);
@@ -239,6 +239,33 @@ START_TEST(test_gpulock_shares_and_excludes)
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	gpulock_release(other);
 	gpulock_release(held);
+
+	/* the wait for a slot is counted (a grading's gpu_wait): a grading that
+	 * waits a second behind another's slot adds about that second */
+	int tell[2];
+	ck_assert(!pipe(tell));
+	held = gpulock_slot("u", 1, NULL);
+	ck_assert(held >= 0);
+	pid = fork();
+	if (pid == 0) {
+		double waited = 5, t1;
+		close(held);   /* the parent's lock, shared by the copy of its fd */
+		if (write(tell[1], "w", 1) != 1)
+			_exit(1);
+		t0 = now_seconds();
+		other = gpulock_slot("u", 1, &waited);
+		t1 = now_seconds();
+		_exit(other >= 0 && waited >= 5.5 && waited - 5 <= t1 - t0 ? 0 : 1);
+	}
+	char c;
+	ck_assert(read(tell[0], &c, 1) == 1);
+	sleep(1);   /* the child is waiting, or about to */
+	gpulock_release(held);
+	waitpid(pid, &st, 0);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "a second's wait for a slot was not added to what was waited");
+	close(tell[0]);
+	close(tell[1]);
 	unsetenv("CUDALAB_LOCK_DIR");
 	remove_tree(dir);
 	free(dir);
@@ -250,7 +277,7 @@ START_TEST(test_gpulock_wait_ends_at_a_stop)
 {
 	char *dir = unit_tmpdir();
 	setenv("CUDALAB_LOCK_DIR", dir, 1);
-	int held = gpulock_tests("u", NULL), slot = gpulock_slot("u", 1);
+	int held = gpulock_tests("u", NULL), slot = gpulock_slot("u", 1, NULL);
 	ck_assert(held >= 0 && slot >= 0);
 	for (int timing = 0; timing < 2; timing++) {
 		pid_t pid = fork();
@@ -258,7 +285,7 @@ START_TEST(test_gpulock_wait_ends_at_a_stop)
 			run_stop_on(SIGALRM);   /* the stop comes while it waits */
 			alarm(1);
 			double t0 = now_seconds();
-			int fd = timing ? gpulock_timing("u", NULL) : gpulock_slot("u", 1);
+			int fd = timing ? gpulock_timing("u", NULL) : gpulock_slot("u", 1, NULL);
 			_exit(fd < 0 && run_stopped() == SIGALRM && now_seconds() - t0 < 10 ? 0 : 1);
 		}
 		int st;
