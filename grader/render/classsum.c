@@ -35,6 +35,13 @@ static double doc_in_tests(json_t *doc, const char *name)
 	return isnan(v) ? 0 : v;
 }
 
+/* The seconds the safety stage's checks took (safety.seconds), 0 where none ran. */
+static double doc_safety(json_t *doc)
+{
+	double v = doc_num(json_object_get(doc, "safety"), "seconds");
+	return isnan(v) ? 0 : v;
+}
+
 static int by_start(const void *a, const void *b)
 {
 	const double *x = a, *y = b;
@@ -73,7 +80,7 @@ static double gpu_busy(const struct class_row *rows, size_t n)
 void class_summary_print(const struct class_row *rows, size_t n, const struct class_totals *t)
 {
 	int sw = 7, cw = 5;
-	double phase[5] = {0}, in_tests[5] = {0};
+	double phase[5] = {0}, in_tests[5] = {0}, safety = 0;
 	size_t graded = 0, not_built = 0, gpu_runs = 0, provisional = 0;
 	/* the score column as wide as its widest: a score is written one way everywhere */
 	char (*scores)[SCORE_TEXT_MAX] = xcalloc(n ? n : 1, sizeof(*scores));
@@ -111,6 +118,7 @@ void class_summary_print(const struct class_row *rows, size_t n, const struct cl
 			gpu_runs += !strcmp(mode, "gpu");
 			static const char *const shares[] = {"setup", "start", "calls", "requests",
 							     "counted"};
+			safety += doc_safety(doc);
 			for (int p = 0; p < 5; p++) {
 				phase[p] += doc_phase(doc, phases[p]);
 				in_tests[p] += doc_in_tests(doc, shares[p]);
@@ -136,9 +144,12 @@ void class_summary_print(const struct class_row *rows, size_t n, const struct cl
 	printf("\n%.1f s wall for %zu gradings (%u at once, %s): %.1f graded per minute\n", t->wall,
 	       graded + t->failed, t->jobs, t->where, t->wall > 0 ? graded / t->wall * 60 : 0);
 	if (graded)
-		printf("time of all gradings: build %.1f s, tests %.1f s, timing %.1f s, profile "
-		       "%.1f s, waiting for the GPU %.1f s\n",
-		       phase[0], phase[1], phase[2], phase[3], phase[4]);
+		printf("time of all gradings: build %.1f s, tests %.1f s (the safety stage's "
+		       "checks %.1f s of it, %s), timing %.1f s, profile %.1f s, waiting for "
+		       "the GPU %.1f s\n",
+		       phase[0], phase[1], safety,
+		       gpu_runs ? "beside the tests on a GPU" : "after the tests emulated",
+		       phase[2], phase[3], phase[4]);
 	if (graded && in_tests[4] > 0)
 		printf("in the tests: setting up data and expected values %.1f s; over the %.0f "
 		       "tests that passed, starting the submission's program %.1f s, its "

@@ -48,7 +48,8 @@ test_expect_success 'a class folder: every student graded, stored, and summed up
 	# no GPU here: the class says it runs emulated, never "on GPU 0"
 	grep -q "^grading 4 submissions of grid, 2 at once, emulated on the CPU: no GPU found; every run provisional, not a grade" err &&
 	grep -q "(2 at once, emulated on the CPU: no GPU found)" out && ! grep -q "on GPU\|, GPU 0" out err &&
-	grep -q "graded per minute" out && grep -q "^time of all gradings: build" out &&
+	grep -q "graded per minute" out &&
+	grep -Eq "^time of all gradings: build [0-9.]+ s, tests [0-9.]+ s \(the safety stage.s checks [0-9.]+ s of it, after the tests emulated\), timing" out &&
 	grep -q "^in the tests: setting up data and expected values [0-9.]* s; over the [0-9]* tests that passed" out &&
 	[ "$(runs)" = 4 ] &&
 	[ "$(sqlite3 "$CUDALAB_DB" "SELECT group_concat(name) FROM (SELECT name FROM students ORDER BY name)")" = ada,bob,cy,dee ] &&
