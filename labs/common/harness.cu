@@ -6,9 +6,11 @@
  * XML log for the grader to read: in lanes (below), and alone for a verdict
  * a lane cannot give; and the clock each test's time limit is kept by.
  *
- * Must not: call CUDA. This process forks; only the lanes and the tests run
- * alone (Check's forked children) create a CUDA context. (A safety run
- * forks nothing and runs its tests in this process's own context.)
+ * Must not: call CUDA, or run any of the submission's code. This process
+ * (the judge) forks; the lanes and the tests run alone (Check's forked
+ * children) each start a runner, a sandboxed process of the submission's
+ * object, which alone makes a CUDA context. (A safety run forks nothing:
+ * its tests run in this process, with one runner under the sanitizer.)
  */
 #include "cudalab.h"
 #include "harness-words.h"   /* CL_SETUP_ENDED_FILE, CL_NOT_RUN_AFTER */
@@ -536,9 +538,9 @@ static double clock_used(struct test_clock *c)
  *    the lane sent it) has every verdict it kept run again alone: a test
  *    can finish in the moment between its parent's death and its lane's.
  * With no lanes (0), every test runs alone, as many at once as CPUs.
- * The board lies in memory the submission can write. A forged board can
- * lose verdicts (the grader then runs those tests again) but nothing here
- * indexes by its values or waits on them.
+ * The board is the judge's own memory: no runner shares it. Even so, a
+ * test index taken from it is checked against n before it is used, and
+ * nothing waits on a value of it.
  */
 enum { T_FREE, T_RUNNING, T_KEPT, T_REDO, T_NOT_RUN };
 
