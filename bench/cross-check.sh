@@ -285,6 +285,7 @@ for lab in "${labs[@]}"; do
 			   if [ -n "$why" ]; then
 				known=$((known + 1))
 				echo "$lab/$name ($(origin "$dir")): known: $why"
+				diff_md+=("| $lab/$name | $(origin "$dir") | known: $(cell "$why") |")
 				continue
 			   fi
 			   unexpected=$((unexpected + 1))
@@ -350,6 +351,7 @@ for lab in "${labs[@]}"; do
 			if [ -n "$why" ]; then
 				known=$((known + 1))
 				echo "$lab/$name $key: gpu=$gs emulated=$es (known: $why)"
+				diff_md+=("| $lab/$name | $key | $gs | $es | known: $(cell "$why") | |")
 				continue
 			fi
 			diff=$((diff + 1))
@@ -364,7 +366,7 @@ for lab in "${labs[@]}"; do
 		echo "$lab: $subs submissions graded emulated: $expected as their expect file says," \
 			"$unexpected not, $known known (an open file), $skipped skipped"
 		summary_md[$lab]="| $lab | $subs | $expected | $unexpected | $known | $skipped |"
-		[ ${#diff_md[@]} = 0 ] || { md "## $lab: not as the expect file says" "" \
+		[ ${#diff_md[@]} = 0 ] || { md "## $lab: not as the expect file says (or known)" "" \
 			"| submission | kind | what differs |" "|---|---|---|" "${diff_md[@]}" ""; }
 		all_expected=$((all_expected + expected)) all_unexpected=$((all_unexpected + unexpected))
 		all_skipped=$((all_skipped + skipped)) all_known=$((all_known + known))
@@ -372,7 +374,7 @@ for lab in "${labs[@]}"; do
 		echo "$lab: $subs submissions compared, builds agreeing $builds_same of $builds," \
 			"$tests correctness tests compared, $same agreeing; $diff differences, $known known (an open file)"
 		summary_md[$lab]="| $lab | $subs | $builds_same of $builds | $tests | $same | $diff | $known |"
-		[ ${#diff_md[@]} = 0 ] || { md "## $lab: differences" "" \
+		[ ${#diff_md[@]} = 0 ] || { md "## $lab: differences (and known ones)" "" \
 			"| submission | part/test | GPU | emulated | GPU message | emulated message |" \
 			"|---|---|---|---|---|---|" "${diff_md[@]}" ""; }
 		all_builds=$((all_builds + builds)) all_builds_same=$((all_builds_same + builds_same))
