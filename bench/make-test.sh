@@ -28,12 +28,20 @@ for i in $(seq "$n"); do
 		"$i" "$(cat "$tmp/wall$i")" "$build" "$tests" "$timing" "$(jq .exit_code "$tmp/r$i.json")"
 	# inside the tests, as the judge measured it (phases.in_tests)
 	jq -r '.phases.in_tests | "  in the tests: setup \(.setup * 1000 | round) ms; over \(.counted) tests that passed, starting the program \(.start * 1000 | round) ms, launcher calls \(.calls * 1000 | round) ms, other requests \(.requests * 1000 | round) ms"' "$tmp/r$i.json"
-	printf '%s %s %s\n' "$(cat "$tmp/wall$i")" "$build" "$timing" >>"$tmp/all"
+	# the tests phase (wall), the safety stage's checks (beside the tests on a
+	# GPU, after them emulated) and any wait for the GPU behind other gradings
+	jq -r '"  tests phase \(.phases.tests * 1000 | round) ms, of it the safety stage \((.safety.seconds // 0) * 1000 | round) ms (\(.safety.status)); waiting for the GPU \(.phases.gpu_wait * 1000 | round) ms"' "$tmp/r$i.json"
+	printf '%s %s %s %s %s\n' "$(cat "$tmp/wall$i")" "$build" "$timing" \
+		"$(jq .phases.tests "$tmp/r$i.json")" "$(jq '.safety.seconds // 0' "$tmp/r$i.json")" >>"$tmp/all"
 done
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 wall=$(cut -d' ' -f1 "$tmp/all" | median)
 build=$(cut -d' ' -f2 "$tmp/all" | median)
 timing=$(cut -d' ' -f3 "$tmp/all" | median)
-awk -v w="$wall" -v b="$build" -v t="$timing" -v n="$n" -v lab="$lab" -v subdir="$sub" 'BEGIN {
+tphase=$(cut -d' ' -f4 "$tmp/all" | median)
+safety=$(cut -d' ' -f5 "$tmp/all" | median)
+awk -v w="$wall" -v b="$build" -v t="$timing" -v n="$n" -v lab="$lab" -v subdir="$sub" \
+	-v tp="$tphase" -v sf="$safety" 'BEGIN {
 	printf "make test LAB=%s SUB=%s, median of %d: wall %.2f s = build %.2f s + timing %.2f s + tests and the rest %.2f s\n",
-		lab, subdir, n, w, b, t, w - b - t }'
+		lab, subdir, n, w, b, t, w - b - t
+	printf "  medians: the tests phase %.2f s, the safety stage in it %.2f s\n", tp, sf }'
