@@ -56,17 +56,20 @@ for lab in "${labs[@]}"; do
 	[ -f "labs/$lab/lab.conf" ] || bad_usage "no lab '$lab' (labs/$lab/lab.conf)"
 done
 
-make -s all || exit 2
-grep -q '^emu_cxxflags' build/toolchain.conf || {
-	echo "cross-check.sh: no CPU emulator on this machine (build/toolchain.conf)" >&2; exit 2; }
-if [ $emulated_only = 0 ] && ! build/bin/cudalab-probe 2>/dev/null | grep -qx 'available=1'; then
+# the build folder: $BUILD where it is set (make check BUILD=...), as make takes it
+build=${BUILD:-build}
+case $build in /*) ;; *) build=$root/$build ;; esac
+make -s all || exit 2   # make reads $BUILD from the environment too
+grep -q '^emu_cxxflags' "$build/toolchain.conf" || {
+	echo "cross-check.sh: no CPU emulator on this machine ($build/toolchain.conf)" >&2; exit 2; }
+if [ $emulated_only = 0 ] && ! "$build/bin/cudalab-probe" 2>/dev/null | grep -qx 'available=1'; then
 	echo "cross-check.sh: no usable GPU here, so no GPU half to compare with:" >&2
-	build/bin/cudalab-probe 2>&1 | sed 's/^/    /' >&2
+	"$build/bin/cudalab-probe" 2>&1 | sed 's/^/    /' >&2
 	echo "(--emulated-only grades the emulated half alone, held to the expect files)" >&2
 	exit 2
 fi
 
-export BUILD=$root/build
+export BUILD=$build
 # the grader's test helpers (class_run, class_result, check_expect); $0 sits
 # one folder higher than a test script, so the paths they derive are set here
 # shellcheck source=grader/t/lib.sh disable=SC1091
