@@ -18,12 +18,6 @@ trap 'rm -rf "$T_TMP"' EXIT
 # that ends a test's body early runs the rest there, where it can only make
 # scratch files (such a slip once left a course copy and logs in grader/t).
 cd "$T_TMP" || exit 1
-# Under run-tests.sh, scripts run side by side: each leaves its pid in the
-# folder CUDALAB_TEST_PIDS while it runs, so that one counting the machine's
-# processes (peak_processes) can leave out those of the others.
-if [ -n "${CUDALAB_TEST_PIDS:-}" ] && : >"$CUDALAB_TEST_PIDS/$$"; then
-	trap 'rm -rf "$T_TMP"; rm -f "$CUDALAB_TEST_PIDS/$$"' EXIT
-fi
 export CUDALAB_DB=$T_TMP/gradebook.db
 unset CUDALAB_ROOT
 t_pass=0 t_fail=0 t_skip=0 t_count=0 t_known=0
@@ -149,10 +143,8 @@ wait_for() {
 
 # slurm_cluster_up [OPTION...]: a real single-node Slurm of the script's own
 # in $T_TMP/cluster (helpers/slurm-cluster.sh up, with OPTIONs), its env
-# sourced; its daemons, and the tasks they start, left out of the machine's
-# processes a script beside it counts; brought down at exit, after whatever
-# T_SLURM_ALSO (shell code) cleans. Skips the script, saying why, where
-# Slurm cannot start here.
+# sourced; brought down at exit, after whatever T_SLURM_ALSO (shell code)
+# cleans. Skips the script, saying why, where Slurm cannot start here.
 slurm_cluster_up() {
 	local helper=$T_ROOT/grader/t/helpers/slurm-cluster.sh cluster=$T_TMP/cluster
 	bash "$helper" up "$cluster" "$@" 2>"$T_TMP/up.err"
@@ -162,11 +154,8 @@ slurm_cluster_up() {
 	*) say "# the cluster did not start: $(cat "$T_TMP/up.err")"; exit 1 ;;
 	esac
 	. "$cluster/env"
-	T_SLURM_DAEMONS=$(cat "$cluster"/run/*.pid)
-	[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $T_SLURM_DAEMONS; do : >"$CUDALAB_TEST_PIDS/$p"; done
 	trap 'scancel --quiet --user=root 2>/dev/null; bash "'"$helper"'" down "'"$cluster"'"
-		eval "${T_SLURM_ALSO:-}"; rm -rf "$T_TMP"
-		[ -z "${CUDALAB_TEST_PIDS:-}" ] || for p in $$ $T_SLURM_DAEMONS; do rm -f "$CUDALAB_TEST_PIDS/$p"; done' EXIT
+		eval "${T_SLURM_ALSO:-}"; rm -rf "$T_TMP"' EXIT
 }
 
 # own_tmpdir WHAT: a new folder for a grading's TMPDIR, outside $T_TMP and one
@@ -465,10 +454,8 @@ report_of() {
 test_fixtures() {
 	local lab=$1 suffix=${2:-} dir name
 	shift $(($# < 2 ? $# : 2))
-	# before the class, not beside it: the class grades the same fork bomb,
-	# whose orphans no count of the class's descendants would leave out (and
-	# first in the script, as the scripts that run beside it start their
-	# own daemons later: a Slurm's jobs are no descendants of theirs)
+	# each graded alone, its processes counted: the grading's own, with all
+	# their descendants (peak_processes), whatever else runs
 	for dir in "$T_ROOT"/reference/"$lab"/fixtures/*/; do
 		dir=${dir%/}
 		name=$(basename "$dir")
@@ -478,7 +465,7 @@ test_fixtures() {
 			peak_processes grade_fixture "'"$dir"'" r.json &&
 			check_expect r.json "'"$dir"'/expect" &&
 			limit=$(jq .sandbox.processes.limit r.json) &&
-			say "at most $(cat peak) processes more than before (limit $limit)" &&
+			say "at most $(cat peak) processes of the grading at once (limit $limit)" &&
 			[ "$(cat peak)" -le $((limit + 64)) ]
 		'
 	done
@@ -547,59 +534,46 @@ processes_limited() {
 	}
 }
 
-# machine_processes: how many processes the machine has, less those of the
-# test scripts that run beside this one (CUDALAB_TEST_PIDS, above), with all
-# their descendants: the grader is a child subreaper, so a grading's orphans
-# stay among them.
-# Every other process counts, whoever made it.
-machine_processes() {
-	local roots=" " f
-	if [ -n "${CUDALAB_TEST_PIDS:-}" ]; then
-		for f in "$CUDALAB_TEST_PIDS"/*; do
-			[ -e "$f" ] && [ "${f##*/}" != $$ ] && roots+="${f##*/} "
-		done
-	fi
+# tree_processes PID: how many processes PID and its descendants are. The
+# grader is a child subreaper, so a grading's orphans stay among them; a
+# process of a sandbox's PID namespace is a descendant of its bubblewrap.
+# What else runs on the machine (a parallel build, another grading) does
+# not count: a CI runner is shared.
+tree_processes() {
 	# "/proc/PID/status:PPid:<tab>PPID" for each process (-s: one that ended since
 	# the glob is not an error)
-	grep -s '^PPid:' /proc/[0-9]*/status | awk -v roots="$roots" '
+	grep -s '^PPid:' /proc/[0-9]*/status | awk -v root="$1" '
 		{ split($1, p, "/"); parent[p[3]] = $2 }
 		END {
-			split(roots, r, " ")
-			for (i in r) excluded[r[i]] = 1
+			n = 0
 			for (pid in parent) {
-				# up to a root (excluded) or to the top (counted)
-				for (q = pid; q in parent && !(q in excluded) && !(q in counted); q = parent[q])
+				for (q = pid; q != root && q in parent && q != parent[q]; q = parent[q])
 					;
-				if (q in excluded) {
-					for (q = pid; !(q in excluded); q = parent[q])
-						excluded[q] = 1
-				} else {
-					for (q = pid; q in parent && !(q in counted); q = parent[q])
-						counted[q] = 1
-				}
+				n += q == root
 			}
-			print length(counted)
+			print n
 		}'
 }
 
-# peak_processes CMD...: runs CMD while counting the machine's processes
-# (machine_processes) every 0.1 s; the most there were beyond the count
-# before goes to ./peak.
+# peak_processes CMD...: runs CMD (in a subshell: what it sets stays there)
+# while counting its processes with all their descendants (tree_processes)
+# every 0.1 s; the most there were goes to ./peak.
 peak_processes() {
-	local base rc sampler
-	base=$(machine_processes)
+	local rc sampler pid
 	echo 0 >peak
 	rm -f peak.stop
+	"$@" &
+	pid=$!
 	(
 		max=0
 		while [ ! -e peak.stop ]; do
-			n=$(($(machine_processes) - base))
-			[ $n -le $max ] || { max=$n; echo $max >peak; }
+			n=$(tree_processes "$pid")
+			[ "$n" -le $max ] || { max=$n; echo $max >peak; }
 			sleep 0.1
 		done
 	) &
 	sampler=$!
-	"$@"
+	wait "$pid"
 	rc=$?
 	touch peak.stop
 	wait "$sampler"   # only it: the caller may have other jobs under way

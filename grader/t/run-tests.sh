@@ -15,8 +15,8 @@
 # kept by a clock that slows while it waits for a CPU (the grader's other
 # limits, on builds and safety runs, are many times what they take on a
 # busy machine), each script has its own folder and gradebooks, none
-# rebuilds build/, and one that counts the machine's processes leaves out
-# the others' (lib.sh, CUDALAB_TEST_PIDS). Each script's output is printed
+# rebuilds build/, and one that counts processes counts only its grading's
+# (lib.sh, peak_processes). Each script's output is printed
 # whole, in order, with its wall and CPU time.
 set -u
 cd "$(dirname "$0")"
@@ -28,8 +28,6 @@ tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(t[0-9][0-9][0-9][0-9]-*.sh)
 out=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-run-tests.XXXXXX")
 trap 'rm -rf "$out"' EXIT
-mkdir "$out/pids"
-export CUDALAB_TEST_PIDS=$out/pids
 pass=0 fail=0 skip=0 failed=()
 start=$(date +%s)
 

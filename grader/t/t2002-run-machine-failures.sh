@@ -21,7 +21,6 @@ cleanup() {
 	local m
 	[ -f "$mounts" ] && while read -r m; do umount "$m" 2>/dev/null; done <"$mounts"
 	rm -rf "$T_TMP"
-	[ -z "${CUDALAB_TEST_PIDS:-}" ] || rm -f "$CUDALAB_TEST_PIDS/$$"
 }
 trap cleanup EXIT
 

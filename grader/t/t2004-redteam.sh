@@ -86,7 +86,7 @@ drop_cap() {
 	for p in $(cat "$cap_dir/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
 	rmdir "$cap_dir" 2>/dev/null
 }
-trap 'drop_cap; rm -rf "$T_TMP"; [ -z "${CUDALAB_TEST_PIDS:-}" ] || rm -f "$CUDALAB_TEST_PIDS/$$"' EXIT
+trap 'drop_cap; rm -rf "$T_TMP"' EXIT
 
 # The cases: "LAB CASE" a line, those REDTEAM_CASES picks.
 cases() {
